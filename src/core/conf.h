@@ -1,0 +1,95 @@
+/*
+ * conf.h -- the lz.conf file: "key = value" lines, '#' comments.
+ *
+ * Every known key is one row of LZ_CONF_ITEMS below; the row gives the
+ * struct field, its type, default and bounds, so parsing, defaults and
+ * lz.conf(5) stay in one place.  Unknown keys are errors.  Relative paths
+ * are taken relative to the directory of the config file.
+ *
+ * Plans are the exception: "plan.NAME.quota", "plan.NAME.links" and
+ * "plan.NAME.conversions" define or override plan NAME.
+ */
+#ifndef LZ_CONF_H
+#define LZ_CONF_H
+
+#include <stddef.h>
+
+#ifndef LZ_SYSCONFDIR
+#define LZ_SYSCONFDIR "/usr/local/etc"
+#endif
+#ifndef LZ_LOCALSTATEDIR
+#define LZ_LOCALSTATEDIR "/usr/local/var"
+#endif
+#ifndef LZ_RUNSTATEDIR
+#define LZ_RUNSTATEDIR "/run"
+#endif
+
+#define LZ_CONF_DEFAULT_PATH LZ_SYSCONFDIR "/lz/lz.conf"
+
+/*
+ * S(name, default)                  string
+ * P(name, default)                  path (relative to the config file)
+ * I(name, default, min, max)        integer
+ * B(name, default)                  yes/no
+ */
+#define LZ_CONF_ITEMS(S, P, I, B) \
+	S(base_url,		"http://127.0.0.1:8080") \
+	P(links_db,		LZ_LOCALSTATEDIR "/lib/lz/links.db") \
+	P(prompts_db,		LZ_LOCALSTATEDIR "/lib/lz/prompts.db") \
+	P(links_socket,		LZ_RUNSTATEDIR "/lz/links.sock") \
+	P(prompts_socket,	LZ_RUNSTATEDIR "/lz/prompts.sock") \
+	I(links_workers,	4, 1, 256) \
+	I(prompts_workers,	4, 1, 256) \
+	I(shutdown_timeout,	10, 1, 3600) \
+	S(user,			"") \
+	S(group,		"") \
+	S(socket_group,		"") \
+	S(socket_mode,		"0660") \
+	P(key_file,		LZ_SYSCONFDIR "/lz/lz.key") \
+	S(reserved_slugs,	"") \
+	S(trusted_proxies,	"") \
+	S(country_param,	"") \
+	P(geoip_file,		"/usr/share/tor/geoip") \
+	P(geoip6_file,		"/usr/share/tor/geoip6") \
+	S(signup,		"closed") \
+	S(default_plan,		"free") \
+	S(default_currency,	"USD") \
+	S(log_level,		"info") \
+	B(access_log,		1)
+
+#define LZ_CONF_FIELD_S(n, d)		char *n;
+#define LZ_CONF_FIELD_I(n, d, lo, hi)	long long n;
+#define LZ_CONF_FIELD_B(n, d)		int n;
+
+struct lz_plan {
+	char		*name;
+	long long	 quota;		/* API calls per UTC month */
+	long long	 links;		/* link cap */
+	int		 conversions;	/* conversion reports allowed */
+};
+
+struct lz_conf {
+	char		*path;		/* the file read, or NULL */
+	char		*dir;		/* its directory */
+	LZ_CONF_ITEMS(LZ_CONF_FIELD_S, LZ_CONF_FIELD_S, LZ_CONF_FIELD_I,
+	    LZ_CONF_FIELD_B)
+	struct lz_plan	*plans;
+	size_t		 nplans;
+	int		 signup_open;	/* signup == "open" */
+	int		 loglevel;	/* parsed log_level */
+	unsigned	 sockmode;	/* parsed socket_mode */
+};
+
+/*
+ * Loads path (NULL: $LZ_CONF, else the default path) into a new config.
+ * On error returns NULL and writes a message naming file and line to err.
+ * The caller frees the result with lz_conf_free.
+ */
+struct lz_conf	*lz_conf_load(const char *path, char *err, size_t errlen);
+/* The built-in defaults alone. */
+struct lz_conf	*lz_conf_defaults(void);
+void		 lz_conf_free(struct lz_conf *);
+/* The plan called name, or NULL. */
+const struct lz_plan *lz_conf_plan(const struct lz_conf *, const char *name);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * jbody.c -- JSON field tables.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "jbody.h"
+#include "req.h"
+#include "util.h"
+
+const char *
+lz_json_type_name(const json_t *j)
+{
+	switch (json_typeof(j)) {
+	case JSON_OBJECT:	return "object";
+	case JSON_ARRAY:	return "array";
+	case JSON_STRING:	return "string";
+	case JSON_INTEGER:	return "integer";
+	case JSON_REAL:		return "number";
+	case JSON_TRUE:
+	case JSON_FALSE:	return "boolean";
+	case JSON_NULL:		return "null";
+	}
+	return "value";
+}
+
+static void
+expected(unsigned types, char *buf, size_t len)
+{
+	static const struct {
+		unsigned	 t;
+		const char	*name;
+	} tab[] = {
+		{ LZ_JT_STRING, "a string" }, { LZ_JT_INTEGER, "an integer" },
+		{ LZ_JT_REAL, "a number" }, { LZ_JT_BOOL, "a boolean" },
+		{ LZ_JT_OBJECT, "an object" }, { LZ_JT_ARRAY, "an array" },
+		{ LZ_JT_NULL, "null" },
+	};
+	size_t	 i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < LZ_NELEM(tab); i++) {
+		if ((types & tab[i].t) != tab[i].t)
+			continue;
+		if (tab[i].t == LZ_JT_REAL && (types & LZ_JT_INTEGER))
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used :
+		    0, "%s%s", used ? " or " : "", tab[i].name);
+	}
+}
+
+int
+lz_json_fields(const json_t *obj, const struct lz_jfield *f, size_t n,
+    const char *prefix, struct lz_verr *e)
+{
+	const char	*key;
+	json_t		*v;
+	char		 name[128], exp[96];
+	size_t		 i;
+
+	if (prefix == NULL)
+		prefix = "";
+	json_object_foreach((json_t *)(uintptr_t)obj, key, v) {
+		for (i = 0; i < n; i++)
+			if (strcmp(f[i].name, key) == 0)
+				break;
+		snprintf(name, sizeof(name), "%s%s", prefix, key);
+		if (i == n) {
+			lz_verr_set(e, 400, "unknown_field", name,
+			    "Unknown field '%s'.", name);
+			return -1;
+		}
+		if (!(f[i].types & (1u << json_typeof(v)))) {
+			expected(f[i].types, exp, sizeof(exp));
+			lz_verr_set(e, 400, "invalid_field", name,
+			    "'%s' must be %s, not %s.", name, exp,
+			    lz_json_type_name(v));
+			return -1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if ((f[i].flags & LZ_JF_REQUIRED) &&
+		    json_object_get(obj, f[i].name) == NULL) {
+			snprintf(name, sizeof(name), "%s%s", prefix, f[i].name);
+			lz_verr_set(e, 400, "missing_field", name,
+			    "'%s' is required.", name);
+			return -1;
+		}
+	return 0;
+}

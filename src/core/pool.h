@@ -1,0 +1,61 @@
+/*
+ * pool.h -- the prefork FastCGI pool (DESIGN 1).
+ *
+ * A small supervisor binds the unix socket (or inherits it: fd 3 under
+ * systemd socket activation, fd 0 under spawn-fcgi), drops root, forks N
+ * workers and restarts any that die.  SIGTERM/SIGINT stop the pool
+ * gracefully (workers finish the request in hand); SIGHUP re-reads the
+ * configuration and replaces the workers one generation at a time.
+ *
+ * Workers block in FCGX_Accept_r on the shared socket, one request at a
+ * time.  Signals are blocked while a request is served, so a request is
+ * never cut short; a one-second timer lets idle workers run the
+ * application's tick().
+ */
+#ifndef LZ_POOL_H
+#define LZ_POOL_H
+
+#include <sys/types.h>
+
+#include "req.h"
+
+struct lz_pool_opts {
+	const char	*name;		/* program name, for logs */
+	const char	*socket_path;
+	int		 workers;
+	unsigned	 socket_mode;
+	const char	*socket_group;	/* "" keeps the default group */
+	const char	*user;		/* "" keeps the current user */
+	const char	*group;		/* "" means the user's group */
+	int		 shutdown_timeout; /* seconds before SIGKILL */
+	int		 access_log;
+};
+
+struct lz_app {
+	/* Supervisor, before the first fork (shared memory). 0 or -1. */
+	int	(*pre_fork)(void *arg);
+	/* Worker, after fork and privilege drop. 0, or an exit status:
+	 * LZ_EXIT_CONFIG stops the whole pool (nothing would work). */
+	int	(*init)(void *arg);
+	void	(*handle)(struct lz_req *, void *arg);
+	/* Worker, about once a second, between requests. */
+	void	(*tick)(void *arg);
+	/* Worker, before a clean exit. */
+	void	(*fini)(void *arg);
+	/* Supervisor, on SIGHUP: reload settings into opts. 0 or -1. */
+	int	(*reload)(struct lz_pool_opts *, void *arg);
+	/* Supervisor, after a worker exited. */
+	void	(*reaped)(pid_t pid, int status, void *arg);
+	void	*arg;
+};
+
+#define LZ_EXIT_CONFIG	78	/* sysexits EX_CONFIG */
+
+/* Runs the pool until SIGTERM/SIGINT.  Returns the process exit status. */
+int	lz_pool_run(const struct lz_app *, struct lz_pool_opts *);
+
+/* Drops root to user/group (names); returns 0 or -1 with err set. */
+int	lz_drop_privileges(const char *user, const char *group, char *err,
+	    size_t errlen);
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * resp.c -- the response of a request, written once.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "resp.h"
+#include "util.h"
+
+const char *
+lz_status_text(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 201: return "Created";
+	case 204: return "No Content";
+	case 301: return "Moved Permanently";
+	case 302: return "Found";
+	case 303: return "See Other";
+	case 304: return "Not Modified";
+	case 307: return "Temporary Redirect";
+	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 409: return "Conflict";
+	case 410: return "Gone";
+	case 411: return "Length Required";
+	case 413: return "Content Too Large";
+	case 415: return "Unsupported Media Type";
+	case 422: return "Unprocessable Content";
+	case 429: return "Too Many Requests";
+	case 500: return "Internal Server Error";
+	case 503: return "Service Unavailable";
+	default:  return "Unknown";
+	}
+}
+
+void
+lz_resp_header(struct lz_req *r, const char *name, const char *fmt, ...)
+{
+	va_list	 ap;
+	size_t	 start = r->hdrs.len, i;
+
+	lz_buf_printf(&r->hdrs, "%s: ", name);
+	va_start(ap, fmt);
+	lz_buf_vprintf(&r->hdrs, fmt, ap);
+	va_end(ap);
+	/* Header injection guard: no CR/LF from values ever. */
+	for (i = start; i < r->hdrs.len; i++)
+		if (r->hdrs.p[i] == '\r' || r->hdrs.p[i] == '\n')
+			r->hdrs.p[i] = ' ';
+	lz_buf_puts(&r->hdrs, "\r\n");
+}
+
+void
+lz_resp_send(struct lz_req *r, int status, const char *ctype,
+    const void *body, size_t len)
+{
+	struct lz_buf	 h = LZ_BUF_INIT;
+
+	if (r->status != 0) {
+		lz_log(LZ_LOG_WARN, "rid=%s: second answer (%d after %d) "
+		    "dropped", r->request_id, status, r->status);
+		return;
+	}
+	r->status = status;
+	lz_buf_printf(&h, "Status: %d %s\r\n", status, lz_status_text(status));
+	if (ctype != NULL)
+		lz_buf_printf(&h, "Content-Type: %s\r\n", ctype);
+	if (status != 204 && status != 304)
+		lz_buf_printf(&h, "Content-Length: %zu\r\n", len);
+	lz_buf_printf(&h, "X-Request-Id: %s\r\n", r->request_id);
+	if (r->hdrs.len)
+		lz_buf_add(&h, r->hdrs.p, r->hdrs.len);
+	lz_buf_puts(&h, "\r\n");
+	if (r->fcgi != NULL) {
+		FCGX_PutStr(h.p, (int)h.len, r->fcgi->out);
+		if (len && r->meth != LZ_M_HEAD && status != 204 &&
+		    status != 304)
+			FCGX_PutStr(body, (int)len, r->fcgi->out);
+	}
+	r->bytes_out = len;
+	lz_buf_free(&h);
+}
+
+char *
+lz_json_dump(const json_t *j, size_t *len)
+{
+	char	*s;
+
+	s = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(15));
+	if (s == NULL)
+		s = xstrdup("{\"ok\":false,\"error\":\"internal_error\"}");
+	if (len)
+		*len = strlen(s);
+	return s;
+}
+
+void
+lz_resp_json(struct lz_req *r, int status, json_t *j)
+{
+	char	*s;
+	size_t	 len;
+
+	s = lz_json_dump(j, &len);
+	lz_resp_send(r, status, "application/json; charset=utf-8", s, len);
+	free(s);
+	json_decref(j);
+}
+
+void
+lz_resp_verr(struct lz_req *r, const struct lz_verr *e)
+{
+	json_t	*j, *v;
+
+	j = json_object();
+	json_object_set_new(j, "ok", json_false());
+	json_object_set_new(j, "error", json_string(e->code));
+	/* Messages may quote user input cut at a byte limit; json_string
+	 * refuses invalid UTF-8, so fall back to a plain sentence. */
+	if ((v = json_string(e->msg)) == NULL)
+		v = json_string("The request is invalid.");
+	json_object_set_new(j, "message", v);
+	if (e->param[0] != '\0' && (v = json_string(e->param)) != NULL)
+		json_object_set_new(j, "param", v);
+	json_object_set_new(j, "request_id", json_string(r->request_id));
+	if (e->status >= 400)
+		lz_resp_header(r, "Cache-Control", "no-store");
+	lz_resp_json(r, e->status, j);
+}
+
+void
+lz_resp_error(struct lz_req *r, int status, const char *code,
+    const char *param, const char *fmt, ...)
+{
+	struct lz_verr	 e;
+	va_list		 ap;
+
+	e.status = status;
+	snprintf(e.code, sizeof(e.code), "%s", code);
+	snprintf(e.param, sizeof(e.param), "%s", param ? param : "");
+	va_start(ap, fmt);
+	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	va_end(ap);
+	lz_resp_verr(r, &e);
+}
+
+void
+lz_resp_empty(struct lz_req *r, int status)
+{
+	lz_resp_send(r, status, NULL, NULL, 0);
+}

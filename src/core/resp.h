@@ -1,0 +1,45 @@
+/*
+ * resp.h -- writing the one response of a request.
+ *
+ * Every response carries X-Request-Id.  Every error goes through
+ * lz_resp_error(), which writes the DESIGN 3.1 body:
+ *   {"ok":false,"error":CODE,"message":TEXT,"param":FIELD,"request_id":ID}
+ * A second answer to the same request is ignored (and logged), so a
+ * handler can never write two responses.
+ */
+#ifndef LZ_RESP_H
+#define LZ_RESP_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "req.h"
+
+/* Adds a response header line; call before the answer. */
+void	lz_resp_header(struct lz_req *, const char *name, const char *fmt, ...)
+	    LZ_PRINTF(3, 4);
+
+/* Sends status, content type and body (no body for HEAD). */
+void	lz_resp_send(struct lz_req *, int status, const char *ctype,
+	    const void *body, size_t len);
+
+/* Sends a JSON body; takes over the reference to j. */
+void	lz_resp_json(struct lz_req *, int status, json_t *j);
+
+/* Sends the DESIGN 3.1 error body.  param may be NULL. */
+void	lz_resp_error(struct lz_req *, int status, const char *code,
+	    const char *param, const char *fmt, ...) LZ_PRINTF(5, 6);
+void	lz_resp_verr(struct lz_req *, const struct lz_verr *);
+
+/* 204 No Content. */
+void	lz_resp_empty(struct lz_req *, int status);
+
+/* Reason phrase of an HTTP status. */
+const char *lz_status_text(int status);
+
+/* Serialises j compactly (UTF-8, 15 significant digits for reals so that
+ * 5.3 stays 5.3).  Caller frees. */
+char	*lz_json_dump(const json_t *j, size_t *len);
+
+#endif

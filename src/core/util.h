@@ -1,0 +1,72 @@
+/*
+ * util.h -- small helpers every module uses: checked allocation, a
+ * growable byte buffer, bounded integer parsing.
+ *
+ * Allocation failure is treated like in OpenSSH's xmalloc: the process
+ * logs and aborts.  In a pool worker that ends one request with a 502 at
+ * nginx and the supervisor starts a new worker; it never corrupts data.
+ */
+#ifndef LZ_UTIL_H
+#define LZ_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LZ_NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define LZ_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define LZ_UNUSED __attribute__((unused))
+#define LZ_NORETURN __attribute__((noreturn))
+#else
+#define LZ_PRINTF(f, a)
+#define LZ_UNUSED
+#define LZ_NORETURN
+#endif
+
+void *xmalloc(size_t);
+void *xcalloc(size_t, size_t);
+void *xrealloc(void *, size_t);
+void *xreallocarray(void *, size_t, size_t);
+char *xstrdup(const char *);
+char *xstrndup(const char *, size_t);
+/* Returns a malloc'd formatted string; the caller frees it. */
+char *xasprintf(const char *, ...) LZ_PRINTF(1, 2);
+
+/* A growable byte buffer, always NUL-terminated after the first add. */
+struct lz_buf {
+	char	*p;
+	size_t	 len;
+	size_t	 cap;
+};
+
+#define LZ_BUF_INIT { NULL, 0, 0 }
+
+void	 lz_buf_add(struct lz_buf *, const void *, size_t);
+void	 lz_buf_puts(struct lz_buf *, const char *);
+void	 lz_buf_putc(struct lz_buf *, char);
+void	 lz_buf_printf(struct lz_buf *, const char *, ...) LZ_PRINTF(2, 3);
+void	 lz_buf_vprintf(struct lz_buf *, const char *, va_list);
+void	 lz_buf_reset(struct lz_buf *);
+void	 lz_buf_free(struct lz_buf *);
+/* Returns the buffer's string (never NULL); the caller frees it. */
+char	*lz_buf_detach(struct lz_buf *);
+/* The contents as a string, "" when empty; valid until the next add. */
+const char *lz_buf_str(const struct lz_buf *);
+
+/*
+ * Parses all of s as a decimal integer in [min, max]: no sign but '-',
+ * no spaces, no leading '+', no empty string.  Returns 0, or -1.
+ */
+int	 lz_parse_ll(const char *s, long long min, long long max, long long *out);
+
+/* Splits a comma- or space-separated list; returns the count. Caller frees
+ * with lz_strlist_free. */
+size_t	 lz_strlist_split(const char *s, char ***out);
+void	 lz_strlist_free(char **, size_t);
+
+/* Constant-time equality of two strings of possibly different length. */
+int	 lz_streq_ct(const char *a, const char *b);
+
+#endif

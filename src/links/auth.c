@@ -1,0 +1,118 @@
+/*
+ * auth.c -- API keys on requests (DESIGN 3.3): Bearer token, checksum,
+ * hash look-up, revocation, and the monthly quota with its headers.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "keys.h"
+#include "links.h"
+#include "log.h"
+#include "lztime.h"
+#include "resp.h"
+#include "store.h"
+
+static void
+unauthorized(struct lz_req *r, const char *code, const char *msg)
+{
+	lz_resp_header(r, "WWW-Authenticate", "Bearer realm=\"lz\"");
+	lz_resp_error(r, 401, code, NULL, "%s", msg);
+}
+
+static void
+quota_headers(struct lz_req *r, long long limit, long long used)
+{
+	long long	 left = limit - used;
+
+	lz_resp_header(r, "X-RateLimit-Limit", "%lld", limit);
+	lz_resp_header(r, "X-RateLimit-Remaining", "%lld", left > 0 ? left : 0);
+	lz_resp_header(r, "X-RateLimit-Reset", "%lld",
+	    (long long)(lz_month_next(r->now_ms) / 1000));
+}
+
+int
+auth_api_key(struct lz_req *r)
+{
+	struct links_req	*lr = r->app;
+	struct apikey		 k;
+	unsigned char		 hash[KEY_HASH_LEN];
+	const char		*h, *tok;
+	const struct lz_plan	*plan;
+	char			 month[8], date[16];
+	long long		 used;
+	int			 rc;
+
+	h = lz_req_param(r, "HTTP_AUTHORIZATION");
+	if (h == NULL || *h == '\0') {
+		unauthorized(r, "missing_api_key", "Send your API key as "
+		    "'Authorization: Bearer lk_live_...'.");
+		return -1;
+	}
+	if (strncasecmp(h, "Bearer ", 7) != 0) {
+		unauthorized(r, "invalid_api_key", "The Authorization header "
+		    "must be 'Bearer <API key>'.");
+		return -1;
+	}
+	for (tok = h + 7; *tok == ' '; tok++)
+		continue;
+	if (!key_wellformed(tok)) {
+		unauthorized(r, "invalid_api_key", "The API key is not valid.");
+		return -1;
+	}
+	key_hash(tok, hash);
+	if ((rc = store_key_auth(&links.db, hash, &k)) == -1) {
+		lz_resp_error(r, 500, "internal_error", NULL, "The key could "
+		    "not be checked.");
+		return -1;
+	}
+	if (rc == 0) {
+		unauthorized(r, "invalid_api_key", "The API key is not valid.");
+		return -1;
+	}
+	if (k.revoked_at != 0) {
+		unauthorized(r, "revoked_api_key", "The API key was revoked.");
+		return -1;
+	}
+	if (k.account_disabled) {
+		unauthorized(r, "account_disabled", "The account of this API "
+		    "key is disabled.");
+		return -1;
+	}
+	if ((plan = lz_conf_plan(links.conf, k.plan)) == NULL)
+		plan = lz_conf_plan(links.conf, links.conf->default_plan);
+	lr->account_id = k.account_id;
+	lr->key_id = k.id;
+	lr->plan = plan;
+
+	lz_time_fmt_date(r->now_ms, date, sizeof(date));
+	snprintf(month, sizeof(month), "%.7s", date);
+	if (lz_db_begin(&links.db) == -1)
+		goto fail;
+	rc = store_usage_take(&links.db, k.account_id, month, plan->quota,
+	    &used);
+	if (rc == -1 || store_key_touch(&links.db, k.id, r->now_ms) == -1 ||
+	    lz_db_commit(&links.db) == -1) {
+		lz_db_rollback(&links.db);
+		goto fail;
+	}
+	quota_headers(r, plan->quota, used);
+	if (rc == 0) {
+		long long	 wait = (lz_month_next(r->now_ms) - r->now_ms +
+		    999) / 1000;
+
+		lz_resp_header(r, "Retry-After", "%lld", wait > 0 ? wait : 1);
+		lz_resp_error(r, 429, "quota_exceeded", NULL, "The monthly "
+		    "quota of %lld API calls of plan '%s' is used up; it "
+		    "resets at the start of the next UTC month.", plan->quota,
+		    plan->name);
+		return -1;
+	}
+	return 0;
+fail:
+	lz_resp_error(r, 500, "internal_error", NULL, "The quota could not be "
+	    "counted.");
+	return -1;
+}

@@ -1,0 +1,617 @@
+/*
+ * link.c -- validation of a link create body and the link representation.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <sodium.h>
+
+#include "conf.h"
+#include "dest.h"
+#include "jbody.h"
+#include "link.h"
+#include "lztime.h"
+#include "req.h"
+#include "utf8.h"
+#include "util.h"
+
+const char *const link_mode_names[] = { "simple", "ab", "device", "geo",
+    NULL };
+const char *const link_pixel_names[] = { "pixel_fb", "pixel_ga", "pixel_gtm",
+    "pixel_tiktok", "pixel_line", NULL };
+
+/* DESIGN 3.2; lz.conf reserved_slugs adds more. */
+static const char *const reserved_builtin[] = {
+	"api", "dashboard", "static", "assets", ".well-known", "favicon.ico",
+	"robots.txt", "login", "logout", "signup", "admin",
+};
+
+#define TITLE_MAX	500
+#define OG_TITLE_MAX	200
+#define OG_DESC_MAX	1000
+#define UTM_VALUE_MAX	200
+#define PASSWORD_MIN	4
+#define PASSWORD_MAX	128
+#define AB_MIN		2
+#define AB_MAX		10
+#define WEIGHT_MAX	100
+#define MAX_CLICKS_MAX	1000000000LL
+#define GEO_MAX		250
+
+static const struct lz_jfield create_fields[] = {
+	{ "target_url",		LZ_JT_STRING, LZ_JF_REQUIRED },
+	{ "slug",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "title",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "mode",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "variants",		LZ_JT_ARRAY | LZ_JT_OBJECT | LZ_JT_NULL, 0 },
+	{ "redirect_type",	LZ_JT_INTEGER | LZ_JT_NULL, 0 },
+	{ "og",			LZ_JT_OBJECT | LZ_JT_NULL, 0 },
+	{ "pixel_fb",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "pixel_ga",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "pixel_gtm",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "pixel_tiktok",	LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "pixel_line",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "escape_inapp",	LZ_JT_BOOL | LZ_JT_NULL, 0 },
+	{ "expires_at",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "max_clicks",		LZ_JT_INTEGER | LZ_JT_NULL, 0 },
+	{ "utm",		LZ_JT_OBJECT | LZ_JT_NULL, 0 },
+	{ "password",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+};
+
+static const struct lz_jfield og_fields[] = {
+	{ "title",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "description",	LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "image",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+};
+
+static const struct lz_jfield utm_fields[] = {
+	{ "source",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "medium",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "campaign",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "term",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+	{ "content",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+};
+
+static const struct lz_jfield ab_fields[] = {
+	{ "url",		LZ_JT_STRING, LZ_JF_REQUIRED },
+	{ "weight",		LZ_JT_INTEGER, LZ_JF_REQUIRED },
+};
+
+static const char *const device_keys[] = { "ios", "android", "desktop" };
+
+void
+link_free(struct link *l)
+{
+	size_t	 i;
+
+	free(l->slug);
+	free(l->target_url);
+	free(l->title);
+	json_decref(l->variants);
+	json_decref(l->og);
+	json_decref(l->utm);
+	json_decref(l->revenue);
+	for (i = 0; i < PIXEL__MAX; i++)
+		free(l->pixel[i]);
+	if (l->password) {
+		sodium_memzero(l->password, strlen(l->password));
+		free(l->password);
+	}
+	free(l->password_hash);
+	free(l->flag_reason);
+	memset(l, 0, sizeof(*l));
+}
+
+int
+slug_valid(const char *s)
+{
+	size_t	 n = strlen(s);
+
+	return n >= 1 && n <= SLUG_MAX && strspn(s,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+	    == n;
+}
+
+int
+slug_reserved(const struct lz_conf *c, const char *s)
+{
+	char	**extra;
+	size_t	  i, n;
+	int	  hit = 0;
+
+	for (i = 0; i < LZ_NELEM(reserved_builtin); i++)
+		if (strcasecmp(s, reserved_builtin[i]) == 0)
+			return 1;
+	if (c == NULL || c->reserved_slugs[0] == '\0')
+		return 0;
+	n = lz_strlist_split(c->reserved_slugs, &extra);
+	for (i = 0; i < n && !hit; i++)
+		hit = strcasecmp(s, extra[i]) == 0;
+	lz_strlist_free(extra, n);
+	return hit;
+}
+
+/* A string of only spaces counts as blank (spec 2.1: "blank"). */
+static int
+blank(const char *s)
+{
+	return s[strspn(s, " \t")] == '\0';
+}
+
+/* Text field: valid UTF-8 without controls, min..max characters. */
+static int
+text_ok(const char *s, long min, long max, const char *param,
+    struct lz_verr *e)
+{
+	long	 n = lz_utf8_count(s, strlen(s), LZ_UTF8_NOCTRL);
+
+	if (n < 0) {
+		lz_verr_set(e, 400, "invalid_field", param, "'%s' must not "
+		    "contain control characters.", param);
+		return -1;
+	}
+	if (n < min || n > max) {
+		lz_verr_set(e, 400, "invalid_field", param, "'%s' must be "
+		    "%ld to %ld characters long.", param, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+all_of(const char *s, size_t min, size_t max, const char *set)
+{
+	size_t	 n = strlen(s);
+
+	return n >= min && n <= max && strspn(s, set) == n;
+}
+
+#define DIGITS	"0123456789"
+#define UPPERNUM "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#define ALNUMDASH \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
+
+/* DESIGN 3.2: pixel ids by format, so nothing else reaches a script. */
+static int
+pixel_ok(enum link_pixel p, const char *v)
+{
+	const char	*dash;
+
+	switch (p) {
+	case PIXEL_FB:
+		return all_of(v, 5, 20, DIGITS);
+	case PIXEL_GA:
+		if (strncmp(v, "G-", 2) == 0)
+			return all_of(v + 2, 4, 20, UPPERNUM);
+		if (strncmp(v, "UA-", 3) == 0 &&
+		    (dash = strchr(v + 3, '-')) != NULL) {
+			char	 num[16];
+			size_t	 n = (size_t)(dash - (v + 3));
+
+			if (n >= sizeof(num))
+				return 0;
+			memcpy(num, v + 3, n);
+			num[n] = '\0';
+			return all_of(num, 4, 10, DIGITS) &&
+			    all_of(dash + 1, 1, 4, DIGITS);
+		}
+		return 0;
+	case PIXEL_GTM:
+		return strncmp(v, "GTM-", 4) == 0 &&
+		    all_of(v + 4, 4, 12, UPPERNUM);
+	case PIXEL_TIKTOK:
+	case PIXEL_LINE:
+		return all_of(v, 8, 40, ALNUMDASH);
+	default:
+		return 0;
+	}
+}
+
+static const char *
+str_or_null(const json_t *body, const char *key)
+{
+	const json_t	*v = json_object_get(body, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int
+parse_variants_ab(const json_t *v, struct lz_verr *e)
+{
+	const json_t	*item;
+	size_t		 i;
+	char		 prefix[32], param[48];
+	json_int_t	 w;
+
+	if (!json_is_array(v)) {
+		lz_verr_set(e, 400, "invalid_field", "variants", "For mode "
+		    "'ab', 'variants' must be an array of {url, weight}.");
+		return -1;
+	}
+	if (json_array_size(v) < AB_MIN || json_array_size(v) > AB_MAX) {
+		lz_verr_set(e, 400, "invalid_field", "variants", "For mode "
+		    "'ab', 'variants' must have %d to %d entries.", AB_MIN,
+		    AB_MAX);
+		return -1;
+	}
+	json_array_foreach(v, i, item) {
+		snprintf(prefix, sizeof(prefix), "variants[%zu].", i);
+		if (!json_is_object(item)) {
+			snprintf(param, sizeof(param), "variants[%zu]", i);
+			lz_verr_set(e, 400, "invalid_field", param, "'%s' "
+			    "must be an object {url, weight}.", param);
+			return -1;
+		}
+		if (lz_json_fields(item, ab_fields, LZ_NELEM(ab_fields),
+		    prefix, e) == -1)
+			return -1;
+		snprintf(param, sizeof(param), "variants[%zu].url", i);
+		if (dest_check(json_string_value(json_object_get(item, "url")),
+		    param, e) == -1)
+			return -1;
+		w = json_integer_value(json_object_get(item, "weight"));
+		if (w < 1 || w > WEIGHT_MAX) {
+			snprintf(param, sizeof(param), "variants[%zu].weight",
+			    i);
+			lz_verr_set(e, 400, "invalid_field", param, "'%s' must "
+			    "be an integer from 1 to %d.", param, WEIGHT_MAX);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_variants_map(const json_t *v, enum link_mode mode, struct lz_verr *e)
+{
+	const char	*key;
+	json_t		*url;
+	char		 param[48];
+	size_t		 i;
+
+	if (!json_is_object(v) || json_object_size(v) == 0) {
+		lz_verr_set(e, 400, "invalid_field", "variants", mode ==
+		    MODE_DEVICE ? "For mode 'device', 'variants' must be an "
+		    "object with one or more of ios, android, desktop." :
+		    "For mode 'geo', 'variants' must be an object of "
+		    "ISO 3166-1 alpha-2 country codes to URLs.");
+		return -1;
+	}
+	if (mode == MODE_GEO && json_object_size(v) > GEO_MAX) {
+		lz_verr_set(e, 400, "invalid_field", "variants", "At most %d "
+		    "countries.", GEO_MAX);
+		return -1;
+	}
+	json_object_foreach((json_t *)(uintptr_t)v, key, url) {
+		snprintf(param, sizeof(param), "variants.%.32s", key);
+		if (mode == MODE_DEVICE) {
+			for (i = 0; i < LZ_NELEM(device_keys); i++)
+				if (strcmp(key, device_keys[i]) == 0)
+					break;
+			if (i == LZ_NELEM(device_keys)) {
+				lz_verr_set(e, 400, "unknown_field", param,
+				    "Device variants are ios, android and "
+				    "desktop; '%s' is not one.", param);
+				return -1;
+			}
+		} else if (!(strlen(key) == 2 && isupper((unsigned char)key[0])
+		    && isupper((unsigned char)key[1]))) {
+			lz_verr_set(e, 400, "invalid_field", param, "Geo "
+			    "variant keys are upper-case ISO 3166-1 alpha-2 "
+			    "country codes such as TW or JP.");
+			return -1;
+		}
+		if (!json_is_string(url)) {
+			lz_verr_set(e, 400, "invalid_field", param, "'%s' must "
+			    "be a URL string.", param);
+			return -1;
+		}
+		if (dest_check(json_string_value(url), param, e) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_og(const json_t *og, struct lz_verr *e)
+{
+	const char	*s;
+
+	if (lz_json_fields(og, og_fields, LZ_NELEM(og_fields), "og.",
+	    e) == -1)
+		return -1;
+	if ((s = str_or_null(og, "title")) != NULL &&
+	    text_ok(s, 0, OG_TITLE_MAX, "og.title", e) == -1)
+		return -1;
+	if ((s = str_or_null(og, "description")) != NULL &&
+	    text_ok(s, 0, OG_DESC_MAX, "og.description", e) == -1)
+		return -1;
+	if ((s = str_or_null(og, "image")) != NULL && *s != '\0' &&
+	    !dest_url_ok(s)) {
+		lz_verr_set(e, 400, "invalid_url", "og.image", "'og.image' "
+		    "must be an absolute http:// or https:// URL.");
+		return -1;
+	}
+	return 0;
+}
+
+/* Copies the non-null, non-empty string members of o; NULL when none. */
+static json_t *
+compact_object(const json_t *o)
+{
+	const char	*key;
+	json_t		*v, *out;
+
+	out = json_object();
+	json_object_foreach((json_t *)(uintptr_t)o, key, v)
+		if (json_is_string(v) && json_string_length(v) > 0)
+			json_object_set(out, key, v);
+	if (json_object_size(out) == 0) {
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int
+parse_utm(const json_t *utm, struct lz_verr *e)
+{
+	const char	*key;
+	json_t		*v;
+	char		 param[32];
+
+	if (lz_json_fields(utm, utm_fields, LZ_NELEM(utm_fields), "utm.",
+	    e) == -1)
+		return -1;
+	json_object_foreach((json_t *)(uintptr_t)utm, key, v) {
+		if (!json_is_string(v))
+			continue;
+		snprintf(param, sizeof(param), "utm.%s", key);
+		if (text_ok(json_string_value(v), 0, UTM_VALUE_MAX, param,
+		    e) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+link_parse(const json_t *body, int64_t now, struct link *l,
+    struct lz_verr *e)
+{
+	const json_t	*v;
+	const char	*s;
+	size_t		 i;
+
+	l->mode = MODE_SIMPLE;
+	l->redirect_type = 302;
+	if (lz_json_fields(body, create_fields, LZ_NELEM(create_fields), NULL,
+	    e) == -1)
+		return -1;
+
+	s = str_or_null(body, "target_url");
+	if (dest_check(s, "target_url", e) == -1)
+		return -1;
+	l->target_url = xstrdup(s);
+
+	if ((s = str_or_null(body, "slug")) != NULL && !blank(s)) {
+		if (!slug_valid(s)) {
+			lz_verr_set(e, 400, "invalid_field", "slug", "'slug' "
+			    "must be 1 to %d characters of A-Z, a-z, 0-9, '_' "
+			    "and '-'.", SLUG_MAX);
+			return -1;
+		}
+		l->slug = xstrdup(s);
+	}
+
+	if ((s = str_or_null(body, "title")) != NULL && !blank(s)) {
+		if (text_ok(s, 1, TITLE_MAX, "title", e) == -1)
+			return -1;
+		l->title = xstrdup(s);
+	}
+
+	if ((s = str_or_null(body, "mode")) != NULL) {
+		for (i = 0; link_mode_names[i]; i++)
+			if (strcmp(s, link_mode_names[i]) == 0)
+				break;
+		if (link_mode_names[i] == NULL) {
+			lz_verr_set(e, 400, "invalid_field", "mode", "'mode' "
+			    "must be one of simple, ab, device, geo.");
+			return -1;
+		}
+		l->mode = (enum link_mode)i;
+	}
+	v = json_object_get(body, "variants");
+	if (v != NULL && json_is_null(v))
+		v = NULL;
+	if (l->mode == MODE_SIMPLE) {
+		if (v != NULL) {
+			lz_verr_set(e, 400, "invalid_field", "variants",
+			    "'variants' must be absent or null for mode "
+			    "'simple'.");
+			return -1;
+		}
+	} else {
+		if (v == NULL) {
+			lz_verr_set(e, 400, "missing_field", "variants",
+			    "Mode '%s' needs 'variants'.",
+			    link_mode_names[l->mode]);
+			return -1;
+		}
+		if (l->mode == MODE_AB ? parse_variants_ab(v, e) :
+		    parse_variants_map(v, l->mode, e))
+			return -1;
+		l->variants = json_deep_copy(v);
+	}
+
+	v = json_object_get(body, "redirect_type");
+	if (json_is_integer(v)) {
+		if (json_integer_value(v) != 301 &&
+		    json_integer_value(v) != 302) {
+			lz_verr_set(e, 400, "invalid_field", "redirect_type",
+			    "'redirect_type' must be 301 or 302.");
+			return -1;
+		}
+		l->redirect_type = (int)json_integer_value(v);
+	}
+
+	v = json_object_get(body, "og");
+	if (json_is_object(v)) {
+		if (parse_og(v, e) == -1)
+			return -1;
+		l->og = compact_object(v);
+	}
+
+	for (i = 0; i < PIXEL__MAX; i++) {
+		s = str_or_null(body, link_pixel_names[i]);
+		if (s == NULL || *s == '\0')
+			continue;
+		if (!pixel_ok((enum link_pixel)i, s)) {
+			lz_verr_set(e, 400, "invalid_field",
+			    link_pixel_names[i], "'%s' is not a valid id (%s).",
+			    link_pixel_names[i],
+			    i == PIXEL_FB ? "5 to 20 digits" :
+			    i == PIXEL_GA ? "G-XXXXXXXX or UA-NNNN-N" :
+			    i == PIXEL_GTM ? "GTM-XXXXXX" :
+			    "8 to 40 of A-Z, a-z, 0-9 and '-'");
+			return -1;
+		}
+		l->pixel[i] = xstrdup(s);
+	}
+
+	v = json_object_get(body, "escape_inapp");
+	l->escape_inapp = json_is_true(v);
+
+	if ((s = str_or_null(body, "expires_at")) != NULL) {
+		if (lz_time_parse_iso(s, &l->expires_at) == -1) {
+			lz_verr_set(e, 400, "invalid_field", "expires_at",
+			    "'expires_at' must be an ISO 8601 time with a "
+			    "time zone, such as 2030-01-31T12:00:00Z.");
+			return -1;
+		}
+		if (l->expires_at <= now) {
+			lz_verr_set(e, 400, "invalid_field", "expires_at",
+			    "'expires_at' must be in the future.");
+			return -1;
+		}
+	}
+
+	v = json_object_get(body, "max_clicks");
+	if (json_is_integer(v)) {
+		if (json_integer_value(v) < 0 ||
+		    json_integer_value(v) > MAX_CLICKS_MAX) {
+			lz_verr_set(e, 400, "invalid_field", "max_clicks",
+			    "'max_clicks' must be an integer from 0 "
+			    "(unlimited) to %lld.", MAX_CLICKS_MAX);
+			return -1;
+		}
+		l->max_clicks = json_integer_value(v);
+	}
+
+	v = json_object_get(body, "utm");
+	if (json_is_object(v)) {
+		if (parse_utm(v, e) == -1)
+			return -1;
+		l->utm = compact_object(v);
+	}
+
+	if ((s = str_or_null(body, "password")) != NULL) {
+		if (text_ok(s, PASSWORD_MIN, PASSWORD_MAX, "password", e) ==
+		    -1)
+			return -1;
+		l->password = xstrdup(s);
+	}
+	return 0;
+}
+
+enum link_status
+link_status(const struct link *l, int64_t now)
+{
+	if (l->flagged_at != 0)
+		return STATUS_DISABLED;
+	if (l->expires_at != 0 && now >= l->expires_at)
+		return STATUS_EXPIRED;
+	if (l->max_clicks != 0 && l->clicks >= l->max_clicks)
+		return STATUS_CAPPED;
+	return STATUS_ACTIVE;
+}
+
+char *
+link_short_url(const char *base_url, const char *slug)
+{
+	return xasprintf("%s/%s", base_url, slug);
+}
+
+static json_t *
+str_or_jnull(const char *s)
+{
+	json_t	*j;
+
+	if (s == NULL || (j = json_string(s)) == NULL)
+		return json_null();
+	return j;
+}
+
+static json_t *
+time_or_jnull(int64_t ms)
+{
+	char	 buf[32];
+
+	if (ms == 0)
+		return json_null();
+	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
+	return json_string(buf);
+}
+
+json_t *
+link_json(const struct link *l, const char *base_url, int64_t now)
+{
+	static const char *const status_names[] = { "active", "expired",
+	    "capped", "disabled" };
+	json_t	*j, *stats;
+	char	*short_url;
+	size_t	 i;
+	double	 rate;
+
+	j = json_object();
+	short_url = link_short_url(base_url, l->slug);
+	json_object_set_new(j, "id", json_integer(l->id));
+	json_object_set_new(j, "slug", json_string(l->slug));
+	json_object_set_new(j, "short_url", json_string(short_url));
+	free(short_url);
+	json_object_set_new(j, "target_url", str_or_jnull(l->target_url));
+	json_object_set_new(j, "title", str_or_jnull(l->title));
+	json_object_set_new(j, "mode", json_string(link_mode_names[l->mode]));
+	json_object_set(j, "variants", l->variants ? l->variants :
+	    json_null());
+	json_object_set_new(j, "redirect_type", json_integer(l->redirect_type));
+	json_object_set(j, "og", l->og ? l->og : json_null());
+	for (i = 0; i < PIXEL__MAX; i++)
+		json_object_set_new(j, link_pixel_names[i],
+		    str_or_jnull(l->pixel[i]));
+	json_object_set_new(j, "escape_inapp", json_boolean(l->escape_inapp));
+	json_object_set_new(j, "expires_at", time_or_jnull(l->expires_at));
+	json_object_set_new(j, "max_clicks", json_integer(l->max_clicks));
+	json_object_set(j, "utm", l->utm ? l->utm : json_null());
+	json_object_set_new(j, "has_password",
+	    json_boolean(l->password_hash != NULL));
+	json_object_set_new(j, "status",
+	    json_string(status_names[link_status(l, now)]));
+	json_object_set_new(j, "created_at", time_or_jnull(l->created_at));
+
+	stats = json_object();
+	json_object_set_new(stats, "clicks", json_integer(l->clicks));
+	json_object_set_new(stats, "conversions", json_integer(l->conversions));
+	if (l->revenue)
+		json_object_set(stats, "revenue", l->revenue);
+	else
+		json_object_set_new(stats, "revenue", json_object());
+	rate = l->clicks > 0 ? (double)l->conversions / (double)l->clicks : 0;
+	json_object_set_new(stats, "conversion_rate", json_real(rate));
+	json_object_set_new(j, "stats", stats);
+	return j;
+}

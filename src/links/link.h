@@ -1,0 +1,96 @@
+/*
+ * link.h -- the link: its fields, the validation of a create body (spec
+ * 2.1, DESIGN 3.2) and its JSON representation.  The public API, the
+ * dashboard and lzctl all go through these functions.
+ */
+#ifndef LZ_LINK_H
+#define LZ_LINK_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct lz_conf;
+struct lz_verr;
+
+enum link_mode {
+	MODE_SIMPLE = 0,
+	MODE_AB,
+	MODE_DEVICE,
+	MODE_GEO
+};
+
+enum link_pixel {
+	PIXEL_FB = 0,
+	PIXEL_GA,
+	PIXEL_GTM,
+	PIXEL_TIKTOK,
+	PIXEL_LINE,
+	PIXEL__MAX
+};
+
+enum link_status {
+	STATUS_ACTIVE = 0,
+	STATUS_EXPIRED,
+	STATUS_CAPPED,
+	STATUS_DISABLED		/* flagged by the safety scan */
+};
+
+#define SLUG_MAX	64
+#define SLUG_RANDOM_LEN	7
+#define URL_MAX		2048
+
+struct link {
+	int64_t		 id;
+	int64_t		 account_id;
+	char		*slug;		/* NULL: generate */
+	char		*target_url;
+	char		*title;		/* NULL: none */
+	enum link_mode	 mode;
+	json_t		*variants;	/* NULL for simple */
+	int		 redirect_type;	/* 301 or 302 */
+	json_t		*og;		/* NULL: none */
+	char		*pixel[PIXEL__MAX];
+	int		 escape_inapp;
+	int64_t		 expires_at;	/* ms; 0: never */
+	int64_t		 max_clicks;	/* 0: unlimited */
+	json_t		*utm;		/* NULL: none */
+	char		*password;	/* create only: the plain text */
+	char		*password_hash;
+	int64_t		 clicks;	/* counted (human) clicks */
+	int64_t		 conversions;
+	json_t		*revenue;	/* currency -> amount, or NULL */
+	int64_t		 created_at;
+	int64_t		 deleted_at;	/* 0: live */
+	int64_t		 flagged_at;	/* 0: not flagged by the safety scan */
+	char		*flag_reason;
+};
+
+extern const char *const link_mode_names[];	/* NULL-terminated */
+extern const char *const link_pixel_names[];	/* "pixel_fb", ... */
+
+void	link_free(struct link *);
+
+/*
+ * Validates a create body into l (zeroed by the caller), applying the
+ * defaults.  now is the current time in ms (for expires_at).  Returns 0,
+ * or -1 with e filled (400, naming the field).
+ */
+int	link_parse(const json_t *body, int64_t now, struct link *l,
+	    struct lz_verr *e);
+
+/* 1 when s is a syntactically valid slug (1-64 of [A-Za-z0-9_-]). */
+int	slug_valid(const char *s);
+/* 1 when s is reserved (built-in list or reserved_slugs of conf),
+ * compared without regard to case. */
+int	slug_reserved(const struct lz_conf *, const char *s);
+
+enum link_status link_status(const struct link *, int64_t now);
+
+/* The link representation of DESIGN 3.2 (stats from the arguments). */
+json_t	*link_json(const struct link *, const char *base_url, int64_t now);
+
+/* base_url + "/" + slug; caller frees. */
+char	*link_short_url(const char *base_url, const char *slug);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * linkops.h -- what happens to links, independent of who asks: the public
+ * API, the dashboard and lzctl all create and delete links here, so the
+ * rules (validation, slugs, reservation, link cap, password hashing, and
+ * the events of later features) exist once.
+ */
+#ifndef LZ_LINKOPS_H
+#define LZ_LINKOPS_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct link;
+struct lz_plan;
+struct lz_verr;
+
+/*
+ * Creates a link for account_id from a create body (spec 2.1).  On
+ * success returns 0 with the stored link in *out (caller frees with
+ * link_free).  On failure returns -1 with e filled: 400 invalid field,
+ * 403 link cap, 409 slug taken or reserved, 500 storage failure.
+ */
+int	linkops_create(const json_t *body, int64_t account_id,
+	    const struct lz_plan *plan, int64_t now, struct link *out,
+	    struct lz_verr *e);
+
+/* Deletes (tombstones) a link of account_id (0: any).  1, 0, -1. */
+int	linkops_delete(int64_t id, int64_t account_id, int64_t now);
+
+#endif

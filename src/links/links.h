@@ -1,0 +1,41 @@
+/*
+ * links.h -- the state of one lz-links process (a pool worker, or lzctl
+ * when it works on the links database), like cgit's ctx.
+ */
+#ifndef LZ_LINKS_H
+#define LZ_LINKS_H
+
+#include <stdint.h>
+
+#include "conf.h"
+#include "db.h"
+#include "req.h"
+
+struct links_ctx {
+	struct lz_conf	*conf;
+	struct lz_db	 db;
+};
+
+extern struct links_ctx links;
+
+/* Per-request data of the link service (req->app). */
+struct links_req {
+	int64_t		 account_id;	/* authenticated account, or 0 */
+	int64_t		 key_id;
+	const struct lz_plan *plan;
+};
+
+/* Route flags. */
+#define RF_AUTH		0x01	/* API key required; counts against quota */
+
+/* The route table's handlers. */
+void	api_links_create(struct lz_req *);
+void	api_links_list(struct lz_req *);
+void	api_links_get(struct lz_req *);
+void	api_links_delete(struct lz_req *);
+
+/* auth.c: checks the API key and the quota of an RF_AUTH route;
+ * returns -1 after answering 401 or 429. */
+int	auth_api_key(struct lz_req *);
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * main.c -- lz-links: the link service's FastCGI pool.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <sodium.h>
+
+#include "conf.h"
+#include "links.h"
+#include "log.h"
+#include "pool.h"
+#include "resp.h"
+#include "route.h"
+#include "store.h"
+
+
+static const struct lz_route routes[] = {
+	{ LZ_M_POST,	"/api/v1/links",	RF_AUTH, api_links_create },
+	{ LZ_M_GET,	"/api/v1/links",	RF_AUTH, api_links_list },
+	{ LZ_M_GET,	"/api/v1/links/:id",	RF_AUTH, api_links_get },
+	{ LZ_M_DELETE,	"/api/v1/links/:id",	RF_AUTH, api_links_delete },
+};
+
+static int
+before(struct lz_req *r, const struct lz_route *route)
+{
+	if (route->flags & RF_AUTH)
+		return auth_api_key(r);
+	return 0;
+}
+
+static const struct lz_router router = {
+	routes, LZ_NELEM(routes), before, NULL, NULL
+};
+
+static int
+worker_init(void *arg)
+{
+	char	 err[512];
+
+	(void)arg;
+	if (store_open(&links.db, links.conf->links_db, err,
+	    sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		return LZ_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+static void
+worker_handle(struct lz_req *r, void *arg)
+{
+	struct links_req	 lr;
+
+	(void)arg;
+	memset(&lr, 0, sizeof(lr));
+	r->app = &lr;
+	lz_route_dispatch(r, &router);
+	lz_db_reset_all(&links.db);
+	r->app = NULL;
+}
+
+static void
+worker_fini(void *arg)
+{
+	(void)arg;
+	lz_db_close(&links.db);
+}
+
+static void
+set_opts(struct lz_pool_opts *o, const struct lz_conf *c)
+{
+	o->name = "lz-links";
+	o->socket_path = c->links_socket;
+	o->workers = (int)c->links_workers;
+	o->socket_mode = c->sockmode;
+	o->socket_group = c->socket_group;
+	o->user = c->user;
+	o->group = c->group;
+	o->shutdown_timeout = (int)c->shutdown_timeout;
+	o->access_log = c->access_log;
+}
+
+static int
+setup(const struct lz_conf *c, char *err, size_t errlen)
+{
+	return lz_req_set_trusted_proxies(c->trusted_proxies, err, errlen);
+}
+
+static int
+reload(struct lz_pool_opts *o, void *arg)
+{
+	struct lz_conf	*c;
+	char		 err[512];
+
+	(void)arg;
+	if ((c = lz_conf_load(links.conf->path, err, sizeof(err))) == NULL ||
+	    setup(c, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		lz_conf_free(c);
+		return -1;
+	}
+	if (strcmp(c->links_socket, links.conf->links_socket) != 0)
+		lz_log(LZ_LOG_WARN, "links_socket changed; restart the pool "
+		    "to move the socket");
+	lz_conf_free(links.conf);
+	links.conf = c;
+	lz_log_level(c->loglevel);
+	set_opts(o, c);
+	return 0;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: lz-links [-t] [-f lz.conf]\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct lz_pool_opts	 o;
+	struct lz_app		 app;
+	const char		*conffile = NULL;
+	char			 err[512];
+	int			 ch, test = 0;
+
+	while ((ch = getopt(argc, argv, "f:tV")) != -1)
+		switch (ch) {
+		case 'f':
+			conffile = optarg;
+			break;
+		case 't':
+			test = 1;
+			break;
+		case 'V':
+			printf("lz-links %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage();
+		}
+	if (optind != argc)
+		usage();
+
+	lz_log_open("lz-links", LZ_LOG_INFO);
+	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
+		lz_log(LZ_LOG_ERR, "cannot initialise libsodium or libcurl");
+		return 1;
+	}
+	if ((links.conf = lz_conf_load(conffile, err, sizeof(err))) == NULL ||
+	    setup(links.conf, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		return 1;
+	}
+	lz_log_level(links.conf->loglevel);
+	if (test) {
+		/* -t: check the configuration and the database, then exit. */
+		if (worker_init(NULL) != 0)
+			return 1;
+		worker_fini(NULL);
+		printf("lz-links: configuration %s and database %s are ok\n",
+		    links.conf->path, links.conf->links_db);
+		return 0;
+	}
+	memset(&app, 0, sizeof(app));
+	app.init = worker_init;
+	app.handle = worker_handle;
+	app.fini = worker_fini;
+	app.reload = reload;
+	memset(&o, 0, sizeof(o));
+	set_opts(&o, links.conf);
+	return lz_pool_run(&app, &o);
+}

@@ -1,0 +1,647 @@
+/*
+ * store.c -- the link service's SQL.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <sodium.h>
+
+#include "db.h"
+#include "link.h"
+#include "log.h"
+#include "store.h"
+#include "util.h"
+
+#define LINK_COLS \
+	"id, account_id, slug, target_url, title, mode, variants, " \
+	"redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, " \
+	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
+	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
+	"flag_reason"
+
+#define ACCOUNT_COLS \
+	"id, email, plan, disabled, password_hash IS NOT NULL, created_at"
+
+enum stmt {
+	ST_ACCOUNT_ADD,
+	ST_ACCOUNT_BY_ID,
+	ST_ACCOUNT_BY_EMAIL,
+	ST_ACCOUNT_LIST,
+	ST_ACCOUNT_SET_PLAN,
+	ST_ACCOUNT_SET_DISABLED,
+	ST_KEY_ADD,
+	ST_KEY_AUTH,
+	ST_KEY_LIST,
+	ST_KEY_REVOKE,
+	ST_KEY_REVOKE_ANY,
+	ST_KEY_TOUCH,
+	ST_USAGE_TAKE,
+	ST_USAGE_GET,
+	ST_LINK_COUNT,
+	ST_LINK_INSERT,
+	ST_LINK_GET,
+	ST_LINK_GET_ANY,
+	ST_LINK_BY_SLUG,
+	ST_SLUG_TAKEN,
+	ST_LINK_LIST,
+	ST_LINK_LIST_ALL,
+	ST_LINK_DELETE,
+	ST__MAX
+};
+
+static const char *const sql[ST__MAX] = {
+	[ST_ACCOUNT_ADD] =
+	    "INSERT INTO accounts (email, plan, password_hash, created_at) "
+	    "VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING",
+	[ST_ACCOUNT_BY_ID] =
+	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE id = ?",
+	[ST_ACCOUNT_BY_EMAIL] =
+	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE email = ?",
+	[ST_ACCOUNT_LIST] =
+	    "SELECT " ACCOUNT_COLS " FROM accounts ORDER BY id",
+	[ST_ACCOUNT_SET_PLAN] =
+	    "UPDATE accounts SET plan = ? WHERE id = ?",
+	[ST_ACCOUNT_SET_DISABLED] =
+	    "UPDATE accounts SET disabled = ? WHERE id = ?",
+
+	[ST_KEY_ADD] =
+	    "INSERT INTO api_keys (account_id, hash, prefix, last4, name, "
+	    "created_at) VALUES (?, ?, ?, ?, ?, ?)",
+	[ST_KEY_AUTH] =
+	    "SELECT k.id, k.account_id, k.prefix, k.last4, k.name, "
+	    "k.created_at, k.last_used_at, k.revoked_at, a.plan, a.disabled, "
+	    "k.hash FROM api_keys k JOIN accounts a ON a.id = k.account_id "
+	    "WHERE k.hash = ?",
+	[ST_KEY_LIST] =
+	    "SELECT id, account_id, prefix, last4, name, created_at, "
+	    "last_used_at, revoked_at FROM api_keys WHERE account_id = ? "
+	    "ORDER BY id",
+	[ST_KEY_REVOKE] =
+	    "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND "
+	    "account_id = ? AND revoked_at IS NULL",
+	[ST_KEY_REVOKE_ANY] =
+	    "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND "
+	    "revoked_at IS NULL",
+	[ST_KEY_TOUCH] =
+	    "UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2 AND "
+	    "(last_used_at IS NULL OR last_used_at < ?1 - 60000)",
+
+	[ST_USAGE_TAKE] =
+	    "INSERT INTO usage (account_id, month, calls) VALUES (?1, ?2, 1) "
+	    "ON CONFLICT (account_id, month) DO UPDATE SET calls = calls + 1 "
+	    "WHERE calls < ?3 RETURNING calls",
+	[ST_USAGE_GET] =
+	    "SELECT calls FROM usage WHERE account_id = ? AND month = ?",
+
+	[ST_LINK_COUNT] =
+	    "SELECT count(*) FROM links WHERE account_id = ? AND "
+	    "deleted_at IS NULL",
+	[ST_LINK_INSERT] =
+	    "INSERT INTO links (account_id, slug, target_url, title, mode, "
+	    "variants, redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, "
+	    "pixel_tiktok, pixel_line, escape_inapp, expires_at, max_clicks, "
+	    "utm, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING",
+	[ST_LINK_GET] =
+	    "SELECT " LINK_COLS " FROM links WHERE id = ? AND account_id = ? "
+	    "AND deleted_at IS NULL",
+	[ST_LINK_GET_ANY] =
+	    "SELECT " LINK_COLS " FROM links WHERE id = ? AND "
+	    "deleted_at IS NULL",
+	[ST_LINK_BY_SLUG] =
+	    "SELECT " LINK_COLS " FROM links WHERE slug = ?",
+	[ST_SLUG_TAKEN] =
+	    "SELECT 1 FROM links WHERE slug = ?",
+	[ST_LINK_LIST] =
+	    "SELECT " LINK_COLS " FROM links WHERE account_id = ?1 AND "
+	    "deleted_at IS NULL AND (?2 = 0 OR id < ?2) ORDER BY id DESC "
+	    "LIMIT ?3",
+	[ST_LINK_LIST_ALL] =
+	    "SELECT " LINK_COLS " FROM links WHERE deleted_at IS NULL AND "
+	    "(?2 = 0 OR id < ?2) ORDER BY id DESC LIMIT ?3",
+	[ST_LINK_DELETE] =
+	    "UPDATE links SET deleted_at = ?1 WHERE id = ?2 AND "
+	    "(?3 = 0 OR account_id = ?3) AND deleted_at IS NULL",
+};
+
+int
+store_open(struct lz_db *db, const char *path, char *err, size_t errlen)
+{
+	if (lz_db_open(db, path, 0, err, errlen) == -1)
+		return -1;
+	if (lz_db_check_version(db, lz_links_migrations, lz_links_nmigrations,
+	    err, errlen) == -1 ||
+	    lz_db_prepare(db, sql, ST__MAX, err, errlen) == -1) {
+		lz_db_close(db);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+logerr(struct lz_db *db, const char *what)
+{
+	lz_log(LZ_LOG_ERR, "sqlite: %s: %s", what, sqlite3_errmsg(db->h));
+}
+
+static void
+copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
+{
+	snprintf(dst, len, "%s", lz_db_text(st, col));
+}
+
+static int64_t
+col_int_or0(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? 0 :
+	    sqlite3_column_int64(st, col);
+}
+
+/* ---- accounts -------------------------------------------------------- */
+
+static void
+row_account(sqlite3_stmt *st, struct account *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->id = sqlite3_column_int64(st, 0);
+	copy_text(a->email, sizeof(a->email), st, 1);
+	copy_text(a->plan, sizeof(a->plan), st, 2);
+	a->disabled = sqlite3_column_int(st, 3);
+	a->has_password = sqlite3_column_int(st, 4);
+	a->created_at = sqlite3_column_int64(st, 5);
+}
+
+int64_t
+store_account_add(struct lz_db *db, const char *email, const char *plan,
+    const char *password_hash, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ACCOUNT_ADD);
+
+	lz_db_bind_text(st, 1, email);
+	lz_db_bind_text(st, 2, plan);
+	lz_db_bind_text(st, 3, password_hash);
+	sqlite3_bind_int64(st, 4, now);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "account add");
+		return -1;
+	}
+	if (sqlite3_changes(db->h) == 0)
+		return 0;
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int
+store_account_get(struct lz_db *db, int64_t id, const char *email,
+    struct account *a)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (email != NULL) {
+		st = lz_db_stmt(db, ST_ACCOUNT_BY_EMAIL);
+		lz_db_bind_text(st, 1, email);
+	} else {
+		st = lz_db_stmt(db, ST_ACCOUNT_BY_ID);
+		sqlite3_bind_int64(st, 1, id);
+	}
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_account(st, a);
+		sqlite3_reset(st);
+		return 1;
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "account get");
+	return -1;
+}
+
+long
+store_account_list(struct lz_db *db,
+    void (*fn)(const struct account *, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ACCOUNT_LIST);
+	struct account	 a;
+	long		 n = 0;
+	int		 rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_account(st, &a);
+		fn(&a, arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "account list");
+		return -1;
+	}
+	return n;
+}
+
+static int
+changes_of(struct lz_db *db, sqlite3_stmt *st, const char *what)
+{
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, what);
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_changes(db->h) > 0 ? 1 : 0;
+}
+
+int
+store_account_set_plan(struct lz_db *db, int64_t id, const char *plan)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ACCOUNT_SET_PLAN);
+
+	lz_db_bind_text(st, 1, plan);
+	sqlite3_bind_int64(st, 2, id);
+	return changes_of(db, st, "account plan");
+}
+
+int
+store_account_set_disabled(struct lz_db *db, int64_t id, int disabled)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ACCOUNT_SET_DISABLED);
+
+	sqlite3_bind_int(st, 1, disabled);
+	sqlite3_bind_int64(st, 2, id);
+	return changes_of(db, st, "account disable");
+}
+
+/* ---- API keys -------------------------------------------------------- */
+
+static void
+row_key(sqlite3_stmt *st, struct apikey *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->id = sqlite3_column_int64(st, 0);
+	k->account_id = sqlite3_column_int64(st, 1);
+	copy_text(k->prefix, sizeof(k->prefix), st, 2);
+	copy_text(k->last4, sizeof(k->last4), st, 3);
+	copy_text(k->name, sizeof(k->name), st, 4);
+	k->created_at = sqlite3_column_int64(st, 5);
+	k->last_used_at = col_int_or0(st, 6);
+	k->revoked_at = col_int_or0(st, 7);
+}
+
+int64_t
+store_key_add(struct lz_db *db, int64_t account_id, const unsigned char *hash,
+    const char *prefix, const char *last4, const char *name, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_KEY_ADD);
+
+	sqlite3_bind_int64(st, 1, account_id);
+	sqlite3_bind_blob(st, 2, hash, 32, SQLITE_TRANSIENT);
+	lz_db_bind_text(st, 3, prefix);
+	lz_db_bind_text(st, 4, last4);
+	lz_db_bind_text(st, 5, name ? name : "");
+	sqlite3_bind_int64(st, 6, now);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "key add");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int
+store_key_auth(struct lz_db *db, const unsigned char *hash, struct apikey *k)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_KEY_AUTH);
+	int		 rc, found = 0;
+
+	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_key(st, k);
+		copy_text(k->plan, sizeof(k->plan), st, 8);
+		k->account_disabled = sqlite3_column_int(st, 9);
+		/* The index found it; compare in constant time anyway. */
+		found = sqlite3_column_bytes(st, 10) == 32 &&
+		    sodium_memcmp(sqlite3_column_blob(st, 10), hash, 32) == 0;
+	} else if (rc != SQLITE_DONE) {
+		logerr(db, "key auth");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return found;
+}
+
+long
+store_key_list(struct lz_db *db, int64_t account_id,
+    void (*fn)(const struct apikey *, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_KEY_LIST);
+	struct apikey	 k;
+	long		 n = 0;
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, account_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_key(st, &k);
+		fn(&k, arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "key list");
+		return -1;
+	}
+	return n;
+}
+
+int
+store_key_revoke(struct lz_db *db, int64_t id, int64_t account_id,
+    int64_t now)
+{
+	sqlite3_stmt	*st;
+
+	if (account_id != 0) {
+		st = lz_db_stmt(db, ST_KEY_REVOKE);
+		sqlite3_bind_int64(st, 3, account_id);
+	} else
+		st = lz_db_stmt(db, ST_KEY_REVOKE_ANY);
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, id);
+	return changes_of(db, st, "key revoke");
+}
+
+int
+store_key_touch(struct lz_db *db, int64_t id, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_KEY_TOUCH);
+
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, id);
+	return changes_of(db, st, "key touch") < 0 ? -1 : 0;
+}
+
+/* ---- usage ----------------------------------------------------------- */
+
+int
+store_usage_take(struct lz_db *db, int64_t account_id, const char *month,
+    long long quota, long long *calls)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_USAGE_TAKE);
+	int		 rc;
+
+	if (quota <= 0) {
+		*calls = store_usage_get(db, account_id, month);
+		return *calls < 0 ? -1 : 0;
+	}
+	sqlite3_bind_int64(st, 1, account_id);
+	lz_db_bind_text(st, 2, month);
+	sqlite3_bind_int64(st, 3, quota);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*calls = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+		return 1;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "usage take");
+		return -1;
+	}
+	*calls = quota;		/* the upsert's WHERE refused: used up */
+	return 0;
+}
+
+long long
+store_usage_get(struct lz_db *db, int64_t account_id, const char *month)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_USAGE_GET);
+	long long	 n = 0;
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, account_id);
+	lz_db_bind_text(st, 2, month);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE) {
+		logerr(db, "usage get");
+		n = -1;
+	}
+	sqlite3_reset(st);
+	return n;
+}
+
+/* ---- links ----------------------------------------------------------- */
+
+static json_t *
+col_json(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return NULL;
+	return json_loads(lz_db_text(st, col), 0, NULL);
+}
+
+static char *
+col_strdup(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return NULL;
+	return xstrdup(lz_db_text(st, col));
+}
+
+static void
+row_link(sqlite3_stmt *st, struct link *l)
+{
+	const char	*mode;
+	size_t		 i;
+
+	memset(l, 0, sizeof(*l));
+	l->id = sqlite3_column_int64(st, 0);
+	l->account_id = sqlite3_column_int64(st, 1);
+	l->slug = col_strdup(st, 2);
+	l->target_url = col_strdup(st, 3);
+	l->title = col_strdup(st, 4);
+	mode = lz_db_text(st, 5);
+	for (i = 0; link_mode_names[i]; i++)
+		if (strcmp(mode, link_mode_names[i]) == 0)
+			l->mode = (enum link_mode)i;
+	l->variants = col_json(st, 6);
+	l->redirect_type = sqlite3_column_int(st, 7);
+	l->og = col_json(st, 8);
+	for (i = 0; i < PIXEL__MAX; i++)
+		l->pixel[i] = col_strdup(st, 9 + (int)i);
+	l->escape_inapp = sqlite3_column_int(st, 14);
+	l->expires_at = col_int_or0(st, 15);
+	l->max_clicks = sqlite3_column_int64(st, 16);
+	l->utm = col_json(st, 17);
+	l->password_hash = col_strdup(st, 18);
+	l->clicks = sqlite3_column_int64(st, 19);
+	l->created_at = sqlite3_column_int64(st, 20);
+	l->deleted_at = col_int_or0(st, 21);
+	l->flagged_at = col_int_or0(st, 22);
+	l->flag_reason = col_strdup(st, 23);
+}
+
+long long
+store_link_count(struct lz_db *db, int64_t account_id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_COUNT);
+	long long	 n = -1;
+
+	sqlite3_bind_int64(st, 1, account_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	else
+		logerr(db, "link count");
+	sqlite3_reset(st);
+	return n;
+}
+
+static void
+bind_json(sqlite3_stmt *st, int idx, const json_t *j)
+{
+	char	*s;
+
+	if (j == NULL) {
+		sqlite3_bind_null(st, idx);
+		return;
+	}
+	s = json_dumps(j, JSON_COMPACT);
+	sqlite3_bind_text(st, idx, s, -1, SQLITE_TRANSIENT);
+	free(s);
+}
+
+int
+store_link_insert(struct lz_db *db, struct link *l)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_INSERT);
+	size_t		 i;
+
+	sqlite3_bind_int64(st, 1, l->account_id);
+	lz_db_bind_text(st, 2, l->slug);
+	lz_db_bind_text(st, 3, l->target_url);
+	lz_db_bind_text(st, 4, l->title);
+	lz_db_bind_text(st, 5, link_mode_names[l->mode]);
+	bind_json(st, 6, l->variants);
+	sqlite3_bind_int(st, 7, l->redirect_type);
+	bind_json(st, 8, l->og);
+	for (i = 0; i < PIXEL__MAX; i++)
+		lz_db_bind_text(st, 9 + (int)i, l->pixel[i]);
+	sqlite3_bind_int(st, 14, l->escape_inapp);
+	if (l->expires_at)
+		sqlite3_bind_int64(st, 15, l->expires_at);
+	sqlite3_bind_int64(st, 16, l->max_clicks);
+	bind_json(st, 17, l->utm);
+	lz_db_bind_text(st, 18, l->password_hash);
+	sqlite3_bind_int64(st, 19, l->created_at);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "link insert");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	if (sqlite3_changes(db->h) == 0)
+		return 1;
+	l->id = sqlite3_last_insert_rowid(db->h);
+	return 0;
+}
+
+static int
+one_link(struct lz_db *db, sqlite3_stmt *st, struct link *l, const char *what)
+{
+	int	 rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		row_link(st, l);
+		sqlite3_reset(st);
+		return 1;
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, what);
+	return -1;
+}
+
+int
+store_link_get(struct lz_db *db, int64_t id, int64_t account_id,
+    struct link *l)
+{
+	sqlite3_stmt	*st;
+
+	if (account_id != 0) {
+		st = lz_db_stmt(db, ST_LINK_GET);
+		sqlite3_bind_int64(st, 2, account_id);
+	} else
+		st = lz_db_stmt(db, ST_LINK_GET_ANY);
+	sqlite3_bind_int64(st, 1, id);
+	return one_link(db, st, l, "link get");
+}
+
+int
+store_link_by_slug(struct lz_db *db, const char *slug, struct link *l)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_BY_SLUG);
+
+	lz_db_bind_text(st, 1, slug);
+	return one_link(db, st, l, "link by slug");
+}
+
+int
+store_slug_taken(struct lz_db *db, const char *slug)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SLUG_TAKEN);
+	int		 rc;
+
+	lz_db_bind_text(st, 1, slug);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "slug taken");
+	return -1;
+}
+
+long
+store_link_list(struct lz_db *db, int64_t account_id, int64_t before,
+    long limit, void (*fn)(struct link *, void *), void *arg)
+{
+	sqlite3_stmt	*st;
+	struct link	 l;
+	long		 n = 0;
+	int		 rc;
+
+	st = lz_db_stmt(db, account_id ? ST_LINK_LIST : ST_LINK_LIST_ALL);
+	if (account_id)
+		sqlite3_bind_int64(st, 1, account_id);
+	sqlite3_bind_int64(st, 2, before);
+	sqlite3_bind_int64(st, 3, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_link(st, &l);
+		fn(&l, arg);
+		link_free(&l);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "link list");
+		return -1;
+	}
+	return n;
+}
+
+int
+store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
+    int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_DELETE);
+
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_int64(st, 3, account_id);
+	return changes_of(db, st, "link delete");
+}

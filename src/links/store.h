@@ -1,0 +1,115 @@
+/*
+ * store.h -- every SQL statement of the link service, in one place
+ * (DESIGN 1: a second storage engine would replace this file only).
+ *
+ * Statements are prepared once per process (store_open) from the table in
+ * store.c, indexed by enum stmt.  No SQL is ever built from user data.
+ */
+#ifndef LZ_STORE_H
+#define LZ_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+struct link;
+
+extern const struct lz_migration lz_links_migrations[];
+extern const size_t lz_links_nmigrations;
+
+/* Opens the links database, checks its schema version and prepares the
+ * statements.  0, or -1 with err. */
+int	store_open(struct lz_db *, const char *path, char *err, size_t errlen);
+
+/* ---- accounts -------------------------------------------------------- */
+
+struct account {
+	int64_t	 id;
+	char	 email[256];
+	char	 plan[64];
+	int	 disabled;
+	int	 has_password;
+	int64_t	 created_at;
+};
+
+/* Returns the new id, 0 when the e-mail is taken, -1 on error. */
+int64_t	store_account_add(struct lz_db *, const char *email, const char *plan,
+	    const char *password_hash, int64_t now);
+/* By id (email NULL) or by e-mail (id 0).  1 found, 0 not, -1 error. */
+int	store_account_get(struct lz_db *, int64_t id, const char *email,
+	    struct account *);
+/* Calls fn for every account in id order; returns the count or -1. */
+long	store_account_list(struct lz_db *,
+	    void (*fn)(const struct account *, void *), void *arg);
+/* 1 changed, 0 no such account, -1 error. */
+int	store_account_set_plan(struct lz_db *, int64_t id, const char *plan);
+int	store_account_set_disabled(struct lz_db *, int64_t id, int disabled);
+
+/* ---- API keys -------------------------------------------------------- */
+
+struct apikey {
+	int64_t	 id;
+	int64_t	 account_id;
+	char	 prefix[16];
+	char	 last4[8];
+	char	 name[128];
+	int64_t	 created_at;
+	int64_t	 last_used_at;
+	int64_t	 revoked_at;
+	/* filled by store_key_auth: */
+	char	 plan[64];
+	int	 account_disabled;
+};
+
+int64_t	store_key_add(struct lz_db *, int64_t account_id,
+	    const unsigned char *hash, const char *prefix, const char *last4,
+	    const char *name, int64_t now);
+/* Looks a key up by hash.  1 found (revoked or not), 0 not, -1 error. */
+int	store_key_auth(struct lz_db *, const unsigned char *hash,
+	    struct apikey *);
+long	store_key_list(struct lz_db *, int64_t account_id,
+	    void (*fn)(const struct apikey *, void *), void *arg);
+/* Revokes key id (of account_id, or of anyone when 0).  1, 0, -1. */
+int	store_key_revoke(struct lz_db *, int64_t id, int64_t account_id,
+	    int64_t now);
+/* Notes the use of a key (at most once a minute per key). */
+int	store_key_touch(struct lz_db *, int64_t id, int64_t now);
+
+/* ---- monthly usage --------------------------------------------------- */
+
+/*
+ * Counts one call of account in month ("YYYY-MM") unless quota calls were
+ * already counted.  Returns 1 (counted) or 0 (quota used up), with the
+ * calls counted so far in *calls; -1 on error.
+ */
+int	store_usage_take(struct lz_db *, int64_t account_id, const char *month,
+	    long long quota, long long *calls);
+long long store_usage_get(struct lz_db *, int64_t account_id,
+	    const char *month);
+
+/* ---- links ----------------------------------------------------------- */
+
+/* Live links of an account (for the link cap); -1 on error. */
+long long store_link_count(struct lz_db *, int64_t account_id);
+/* Inserts l (slug set); sets l->id.  0, 1 when the slug is taken, -1. */
+int	store_link_insert(struct lz_db *, struct link *);
+/* A live link by id (of account_id, or of anyone when 0).  1, 0, -1. */
+int	store_link_get(struct lz_db *, int64_t id, int64_t account_id,
+	    struct link *);
+/* A link by slug, live or deleted.  1, 0, -1. */
+int	store_link_by_slug(struct lz_db *, const char *slug, struct link *);
+/* 1 when a link (live or deleted) has slug, 0 when not, -1. */
+int	store_slug_taken(struct lz_db *, const char *slug);
+/*
+ * Live links of account_id (0: all accounts), newest first, with id below
+ * before (0: from the newest).  Calls fn for up to limit links; returns
+ * the count or -1.
+ */
+long	store_link_list(struct lz_db *, int64_t account_id, int64_t before,
+	    long limit, void (*fn)(struct link *, void *), void *arg);
+/* Marks a live link deleted.  1, 0 (no such live link), -1. */
+int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
+	    int64_t now);
+
+#endif

@@ -1,0 +1,359 @@
+"""lzenv -- a throw-away lz instance for end-to-end tests.
+
+Starts the real programs: lzctl initialises a fresh instance in a temporary
+directory, the lz-links (and lz-prompts) pools bind unix sockets there, and
+a real nginx listens on 127.0.0.1 with the shipped snippets from nginx/
+included unchanged.  Tests then speak HTTP to nginx.
+
+Environment (set by "make check"):
+  LZ_BUILDDIR  the build tree (programs)
+  LZ_SRCDIR    the source tree (nginx/, www/, data/)
+  NGINX        the nginx binary
+  LZ_KEEP=1    keep the instance directory after the run, for debugging
+"""
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILDDIR = os.environ.get("LZ_BUILDDIR") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+SRCDIR = os.environ.get("LZ_SRCDIR") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", ".."))
+NGINX = os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def prog(name):
+    """Path of a built program."""
+    for sub in ("src/links", "src/lzctl", "src/prompts", "src/hooks"):
+        p = os.path.join(BUILDDIR, sub, name)
+        if os.path.exists(p):
+            return p
+    raise FileNotFoundError(name)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_for(cond, timeout=10.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.02)
+    raise TimeoutError("timed out waiting for " + what)
+
+
+def unix_connectable(path):
+    if not os.path.exists(path):
+        return False
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def tcp_connectable(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
+
+
+class Response:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers          # lower-case name -> value
+        self.body = body
+
+    def json(self):
+        return json.loads(self.body.decode("utf-8"))
+
+    def header(self, name, default=None):
+        return self.headers.get(name.lower(), default)
+
+    def __repr__(self):
+        return "<Response %d %r>" % (self.status, self.body[:300])
+
+
+class Instance:
+    """One lz instance: config, databases, pools and nginx."""
+
+    def __init__(self, name="lz", workers=2, extra_conf="", prompts=False,
+                 links=True, directory=None, links_port=None,
+                 prompts_port=None):
+        if directory:
+            self.dir = os.path.abspath(directory)
+            os.makedirs(self.dir, exist_ok=True)
+            self.keep = True
+        else:
+            self.dir = tempfile.mkdtemp(prefix="lz-%s-" % name)
+            self.keep = bool(os.environ.get("LZ_KEEP"))
+        os.chmod(self.dir, 0o755)
+        self.links_port = links_port or free_port()
+        self.prompts_port = prompts_port or free_port()
+        self.workers = workers
+        self.want_links = links
+        self.want_prompts = prompts
+        self.procs = {}
+        self.conf = os.path.join(self.dir, "lz.conf")
+        self.write_conf(extra_conf)
+        self.ctl("init")
+
+    # -- configuration -------------------------------------------------
+
+    def write_conf(self, extra=""):
+        user = "user = root\n" if os.geteuid() == 0 else ""
+        with open(self.conf, "w") as f:
+            f.write(
+                "# written by t/e2e/lzenv.py\n"
+                "base_url = http://127.0.0.1:%d\n"
+                "links_db = data/links.db\n"
+                "prompts_db = data/prompts.db\n"
+                "links_socket = run/links.sock\n"
+                "prompts_socket = run/prompts.sock\n"
+                "links_workers = %d\n"
+                "prompts_workers = %d\n"
+                "key_file = data/lz.key\n"
+                "socket_mode = 0666\n"
+                "log_level = info\n"
+                "%s%s\n" % (self.links_port, self.workers, self.workers,
+                            user, extra))
+        os.makedirs(os.path.join(self.dir, "run"), exist_ok=True)
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    # -- programs ------------------------------------------------------
+
+    def ctl(self, *args, check=True, input=None):
+        """Runs lzctl; returns (exit status, stdout, stderr)."""
+        p = subprocess.run([prog("lzctl"), "-f", self.conf] + list(args),
+                           capture_output=True, text=True, input=input,
+                           timeout=120)
+        if check and p.returncode != 0:
+            raise RuntimeError("lzctl %s failed (%d): %s" %
+                               (" ".join(args), p.returncode, p.stderr))
+        return p.returncode, p.stdout, p.stderr
+
+    def start_pool(self, name):
+        sock = self.path("run", "%s.sock" % name.split("-")[1])
+        log = open(self.path("%s.log" % name), "ab")
+        p = subprocess.Popen([prog(name), "-f", self.conf], stdout=log,
+                             stderr=log, start_new_session=True)
+        self.procs[name] = p
+        try:
+            wait_for(lambda: unix_connectable(sock) or p.poll() is not None,
+                     what=name + " socket")
+        finally:
+            log.close()
+        if p.poll() is not None:
+            raise RuntimeError("%s exited with %d; log:\n%s" %
+                               (name, p.returncode, self.log(name)))
+        return p
+
+    def stop_pool(self, name, sig=signal.SIGTERM, timeout=20):
+        p = self.procs.pop(name, None)
+        if p is None:
+            return None
+        if p.poll() is None:
+            p.send_signal(sig)
+            try:
+                p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        return p.returncode
+
+    def worker_pids(self, name):
+        """PIDs of the workers of pool name (children of its supervisor)."""
+        sup = self.procs[name].pid
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(sup)],
+                             capture_output=True, text=True).stdout
+        return [int(x) for x in out.split()]
+
+    def log(self, name):
+        try:
+            with open(self.path("%s.log" % name), errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def start_nginx(self):
+        ndir = self.path("nginx")
+        os.makedirs(ndir, exist_ok=True)
+        for sub in ("body", "fastcgi", "proxy", "uwsgi", "scgi"):
+            os.makedirs(os.path.join(ndir, "tmp", sub), exist_ok=True)
+        link = os.path.join(ndir, "lz")
+        if not os.path.exists(link):
+            os.symlink(os.path.join(SRCDIR, "nginx"), link)
+        params = os.path.join(ndir, "fastcgi_params")
+        if not os.path.exists(params):
+            shutil.copy("/etc/nginx/fastcgi_params", params)
+        user = "user root root;\n" if os.geteuid() == 0 else ""
+        servers = ""
+        if self.want_links:
+            servers += """
+    server {
+        listen 127.0.0.1:%d;
+        server_name _;
+        set $lz_www %s;
+        include lz/lz-links-locations.conf;
+    }
+""" % (self.links_port, os.path.join(SRCDIR, "www"))
+        if self.want_prompts:
+            servers += """
+    server {
+        listen 127.0.0.1:%d;
+        server_name _;
+        include lz/lz-prompts-locations.conf;
+    }
+""" % self.prompts_port
+        conf = """# written by t/e2e/lzenv.py
+%sworker_processes 2;
+pid %s/nginx.pid;
+error_log %s/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log %s/access.log;
+    client_body_temp_path %s/tmp/body;
+    fastcgi_temp_path %s/tmp/fastcgi;
+    proxy_temp_path %s/tmp/proxy;
+    uwsgi_temp_path %s/tmp/uwsgi;
+    scgi_temp_path %s/tmp/scgi;
+    default_type application/octet-stream;
+    types { text/html html; text/css css; application/javascript js;
+            application/json json; image/svg+xml svg; image/png png; }
+    upstream lz_links { server unix:%s; }
+    upstream lz_prompts { server unix:%s; }
+%s}
+""" % (user, ndir, ndir, ndir, ndir, ndir, ndir, ndir, ndir,
+            self.path("run", "links.sock"), self.path("run", "prompts.sock"),
+            servers)
+        with open(os.path.join(ndir, "nginx.conf"), "w") as f:
+            f.write(conf)
+        log = open(self.path("nginx.log"), "ab")
+        p = subprocess.Popen([NGINX, "-p", ndir, "-c",
+                              os.path.join(ndir, "nginx.conf"),
+                              "-g", "daemon off;"],
+                             stdout=log, stderr=log, start_new_session=True)
+        log.close()
+        self.procs["nginx"] = p
+        ports = []
+        if self.want_links:
+            ports.append(self.links_port)
+        if self.want_prompts:
+            ports.append(self.prompts_port)
+        for port in ports:
+            wait_for(lambda: tcp_connectable(port) or p.poll() is not None,
+                     what="nginx")
+        if p.poll() is not None:
+            raise RuntimeError("nginx exited: " + self.log("nginx") +
+                               open(os.path.join(ndir, "error.log")).read())
+
+    def start(self):
+        if self.want_links:
+            self.start_pool("lz-links")
+        if self.want_prompts:
+            self.start_pool("lz-prompts")
+        self.start_nginx()
+        return self
+
+    def stop(self):
+        p = self.procs.pop("nginx", None)
+        if p is not None and p.poll() is None:
+            p.send_signal(signal.SIGQUIT)
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        for name in list(self.procs):
+            self.stop_pool(name)
+        if self.keep:
+            sys.stderr.write("instance kept in %s\n" % self.dir)
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    # -- HTTP ----------------------------------------------------------
+
+    def request(self, method, path, body=None, headers=None, port=None,
+                timeout=30):
+        """One HTTP/1.1 request on a new connection; returns Response."""
+        port = port or self.links_port
+        hdrs = dict(headers or {})
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+            hdrs.setdefault("Content-Type", "application/json")
+        elif isinstance(body, str):
+            body = body.encode()
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        try:
+            c.request(method, path, body=body, headers=hdrs)
+            r = c.getresponse()
+            data = r.read()
+            return Response(r.status, {k.lower(): v for k, v in
+                                       r.getheaders()}, data)
+        finally:
+            c.close()
+
+    def raw(self, data, port=None, timeout=10):
+        """Sends raw bytes; returns the raw response bytes."""
+        s = socket.create_connection(("127.0.0.1", port or self.links_port),
+                                     timeout=timeout)
+        try:
+            s.sendall(data)
+            chunks = []
+            while True:
+                b = s.recv(65536)
+                if not b:
+                    break
+                chunks.append(b)
+            return b"".join(chunks)
+        finally:
+            s.close()
+
+    # -- accounts and keys ---------------------------------------------
+
+    def account(self, email, plan=None):
+        args = ["account", "add", email]
+        if plan:
+            args += ["--plan", plan]
+        return int(self.ctl(*args)[1].strip())
+
+    def key(self, account):
+        return self.ctl("key", "create", str(account))[1].strip()
+
+    def api(self, method, path, key=None, body=None, headers=None):
+        h = dict(headers or {})
+        if key:
+            h["Authorization"] = "Bearer " + key
+        return self.request(method, path, body=body, headers=h)
+
+    def sql(self, query, db="links"):
+        """Runs SQL on a database with the sqlite3 module (read-mostly)."""
+        import sqlite3
+        c = sqlite3.connect(self.path("data", "%s.db" % db), timeout=10)
+        try:
+            rows = c.execute(query).fetchall()
+            c.commit()
+            return rows
+        finally:
+            c.close()

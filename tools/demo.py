@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""tools/demo.py DIR -- a demo instance of lz on 127.0.0.1, in the foreground.
+
+Sets up DIR (config, key file, databases), loads the sample prompt data,
+makes a demo account with a fresh API key, starts lz-links, lz-prompts and
+nginx, prints where everything is, and runs until Ctrl-C.  Run through
+"tools/quickstart run", which builds everything first.
+
+Ports: LZ_DEMO_LINKS_PORT (default 8080), LZ_DEMO_PROMPTS_PORT (8081).
+"""
+
+import os
+import signal
+import sys
+import time
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(TOP, "t", "e2e"))
+os.environ.setdefault("LZ_BUILDDIR", os.path.join(TOP, "build"))
+os.environ.setdefault("LZ_SRCDIR", TOP)
+
+import lzenv  # noqa: E402
+
+
+def main():
+    directory = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "demo")
+    links_port = int(os.environ.get("LZ_DEMO_LINKS_PORT", "8080"))
+    prompts_port = int(os.environ.get("LZ_DEMO_PROMPTS_PORT", "8081"))
+    have_prompts = os.path.exists(os.path.join(lzenv.BUILDDIR, "src",
+                                               "prompts", "lz-prompts"))
+    inst = lzenv.Instance("demo", directory=directory, links_port=links_port,
+                          prompts_port=prompts_port, prompts=have_prompts)
+    sample = os.path.join(TOP, "data", "prompts.json")
+    if have_prompts and os.path.exists(sample):
+        inst.ctl("prompts", "import", sample)
+    email = "demo@example.com"
+    rc, out, _ = inst.ctl("account", "add", email, "--plan", "pro",
+                          check=False)
+    key = inst.key(email)
+    inst.start()
+    r = inst.api("POST", "/api/v1/links", key,
+                 {"target_url": "https://www.debian.org/",
+                  "title": "Debian"})
+    slug = r.json().get("slug") if r.status == 201 else None
+
+    print("""
+lz demo is running (Ctrl-C stops it).
+
+  link service    http://127.0.0.1:%(lp)d/
+    API           http://127.0.0.1:%(lp)d/api/v1/links
+    dashboard     http://127.0.0.1:%(lp)d/dashboard/
+    a short link  http://127.0.0.1:%(lp)d/%(slug)s
+  prompt library  http://127.0.0.1:%(pp)d/api/v1/prompts%(noprompts)s
+
+  demo account    %(email)s (plan pro)
+  demo API key    %(key)s
+
+  try: curl -H 'Authorization: Bearer %(key)s' \\
+            http://127.0.0.1:%(lp)d/api/v1/links
+
+  instance files  %(dir)s (lz.conf, data/, *.log)
+  admin CLI       build/src/lzctl/lzctl -f %(dir)s/lz.conf account list
+""" % {"lp": links_port, "pp": prompts_port, "slug": slug or "",
+       "email": email, "key": key, "dir": inst.dir,
+       "noprompts": "" if have_prompts else " (not built)"})
+    sys.stdout.flush()
+
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
+    try:
+        while not stop:
+            time.sleep(0.5)
+            for name, p in list(inst.procs.items()):
+                if p.poll() is not None:
+                    print("%s exited (%d); stopping" % (name, p.returncode))
+                    stop.append(1)
+    except KeyboardInterrupt:
+        pass
+    inst.stop()
+
+
+if __name__ == "__main__":
+    main()
