@@ -55,7 +55,9 @@
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
 	S(log_level,		"info") \
-	B(access_log,		1)
+	B(access_log,		1) \
+	S(prompts_base_url,	"http://127.0.0.1:8081") \
+	I(prompts_ratelimit_slots, 8192, 64, 1048576)
 
 #define LZ_CONF_FIELD_S(n, d)		char *n;
 #define LZ_CONF_FIELD_I(n, d, lo, hi)	long long n;
