@@ -126,7 +126,7 @@ struct import {
 	size_t		 ntoolnames, ntagnames;
 
 	/* What the build stored and left out. */
-	size_t		 stored_prompts, drafts, scheduled;
+	size_t		 stored_prompts, drafts, scheduled, due;
 	size_t		 stored_colls, dropped_items;
 };
 
@@ -155,12 +155,6 @@ bad(struct import *m, const char *path, const char *fmt, ...)
 	vfprintf(m->errs, fmt, ap);
 	va_end(ap);
 	fputc('\n', m->errs);
-}
-
-static void
-note(struct import *m, const char *path, const char *msg)
-{
-	fprintf(m->errs, "%s: %s: note: %s\n", m->file, path, msg);
 }
 
 /* Checks obj against its field table; reports and returns -1 if not. */
@@ -935,8 +929,7 @@ load_prompts(struct import *m, json_t *arr)
 			continue;
 		}
 		if (ip->status == ST_SCHEDULED && publish_at <= m->now)
-			note(m, pre, "'publish_at' has passed: the prompt is "
-			    "visible at once");
+			m->due++;
 		if (ip->status == ST_DRAFT)
 			m->drafts++;
 		else if (ip->status == ST_SCHEDULED)
@@ -1703,6 +1696,9 @@ import_summary(const struct import *m, FILE *fp)
 	    m->stored_prompts, m->scheduled, m->drafts, m->stored_colls,
 	    m->ncolls - m->stored_colls, m->ntags, m->ntools, m->nmodels,
 	    m->ninteg, m->ntuts, m->nkws);
+	if (m->due > 0)
+		fprintf(fp, "%zu scheduled prompts are visible at once: their "
+		    "publish_at has passed\n", m->due);
 	if (m->dropped_items > 0)
 		fprintf(fp, "%zu collection items left out: their prompts are "
 		    "drafts\n", m->dropped_items);
