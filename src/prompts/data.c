@@ -7,7 +7,9 @@
  * one it has open, it opens the new one and closes the old.  A request
  * never sees the swap half-way: it runs on the handle it started with,
  * and a file renamed away stays readable through the open handle.
- * Without a usable file the data is unavailable: 503 until one appears.
+ * Without a usable file at the path the data is unavailable: 503 until
+ * one appears (a worker never keeps serving a file that was replaced by
+ * one it cannot read, so all workers answer alike).
  */
 #include "config.h"
 
@@ -60,13 +62,19 @@ data_refresh(void)
 		if (prompts.db_open && st.st_dev == open_dev &&
 		    st.st_ino == open_ino)
 			return;
-		if (st.st_dev == bad_dev && st.st_ino == bad_ino)
-			return;		/* logged already; keep what we have */
+		/* A worker serves the file at the path or nothing, so all
+		 * workers agree; a file it cannot use is logged once. */
+		if (st.st_dev == bad_dev && st.st_ino == bad_ino) {
+			data_close();
+			return;
+		}
 		if (pstore_open(&db, prompts.conf->prompts_db, err,
 		    sizeof(err)) == -1) {
-			lz_log(LZ_LOG_ERR, "%s", err);
+			lz_log(LZ_LOG_ERR, "%s; answering 503 until \"lzctl "
+			    "prompts import\" replaces it", err);
 			bad_dev = st.st_dev;
 			bad_ino = st.st_ino;
+			data_close();
 			return;
 		}
 		/* Renamed again between stat and open?  Then the handle may

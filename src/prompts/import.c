@@ -720,8 +720,10 @@ load_variables(struct import *m, struct iprompt *ip, json_t *o,
 	size_t		 i, k;
 
 	ip->variables = arr;
-	if (arr == NULL)
+	if (arr == NULL) {
+		ip->vars_json = xstrdup("[]");	/* free entries show [] */
 		return;
+	}
 	if (json_array_size(arr) > 50) {
 		bad(m, pre, "'variables' has more than 50 entries");
 		return;
@@ -921,13 +923,18 @@ load_prompts(struct import *m, json_t *arr)
 			}
 		}
 		p->updated_at = timef(m, o, pre, "updated_at", 1);
-		if (m->nerr != nerr || p->slug == NULL) {
+		if (p->slug == NULL) {
 			free(ip->tags);
 			free(ip->tags_json);
 			free(ip->vars_json);
 			memset(ip, 0, sizeof(*ip));
 			continue;
 		}
+		/* A prompt with errors still holds its slug, so references
+		 * to it do not add errors of their own. */
+		m->nprompts++;
+		if (m->nerr != nerr)
+			continue;
 		if (ip->status == ST_SCHEDULED && publish_at <= m->now)
 			m->due++;
 		if (ip->status == ST_DRAFT)
@@ -939,7 +946,6 @@ load_prompts(struct import *m, json_t *arr)
 		ip->preview = first_line(p->full_prompt);
 		ip->preview_en = first_line(p->full_prompt_en);
 		ip->search = prompt_search_text(ip);
-		m->nprompts++;
 	}
 	m->stored_prompts = m->nprompts - m->drafts;
 	unique(m, "prompts", m->nprompts, prompt_slug_of);
@@ -1471,13 +1477,14 @@ import_load(const char *path, FILE *errs, int64_t now)
 #undef LIST
 	json_decref(empty);
 	empty = NULL;
-	if (m->nerr > 0) {
+	if (m->nerr == 0)
+		return m;
+fail:
+	if (m->nerr > 0)
 		fprintf(errs, "%s: %d error%s; nothing imported\n", path,
 		    m->nerr, m->nerr == 1 ? "" : "s");
-		goto fail;
-	}
-	return m;
-fail:
+	else
+		fprintf(errs, "%s: nothing imported\n", path);
 	json_decref(empty);
 	import_free(m);
 	return NULL;
