@@ -93,6 +93,23 @@ class Response:
         return "<Response %d %r>" % (self.status, self.body[:300])
 
 
+INSTANCES = []
+
+
+def main():
+    """unittest.main, then the logs of every instance if a test failed."""
+    import unittest
+    prog = unittest.main(exit=False, verbosity=2)
+    ok = prog.result.wasSuccessful()
+    if not ok:
+        for inst in INSTANCES:
+            for name, text in inst.saved_logs.items():
+                sys.stderr.write("---- %s: last lines of %s ----\n%s\n" %
+                                 (inst.dir, name,
+                                  "\n".join(text.splitlines()[-60:])))
+    sys.exit(0 if ok else 1)
+
+
 class Instance:
     """One lz instance: config, databases, pools and nginx."""
 
@@ -113,6 +130,8 @@ class Instance:
         self.want_links = links
         self.want_prompts = prompts
         self.procs = {}
+        self.saved_logs = {}
+        INSTANCES.append(self)
         self.conf = os.path.join(self.dir, "lz.conf")
         self.write_conf(extra_conf)
         self.ctl("init")
@@ -287,6 +306,15 @@ http {
                 p.wait()
         for name in list(self.procs):
             self.stop_pool(name)
+        for name in ("lz-links", "lz-prompts", "lz-hooks", "nginx"):
+            text = self.log(name)
+            if name == "nginx":
+                try:
+                    text += open(self.path("nginx", "error.log")).read()
+                except OSError:
+                    pass
+            if text:
+                self.saved_logs[name] = text
         if self.keep:
             sys.stderr.write("instance kept in %s\n" % self.dir)
         else:
