@@ -8,7 +8,7 @@ included unchanged.  Tests then speak HTTP to nginx.
 Environment (set by "make check"):
   LZ_BUILDDIR  the build tree (programs)
   LZ_SRCDIR    the source tree (nginx/, www/, data/)
-  NGINX        the nginx binary
+  LZ_NGINX     the nginx binary
   LZ_KEEP=1    keep the instance directory after the run, for debugging
 """
 
@@ -27,7 +27,9 @@ BUILDDIR = os.environ.get("LZ_BUILDDIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 SRCDIR = os.environ.get("LZ_SRCDIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
-NGINX = os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
+# Not $NGINX: nginx itself reads that variable (inherited sockets).
+NGINX = (os.environ.get("LZ_NGINX") or shutil.which("nginx") or
+         "/usr/sbin/nginx")
 
 
 def prog(name):
@@ -260,11 +262,14 @@ http {
     default_type application/octet-stream;
     types { text/html html; text/css css; application/javascript js;
             application/json json; image/svg+xml svg; image/png png; }
-    upstream lz_links { server unix:%s; }
-    upstream lz_prompts { server unix:%s; }
+    upstream lz_links { server unix:%s max_fails=0;
+                        server unix:%s max_fails=0; }
+    upstream lz_prompts { server unix:%s max_fails=0;
+                          server unix:%s max_fails=0; }
 %s}
 """ % (user, ndir, ndir, ndir, ndir, ndir, ndir, ndir, ndir,
-            self.path("run", "links.sock"), self.path("run", "prompts.sock"),
+            self.path("run", "links.sock"), self.path("run", "links.sock"),
+            self.path("run", "prompts.sock"), self.path("run", "prompts.sock"),
             servers)
         with open(os.path.join(ndir, "nginx.conf"), "w") as f:
             f.write(conf)
