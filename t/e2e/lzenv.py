@@ -154,9 +154,9 @@ class Instance:
                 "prompts_workers = %d\n"
                 "key_file = data/lz.key\n"
                 "socket_mode = 0666\n"
-                "log_level = info\n"
-                "%s%s\n" % (self.links_port, self.workers, self.workers,
-                            user, extra))
+                "%s%s%s\n" % (self.links_port, self.workers, self.workers,
+                              user, "" if "log_level" in extra else
+                              "log_level = info\n", extra))
         os.makedirs(os.path.join(self.dir, "run"), exist_ok=True)
 
     def path(self, *parts):
