@@ -96,6 +96,8 @@ class Response:
 
 
 INSTANCES = []
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                   "runtime error:")
 
 
 def main():
@@ -324,6 +326,13 @@ http {
             sys.stderr.write("instance kept in %s\n" % self.dir)
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
+        # Under --enable-sanitizers a worker's report only reaches its log:
+        # make it fail the test run.
+        for name, text in self.saved_logs.items():
+            for mark in SANITIZER_MARKS:
+                if mark in text:
+                    raise AssertionError("%s reported '%s' (see its log "
+                                         "below)" % (name, mark))
 
     # -- HTTP ----------------------------------------------------------
 
