@@ -13,6 +13,7 @@
 #include <sodium.h>
 
 #include "conf.h"
+#include "geo.h"
 #include "links.h"
 #include "log.h"
 #include "pool.h"
@@ -41,6 +42,21 @@ before(struct lz_req *r, const struct lz_route *route)
 static const struct lz_router router = {
 	routes, LZ_NELEM(routes), before, NULL, NULL
 };
+
+/* Supervisor, before the fork: the country table, shared by all workers. */
+static int
+pre_fork(void *arg)
+{
+	char	 err[512];
+
+	(void)arg;
+	if (geo_load(links.conf->geoip_file, links.conf->geoip6_file, err,
+	    sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		return -1;
+	}
+	return 0;
+}
 
 static int
 worker_init(void *arg)
@@ -147,6 +163,10 @@ reload(struct lz_pool_opts *o, void *arg)
 	if (strcmp(c->links_socket, links.conf->links_socket) != 0)
 		lz_log(LZ_LOG_WARN, "links_socket changed; restart the pool "
 		    "to move the socket");
+	/* New workers get the new geo files; a bad file keeps the old. */
+	if (geo_load(c->geoip_file, c->geoip6_file, err, sizeof(err)) == -1)
+		lz_log(LZ_LOG_ERR, "%s; keeping the loaded country table",
+		    err);
 	lz_conf_free(links.conf);
 	links.conf = c;
 	lz_log_level(c->loglevel);
@@ -199,8 +219,9 @@ main(int argc, char *argv[])
 	}
 	lz_log_level(links.conf->loglevel);
 	if (test) {
-		/* -t: check the configuration and the database, then exit. */
-		if (worker_init(NULL) != 0)
+		/* -t: check the configuration, the database and the geo
+		 * files, then exit. */
+		if (worker_init(NULL) != 0 || pre_fork(NULL) == -1)
 			return 1;
 		worker_fini(NULL);
 		printf("lz-links: configuration %s and database %s are ok\n",
@@ -208,6 +229,7 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	memset(&app, 0, sizeof(app));
+	app.pre_fork = pre_fork;
 	app.init = worker_start;
 	app.handle = worker_handle;
 	app.fini = worker_fini;
