@@ -56,6 +56,7 @@
 	S(default_currency,	"USD") \
 	S(log_level,		"info") \
 	B(access_log,		1) \
+	B(sandbox,		1) \
 	S(prompts_base_url,	"http://127.0.0.1:8081") \
 	I(prompts_ratelimit_slots, 8192, 64, 1048576)
 
