@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 #include "ratelimit.h"
 #include "resp.h"
 #include "route.h"
+#include "sandbox.h"
+#include "util.h"
 
 #define L	(RF_LIST | RF_DATA)
 #define D	(RF_DETAIL | RF_DATA)
@@ -124,12 +127,41 @@ pool_pre_fork(void *arg)
 	return 0;
 }
 
+/*
+ * After the first open: confine the worker (see sandbox in lz.conf(5)).
+ * It only ever reads, and only the directory of prompts_db, where the
+ * importer renames new databases into place.
+ */
+static int
+worker_sandbox(void)
+{
+	char		*dup, err[512];
+	const char	*ro[2];
+	int		 landlocked, rc;
+
+	if (!prompts.conf->sandbox)
+		return 0;
+	dup = xstrdup(prompts.conf->prompts_db);
+	ro[0] = dirname(dup);
+	ro[1] = NULL;
+	rc = lz_sandbox(NULL, ro, &landlocked, err, sizeof(err));
+	free(dup);
+	if (rc == -1) {
+		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
+		    "without)", err);
+		return LZ_EXIT_CONFIG;
+	}
+	if (!landlocked)
+		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
+	return 0;
+}
+
 static int
 worker_init(void *arg)
 {
 	(void)arg;
 	(void)data_ready();	/* logs when there is nothing to open */
-	return 0;
+	return worker_sandbox();
 }
 
 static void
