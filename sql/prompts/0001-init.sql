@@ -54,32 +54,29 @@ CREATE TABLE tag_names (
 	tag_id		INTEGER NOT NULL REFERENCES tags (id)
 ) WITHOUT ROWID;
 
--- The rows lists filter and sort on; the text is in prompt_text.  id is
--- the position in the recommended order, upd_rank and rating_rank the
--- positions in the other two orders (ties already broken), so every
--- order is total and stable.
+-- The rows searches filter and sort on, kept narrow so that the whole
+-- table stays in a worker's page cache (a common search looks up every
+-- match here); the rest is in prompt_text.  id is the position in the
+-- recommended order, upd_rank and rating_rank the positions in the other
+-- two orders (ties already broken), so every order is total and stable.
 CREATE TABLE prompts (
 	id		INTEGER PRIMARY KEY,
-	slug		TEXT NOT NULL UNIQUE,
 	visible_at	INTEGER NOT NULL,
 	is_pro		INTEGER NOT NULL,
 	category	TEXT NOT NULL,		-- image|video|music|tutorial
 	tool_id		INTEGER NOT NULL REFERENCES tools (id),
-	difficulty	TEXT NOT NULL,
 	updated_at	INTEGER NOT NULL,	-- ms, UTC
-	rating_avg	REAL,			-- NULL: unrated
-	rating_count	INTEGER NOT NULL,
 	upd_rank	INTEGER NOT NULL,
-	rating_rank	INTEGER NOT NULL,
-	tags		TEXT NOT NULL		-- JSON array of tag slugs
+	rating_rank	INTEGER NOT NULL
 );
 CREATE INDEX prompts_upd ON prompts (upd_rank, visible_at, category,
     tool_id, is_pro);
 CREATE INDEX prompts_rating ON prompts (rating_rank, visible_at, category,
     tool_id, is_pro);
 CREATE INDEX prompts_tool ON prompts (tool_id, visible_at);
-CREATE INDEX prompts_visible ON prompts (visible_at);
-CREATE INDEX prompts_changed ON prompts (updated_at);
+CREATE INDEX prompts_visible ON prompts (visible_at, category, tool_id,
+    is_pro);
+CREATE INDEX prompts_changed ON prompts (updated_at, upd_rank);
 
 -- Counts of published prompts (visible_at 0) by facet, so list totals
 -- need no scan; scheduled prompts are counted apart.
@@ -93,6 +90,11 @@ CREATE TABLE prompt_facets (
 
 CREATE TABLE prompt_text (
 	prompt_id	INTEGER PRIMARY KEY REFERENCES prompts (id),
+	slug		TEXT NOT NULL UNIQUE,
+	difficulty	TEXT NOT NULL,
+	tags		TEXT NOT NULL,		-- JSON array of tag slugs
+	rating_avg	REAL,			-- NULL: unrated
+	rating_count	INTEGER NOT NULL,
 	title		TEXT NOT NULL,
 	title_en	TEXT,
 	summary		TEXT NOT NULL,
@@ -115,6 +117,7 @@ CREATE TABLE prompt_tags (
 	prompt_id	INTEGER NOT NULL REFERENCES prompts (id),
 	PRIMARY KEY (tag_id, prompt_id)
 ) WITHOUT ROWID;
+CREATE INDEX prompt_tags_prompt ON prompt_tags (prompt_id, tag_id);
 
 -- Literal search: rowid = prompts.id.  Public metadata, examples, and the
 -- bodies and variables of free entries only (never of PRO entries).

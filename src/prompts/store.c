@@ -32,8 +32,8 @@
 	p ".visible_at > 0 AND " p ".visible_at <= ?1"
 
 #define SUMMARY_COLS \
-	"p.id, p.slug, p.category, t.key, p.difficulty, p.tags, p.is_pro, " \
-	"p.updated_at, p.rating_avg, p.rating_count, x.title, x.title_en, " \
+	"p.id, x.slug, p.category, t.key, x.difficulty, x.tags, p.is_pro, " \
+	"p.updated_at, x.rating_avg, x.rating_count, x.title, x.title_en, " \
 	"x.summary, x.summary_en"
 
 #define MODEL_COLS \
@@ -67,7 +67,7 @@ enum rd {
 	RD_CHANGELOG,
 	RD_CHANGELOG_COUNT,
 	RD_TAGS,
-	RD_TAGS_COUNT,
+	RD_TAGS_SCHEDULED,
 	RD_TOOLS,
 	RD_TOOLS_COUNT,
 	RD_INTEGRATIONS,
@@ -148,32 +148,26 @@ static const char *const rd_sql[RD__MAX] = {
 	    "x.full_prompt, x.full_prompt_en, x.variables FROM prompts p "
 	    "JOIN tools t ON t.id = p.tool_id "
 	    "JOIN prompt_text x ON x.prompt_id = p.id "
-	    "WHERE p.slug = ?1 AND p.visible_at <= ?2",
+	    "WHERE x.slug = ?1 AND p.visible_at <= ?2",
+	/* The updated order's index, from its start to the first prompt
+	 * updated before ?1 (found on the updated_at index). */
 	[RD_CHANGELOG] =
-	    "SELECT id FROM prompts WHERE updated_at >= ?1 AND "
+	    "SELECT id FROM prompts WHERE upd_rank < coalesce((SELECT "
+	    "upd_rank FROM prompts WHERE updated_at < ?1 ORDER BY "
+	    "updated_at DESC, upd_rank LIMIT 1), 9223372036854775807) AND "
 	    "visible_at <= ?2 ORDER BY upd_rank LIMIT ?3",
 	[RD_CHANGELOG_COUNT] =
 	    "SELECT count(*) FROM prompts WHERE updated_at >= ?1 AND "
 	    "visible_at <= ?2",
 
-	/* ?1 now, ?2 query, ?3 min_count, ?4 limit, ?5 offset */
+	/* Tags are few: their counts are merged and sorted in C. */
 	[RD_TAGS] =
-	    "WITH sched (tag_id, n) AS (SELECT pt.tag_id, count(*) FROM "
-	    "prompts p JOIN prompt_tags pt ON pt.prompt_id = p.id WHERE "
-	    SCHEDULED_NOW("p") " GROUP BY pt.tag_id), "
-	    "c (slug, label, label_en, n) AS (SELECT t.slug, t.label, "
-	    "t.label_en, t.base_count + coalesce(s.n, 0) FROM tags t "
-	    "LEFT JOIN sched s ON s.tag_id = t.id WHERE "
-	    "(?2 IS NULL OR instr(t.search, ?2) > 0)) "
-	    "SELECT slug, label, label_en, n FROM c WHERE n >= ?3 "
-	    "ORDER BY n DESC, slug LIMIT ?4 OFFSET ?5",
-	[RD_TAGS_COUNT] =
-	    "WITH sched (tag_id, n) AS (SELECT pt.tag_id, count(*) FROM "
-	    "prompts p JOIN prompt_tags pt ON pt.prompt_id = p.id WHERE "
-	    SCHEDULED_NOW("p") " GROUP BY pt.tag_id) "
-	    "SELECT count(*) FROM tags t LEFT JOIN sched s ON "
-	    "s.tag_id = t.id WHERE (?2 IS NULL OR instr(t.search, ?2) > 0) "
-	    "AND t.base_count + coalesce(s.n, 0) >= ?3",
+	    "SELECT id, slug, label, label_en, base_count FROM tags WHERE "
+	    "(?1 IS NULL OR instr(search, ?1) > 0) ORDER BY id",
+	[RD_TAGS_SCHEDULED] =
+	    "SELECT pt.tag_id, count(*) FROM prompts p JOIN prompt_tags pt "
+	    "ON pt.prompt_id = p.id WHERE " SCHEDULED_NOW("p") " GROUP BY "
+	    "pt.tag_id",
 
 	/* ?1 now, ?2 medium, ?3 query, ?4 limit, ?5 offset */
 	[RD_TOOLS] =
@@ -212,7 +206,7 @@ static const char *const rd_sql[RD__MAX] = {
 	    "SELECT " COLL_COLS " FROM collections WHERE slug = ?",
 	/* ?1 collection, ?2 now, ?3 limit, ?4 offset */
 	[RD_ITEMS] =
-	    "SELECT ci.position, ci.note, ci.note_en, p.slug, x.title, "
+	    "SELECT ci.position, ci.note, ci.note_en, x.slug, x.title, "
 	    "x.title_en, p.is_pro FROM collection_items ci "
 	    "JOIN prompts p ON p.id = ci.prompt_id "
 	    "JOIN prompt_text x ON x.prompt_id = p.id "
@@ -248,6 +242,8 @@ static const char *const rd_sql[RD__MAX] = {
 	[RD_KEYWORD] =
 	    "SELECT " KW_COLS " FROM keywords WHERE slug = ?",
 };
+
+#define PSTORE_CACHE_KIB	"6144"
 
 /* At most this many index terms stand for a query of one or two
  * characters; beyond that a scan is cheaper than the OR of them all. */
@@ -292,6 +288,14 @@ pstore_open(struct lz_db *db, const char *path, char *err, size_t errlen)
 	if (lz_db_open(db, path, LZ_DB_RO | LZ_DB_IMMUTABLE, err, errlen) ==
 	    -1)
 		return -1;
+	/* Room for the narrow prompts table (about 3 MiB at 100,000
+	 * prompts, looked up once per match of a search) and the hot part of
+	 * the index; the default 2 MiB keeps re-reading them. */
+	if (lz_db_exec(db, "PRAGMA cache_size = -" PSTORE_CACHE_KIB) == -1) {
+		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db->h));
+		lz_db_close(db);
+		return -1;
+	}
 	if (lz_db_check_version(db, lz_prompts_migrations,
 	    lz_prompts_nmigrations, err, errlen) == -1 ||
 	    lz_db_prepare(db, rd_sql, RD__MAX, err, errlen) == -1) {
@@ -694,16 +698,30 @@ each_row(struct lz_db *db, sqlite3_stmt *st, const char *what,
 	return n;
 }
 
-static void
-row_tag(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct tagrow	 t;
+struct tagent {
+	int64_t		 id;
+	char		*slug, *label, *label_en;
+	long long	 count;
+};
 
-	t.slug = lz_db_text(st, 0);
-	t.label = lz_db_text(st, 1);
-	t.label_en = col_or_null(st, 2);
-	t.count = sqlite3_column_int64(st, 3);
-	((void (*)(const struct tagrow *, void *))fn)(&t, arg);
+static int
+tagent_by_id(const void *key, const void *elem)
+{
+	int64_t	 id = *(const int64_t *)key;
+	int64_t	 other = ((const struct tagent *)elem)->id;
+
+	return id < other ? -1 : id > other;
+}
+
+/* Most used first, then by slug (byte order, as SQLite's BINARY). */
+static int
+tagent_order(const void *a, const void *b)
+{
+	const struct tagent	*x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->slug, y->slug);
 }
 
 long long
@@ -711,20 +729,70 @@ pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
     long long offset, long limit, void (*fn)(const struct tagrow *, void *),
     void *arg)
 {
+	struct tagent	*v = NULL, *e;
+	struct tagrow	 t;
 	sqlite3_stmt	*st;
+	size_t		 n = 0, kept, i;
+	long long	 total = -1;
+	int64_t		 id;
+	int		 rc;
 
 	st = lz_db_stmt(db, RD_TAGS);
+	lz_db_bind_text(st, 1, q);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = xreallocarray(v, n + 1, sizeof(*v));
+		v[n].id = sqlite3_column_int64(st, 0);
+		v[n].slug = xstrdup(lz_db_text(st, 1));
+		v[n].label = xstrdup(lz_db_text(st, 2));
+		v[n].label_en = col_or_null(st, 3) ?
+		    xstrdup(col_or_null(st, 3)) : NULL;
+		v[n].count = sqlite3_column_int64(st, 4);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "tags");
+		goto out;
+	}
+	st = lz_db_stmt(db, RD_TAGS_SCHEDULED);
 	sqlite3_bind_int64(st, 1, now);
-	lz_db_bind_text(st, 2, q);
-	sqlite3_bind_int64(st, 3, min_count);
-	bind_page(st, 4, limit, offset);
-	if (each_row(db, st, "tags", row_tag, (void *)fn, arg) < 0)
-		return -1;
-	st = lz_db_stmt(db, RD_TAGS_COUNT);
-	sqlite3_bind_int64(st, 1, now);
-	lz_db_bind_text(st, 2, q);
-	sqlite3_bind_int64(st, 3, min_count);
-	return count_of(db, st, "tag count");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		if ((e = bsearch(&id, v, n, sizeof(*v), tagent_by_id)) != NULL)
+			e->count += sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "scheduled tags");
+		goto out;
+	}
+	for (i = 0, kept = 0; i < n; i++)
+		if (v[i].count >= min_count)
+			v[kept++] = v[i];
+		else {
+			free(v[i].slug);
+			free(v[i].label);
+			free(v[i].label_en);
+		}
+	n = kept;
+	qsort(v, n, sizeof(*v), tagent_order);
+	for (i = (size_t)(offset < (long long)n ? offset : (long long)n);
+	    i < n && (long)(i - (size_t)offset) < limit; i++) {
+		t.slug = v[i].slug;
+		t.label = v[i].label;
+		t.label_en = v[i].label_en;
+		t.count = v[i].count;
+		fn(&t, arg);
+	}
+	total = (long long)n;
+out:
+	for (i = 0; i < n; i++) {
+		free(v[i].slug);
+		free(v[i].label);
+		free(v[i].label_en);
+	}
+	free(v);
+	return total;
 }
 
 static void
@@ -1053,15 +1121,15 @@ static const char *const bd_sql[BD__MAX] = {
 	[BD_TAG_NAME_OWNER] =
 	    "SELECT tag_id FROM tag_names WHERE name = ?",
 	[BD_PROMPT] =
-	    "INSERT INTO prompts (id, slug, visible_at, is_pro, category, "
-	    "tool_id, difficulty, updated_at, rating_avg, rating_count, "
-	    "upd_rank, rating_rank, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, 0, 0, ?)",
+	    "INSERT INTO prompts (id, visible_at, is_pro, category, tool_id, "
+	    "updated_at, upd_rank, rating_rank) VALUES (?, ?, ?, ?, ?, ?, 0, "
+	    "0)",
 	[BD_PROMPT_TEXT] =
-	    "INSERT INTO prompt_text (prompt_id, title, title_en, summary, "
-	    "summary_en, preview, preview_en, context, context_en, "
-	    "sample_output, sample_output_en, full_prompt, full_prompt_en, "
-	    "variables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "INSERT INTO prompt_text (prompt_id, slug, difficulty, tags, "
+	    "rating_avg, rating_count, title, title_en, summary, summary_en, "
+	    "preview, preview_en, context, context_en, sample_output, "
+	    "sample_output_en, full_prompt, full_prompt_en, variables) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[BD_PROMPT_FTS] =
 	    "INSERT INTO prompt_fts (rowid, text) VALUES (?, ?)",
 	[BD_PROMPT_TAG] =
@@ -1096,9 +1164,10 @@ static const char *const bd_finish =
 	"UPDATE prompts SET upd_rank = r.n FROM (SELECT id, row_number() "
 	"OVER (ORDER BY updated_at DESC, id) AS n FROM prompts) AS r "
 	"WHERE r.id = prompts.id;"
-	"UPDATE prompts SET rating_rank = r.n FROM (SELECT id, row_number() "
-	"OVER (ORDER BY rating_avg IS NULL, rating_avg DESC, rating_count "
-	"DESC, id) AS n FROM prompts) AS r WHERE r.id = prompts.id;"
+	"UPDATE prompts SET rating_rank = r.n FROM (SELECT prompt_id AS id, "
+	"row_number() OVER (ORDER BY rating_avg IS NULL, rating_avg DESC, "
+	"rating_count DESC, prompt_id) AS n FROM prompt_text) AS r "
+	"WHERE r.id = prompts.id;"
 	"INSERT INTO prompt_facets (category, tool_id, is_pro, n) "
 	"SELECT category, tool_id, is_pro, count(*) FROM prompts "
 	"WHERE visible_at = 0 GROUP BY category, tool_id, is_pro;"
@@ -1264,35 +1333,35 @@ pstore_put_prompt(struct lz_db *db, const struct pprompt *p)
 
 	st = lz_db_stmt(db, BD_PROMPT);
 	sqlite3_bind_int64(st, 1, p->id);
-	lz_db_bind_text(st, 2, p->slug);
-	sqlite3_bind_int64(st, 3, p->visible_at);
-	sqlite3_bind_int(st, 4, p->is_pro);
-	lz_db_bind_text(st, 5, p->category);
-	sqlite3_bind_int64(st, 6, p->tool_id);
-	lz_db_bind_text(st, 7, p->difficulty);
-	sqlite3_bind_int64(st, 8, p->updated_at);
-	if (p->rated)
-		sqlite3_bind_double(st, 9, p->rating_avg);
-	sqlite3_bind_int64(st, 10, p->rating_count);
-	lz_db_bind_text(st, 11, p->tags);
+	sqlite3_bind_int64(st, 2, p->visible_at);
+	sqlite3_bind_int(st, 3, p->is_pro);
+	lz_db_bind_text(st, 4, p->category);
+	sqlite3_bind_int64(st, 5, p->tool_id);
+	sqlite3_bind_int64(st, 6, p->updated_at);
 	if (step_done(db, st, "prompt") == -1)
 		return -1;
 
 	st = lz_db_stmt(db, BD_PROMPT_TEXT);
 	sqlite3_bind_int64(st, 1, p->id);
-	lz_db_bind_text(st, 2, p->title);
-	lz_db_bind_text(st, 3, p->title_en);
-	lz_db_bind_text(st, 4, p->summary);
-	lz_db_bind_text(st, 5, p->summary_en);
-	lz_db_bind_text(st, 6, p->preview);
-	lz_db_bind_text(st, 7, p->preview_en);
-	lz_db_bind_text(st, 8, p->context);
-	lz_db_bind_text(st, 9, p->context_en);
-	lz_db_bind_text(st, 10, p->sample_output);
-	lz_db_bind_text(st, 11, p->sample_output_en);
-	lz_db_bind_text(st, 12, p->full_prompt);
-	lz_db_bind_text(st, 13, p->full_prompt_en);
-	lz_db_bind_text(st, 14, p->variables);
+	lz_db_bind_text(st, 2, p->slug);
+	lz_db_bind_text(st, 3, p->difficulty);
+	lz_db_bind_text(st, 4, p->tags);
+	if (p->rated)
+		sqlite3_bind_double(st, 5, p->rating_avg);
+	sqlite3_bind_int64(st, 6, p->rating_count);
+	lz_db_bind_text(st, 7, p->title);
+	lz_db_bind_text(st, 8, p->title_en);
+	lz_db_bind_text(st, 9, p->summary);
+	lz_db_bind_text(st, 10, p->summary_en);
+	lz_db_bind_text(st, 11, p->preview);
+	lz_db_bind_text(st, 12, p->preview_en);
+	lz_db_bind_text(st, 13, p->context);
+	lz_db_bind_text(st, 14, p->context_en);
+	lz_db_bind_text(st, 15, p->sample_output);
+	lz_db_bind_text(st, 16, p->sample_output_en);
+	lz_db_bind_text(st, 17, p->full_prompt);
+	lz_db_bind_text(st, 18, p->full_prompt_en);
+	lz_db_bind_text(st, 19, p->variables);
 	if (step_done(db, st, "prompt text") == -1)
 		return -1;
 
