@@ -405,7 +405,8 @@ names_check(struct import *m, struct name *v, size_t *n, const char *what,
 {
 	size_t	 i, o;
 
-	qsort(v, *n, sizeof(*v), name_cmp);
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), name_cmp);
 	for (i = 0, o = 0; i < *n; i++) {
 		if (o > 0 && strcmp(v[o - 1].name, v[i].name) == 0) {
 			if (v[o - 1].owner != v[i].owner)
@@ -501,7 +502,8 @@ unique(struct import *m, const char *list, size_t n,
 	for (i = 0; i < n; i++)
 		if (slugof(m, i) != NULL)
 			name_add(&v, &nv, (char *)(uintptr_t)slugof(m, i), i);
-	qsort(v, nv, sizeof(*v), name_cmp);
+	if (nv > 1)
+		qsort(v, nv, sizeof(*v), name_cmp);
 	for (i = 1; i < nv; i++)
 		if (strcmp(v[i - 1].name, v[i].name) == 0)
 			bad(m, list, "'%s' is used by two entries (%zu and "

@@ -517,7 +517,8 @@ find_scan(struct lz_db *db, const struct pfilter *f, long long offset,
 		free(t.h);
 		return -1;
 	}
-	qsort(t.h, t.n, sizeof(*t.h), hit_cmp);
+	if (t.n > 1)
+		qsort(t.h, t.n, sizeof(*t.h), hit_cmp);
 	*nids = 0;
 	for (i = (size_t)(offset < (long long)t.n ? offset : (long long)t.n);
 	    i < t.n; i++)
@@ -758,7 +759,8 @@ pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
 	sqlite3_bind_int64(st, 1, now);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
-		if ((e = bsearch(&id, v, n, sizeof(*v), tagent_by_id)) != NULL)
+		if (n > 0 && (e = bsearch(&id, v, n, sizeof(*v),
+		    tagent_by_id)) != NULL)
 			e->count += sqlite3_column_int64(st, 1);
 	}
 	sqlite3_reset(st);
@@ -775,7 +777,8 @@ pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
 			free(v[i].label_en);
 		}
 	n = kept;
-	qsort(v, n, sizeof(*v), tagent_order);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), tagent_order);
 	for (i = (size_t)(offset < (long long)n ? offset : (long long)n);
 	    i < n && (long)(i - (size_t)offset) < limit; i++) {
 		t.slug = v[i].slug;
