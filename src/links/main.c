@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,9 @@
 #include "pool.h"
 #include "resp.h"
 #include "route.h"
+#include "sandbox.h"
 #include "store.h"
+#include "util.h"
 
 
 static const struct lz_route routes[] = {
@@ -67,6 +70,41 @@ worker_init(void *arg)
 		return LZ_EXIT_CONFIG;
 	}
 	return 0;
+}
+
+/* After init: confine the worker to its data directory (lz-links(8)). */
+static int
+worker_sandbox(void)
+{
+	char		*dup, err[512];
+	const char	*rw[2];
+	int		 landlocked, rc;
+
+	if (!links.conf->sandbox)
+		return 0;
+	dup = xstrdup(links.conf->links_db);
+	rw[0] = dirname(dup);
+	rw[1] = NULL;
+	rc = lz_sandbox(rw, NULL, &landlocked, err, sizeof(err));
+	free(dup);
+	if (rc == -1) {
+		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
+		    "without)", err);
+		return LZ_EXIT_CONFIG;
+	}
+	if (!landlocked)
+		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
+	return 0;
+}
+
+static int
+worker_start(void *arg)
+{
+	int	 rc;
+
+	if ((rc = worker_init(arg)) != 0)
+		return rc;
+	return worker_sandbox();
 }
 
 static void
@@ -192,7 +230,7 @@ main(int argc, char *argv[])
 	}
 	memset(&app, 0, sizeof(app));
 	app.pre_fork = pre_fork;
-	app.init = worker_init;
+	app.init = worker_start;
 	app.handle = worker_handle;
 	app.fini = worker_fini;
 	app.reload = reload;
