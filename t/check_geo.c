@@ -155,12 +155,13 @@ expect(u128 v, const char *want, const char *path, size_t i)
 }
 
 /*
- * Probes every range of path: first, middle and last address, and the
+ * Probes the ranges of path: first, middle and last address, and the
  * addresses just outside, which belong to the neighbour when adjacent.
- * Returns the number of probes.
+ * Every stride-th range, and every IPv6 range that starts or ends inside
+ * a /64 (the fine table's).  Returns the number of probes.
  */
 static size_t
-probe_all(const char *path, int v6)
+probe_all(const char *path, int v6, size_t stride)
 {
 	struct row	*r;
 	size_t		 n, i, probes = 0;
@@ -170,6 +171,9 @@ probe_all(const char *path, int v6)
 	n = read_rows(path, v6, &r);
 	ck_assert_uint_gt(n, 0);
 	for (i = 0; i < n; i++) {
+		if (i % stride != 0 && !(v6 && ((uint64_t)r[i].from != 0 ||
+		    (uint64_t)r[i].to != UINT64_MAX)))
+			continue;
 		expect(r[i].from, r[i].cc, path, i);
 		expect(r[i].to, r[i].cc, path, i);
 		expect(r[i].from + (r[i].to - r[i].from) / 2, r[i].cc, path, i);
@@ -268,8 +272,8 @@ START_TEST(fixture_every_range)
 	char	 err[256];
 
 	ck_assert_int_eq(geo_load(v4path, v6path, err, sizeof(err)), 0);
-	ck_assert_uint_gt(probe_all(v4path, 0), 50);
-	ck_assert_uint_gt(probe_all(v6path, 1), 100);
+	ck_assert_uint_gt(probe_all(v4path, 0, 1), 50);
+	ck_assert_uint_gt(probe_all(v6path, 1, 1), 100);
 }
 END_TEST
 
@@ -395,7 +399,8 @@ START_TEST(debian_files)
 	ck_assert_str_eq(look("2001:4860:4860::8888"), "US");
 	ck_assert_str_eq(look("127.0.0.1"), "");
 
-	probes = probe_all(DEB_V4, 0) + probe_all(DEB_V6, 1);
+	/* A quarter of the ranges: valgrind runs (check-valgrind) stay short. */
+	probes = probe_all(DEB_V4, 0, 4) + probe_all(DEB_V6, 1, 4);
 	/* Look-up time, over the probes' addresses again. */
 	a = addr("8.8.8.8");
 	{
