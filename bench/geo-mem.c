@@ -50,7 +50,7 @@ main(int argc, char *argv[])
 	struct lz_addr		 a;
 	char			 err[512], cc[3], who[32];
 	int			 workers = argc > 1 ? atoi(argv[1]) : 4, i;
-	long			 lookups = argc > 2 ? atol(argv[2]) : 1000000;
+	long			 lookups = argc > 2 ? atol(argv[2]) : 1000000L;
 	long			 j, found = 0;
 	int64_t			 t0;
 	uint64_t		 x = 88172645463325252ULL;

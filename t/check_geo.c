@@ -166,7 +166,7 @@ probe_all(const char *path, int v6, size_t stride)
 	struct row	*r;
 	size_t		 n, i, probes = 0;
 	u128		 lo = v6 ? 0 : (u128)0xffff << 32;
-	u128		 hi = v6 ? ~(u128)0 : ((u128)0xffff << 32) | 0xffffffff;
+	u128		 hi = v6 ? ~(u128)0 : lo | 0xffffffff;
 
 	n = read_rows(path, v6, &r);
 	ck_assert_uint_gt(n, 0);
@@ -210,9 +210,9 @@ START_TEST(fixture_lookups)
 	ck_assert_str_eq(look("1.0.0.255"), "AU");
 	ck_assert_str_eq(look("1.0.1.0"), "CN");
 	ck_assert_str_eq(look("1.0.16.1"), "JP");
-	ck_assert_str_eq(look("1.0.32.0"), "");		/* after the last */
+	ck_assert_str_eq(look("1.0.32.0"), "");	/* after the last */
 	ck_assert_str_eq(look("0.239.249.150"), "");	/* a ?? range */
-	ck_assert_str_eq(look("0.0.0.0"), "");		/* before the first */
+	ck_assert_str_eq(look("0.0.0.0"), "");	/* before the first */
 	ck_assert_str_eq(look("8.8.8.8"), "US");
 	ck_assert_str_eq(look("::ffff:8.8.8.8"), "US");	/* mapped */
 	ck_assert_str_eq(look("80.80.47.255"), "");
@@ -399,7 +399,7 @@ START_TEST(debian_files)
 	ck_assert_str_eq(look("2001:4860:4860::8888"), "US");
 	ck_assert_str_eq(look("127.0.0.1"), "");
 
-	/* A quarter of the ranges: valgrind runs (check-valgrind) stay short. */
+	/* A quarter of the ranges, so check-valgrind stays short. */
 	probes = probe_all(DEB_V4, 0, 4) + probe_all(DEB_V6, 1, 4);
 	/* Look-up time, over the probes' addresses again. */
 	a = addr("8.8.8.8");

@@ -16,7 +16,7 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-#define NOW_MS	1795000000000LL		/* a fixed "now": 2026-11-18 */
+#define NOW_MS	1795000000000LL	/* a fixed "now": 2026-11-18 */
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
