@@ -1,0 +1,218 @@
+/*
+ * outbox.c -- claiming, retrying and finishing deliveries.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "log.h"
+#include "outbox.h"
+#include "store.h"
+#include "util.h"
+#include "webhook.h"
+
+#define MINUTE	(60 * 1000LL)
+#define HOUR	(60 * MINUTE)
+
+#define PURGE_BATCH	500
+#define PURGE_MAX	100000	/* per run; the next run goes on */
+
+/* DESIGN 3.6: the wait after the first, second, ... failure. */
+static const int64_t retry_delays[OUTBOX_ATTEMPTS - 1] = {
+	1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR,
+	10 * HOUR, 24 * HOUR
+};
+
+int64_t
+outbox_retry_at(int attempts, int64_t now)
+{
+	if (attempts < 1 || attempts >= OUTBOX_ATTEMPTS)
+		return 0;
+	return now + retry_delays[attempts - 1];
+}
+
+void
+outbox_item_free(struct outbox_item *it)
+{
+	webhook_delivery_free(&it->d);
+	sodium_memzero(it->w.box, sizeof(it->w.box));
+	free(it);
+}
+
+struct candidates {
+	int64_t	*id;
+	int64_t	*hook;
+	size_t	 n;
+};
+
+static void
+collect(int64_t id, int64_t hook, void *arg)
+{
+	struct candidates	*c = arg;
+
+	c->id = xreallocarray(c->id, c->n + 1, sizeof(*c->id));
+	c->hook = xreallocarray(c->hook, c->n + 1, sizeof(*c->hook));
+	c->id[c->n] = id;
+	c->hook[c->n] = hook;
+	c->n++;
+}
+
+long
+outbox_claim(struct lz_db *db, const char *lease, int64_t until, int64_t now,
+    int per_hook, int max, int busy, int (*room)(int64_t, void *),
+    void (*take)(struct outbox_item *, void *), void *arg)
+{
+	struct candidates	  c = { NULL, NULL, 0 };
+	struct outbox_item	**got = NULL, *it;
+	size_t			  i, j;
+	long			  ngot = 0;
+	int			  same, rc;
+
+	if (max <= 0)
+		return 0;
+	if (lz_db_begin(db) == -1)
+		return -1;
+	/* A subscription with k deliveries in flight wastes at most k of
+	 * its per_hook candidates: look at max + busy. */
+	if (store_delivery_due(db, now, per_hook, (long)max + busy, collect,
+	    &c) < 0)
+		goto fail;
+	for (i = 0; i < c.n && ngot < max; i++) {
+		for (same = 0, j = 0; j < i; j++)
+			if (c.hook[j] == c.hook[i])
+				same++;
+		if (same >= room(c.hook[i], arg))
+			continue;
+		it = xcalloc(1, sizeof(*it));
+		if ((rc = store_delivery_lease(db, c.id[i], lease, until, now,
+		    &it->d)) != 1) {
+			free(it);
+			if (rc == -1)
+				goto fail;
+			continue;
+		}
+		if (store_webhook_get(db, it->d.webhook_id, 0, &it->w) != 1) {
+			outbox_item_free(it);
+			goto fail;
+		}
+		got = xreallocarray(got, (size_t)ngot + 1, sizeof(*got));
+		got[ngot++] = it;
+	}
+	if (lz_db_commit(db) == -1)
+		goto fail;
+	/* Only leases that are committed go out. */
+	for (i = 0; i < (size_t)ngot; i++)
+		take(got[i], arg);
+	free(got);
+	free(c.id);
+	free(c.hook);
+	return ngot;
+fail:
+	lz_db_rollback(db);
+	for (i = 0; i < (size_t)ngot; i++)
+		outbox_item_free(got[i]);
+	free(got);
+	free(c.id);
+	free(c.hook);
+	return -1;
+}
+
+static int
+record_one(struct lz_db *db, const char *lease, const struct outbox_result *r,
+    int64_t now, struct outbox_stats *st)
+{
+	struct webhook_attempt	 a;
+	int64_t			 next;
+	int			 rc;
+
+	memset(&a, 0, sizeof(a));
+	a.at = r->at;
+	a.status = r->status;
+	snprintf(a.error, sizeof(a.error), "%s", r->error ? r->error : "");
+	a.duration_ms = r->duration_ms;
+	if (store_attempt_add(db, r->delivery_id, &a) == -1)
+		return -1;
+	if (r->error == NULL) {
+		/* Delivered is delivered, whoever holds the lease now. */
+		if ((rc = store_delivery_delivered(db, r->delivery_id,
+		    r->status, now)) == 1)
+			st->delivered++;
+		return rc < 0 ? -1 : 0;
+	}
+	next = r->status == 410 ? 0 : outbox_retry_at(r->attempts + 1, now);
+	rc = store_delivery_failed(db, r->delivery_id, lease, r->status,
+	    r->error, next, now);
+	if (rc == -1)
+		return -1;
+	if (rc == 0)
+		st->lost++;
+	else if (next)
+		st->retrying++;
+	else
+		st->failed++;
+	if (r->status == 410) {
+		/* The receiver says the endpoint is gone for good. */
+		if ((rc = webhook_disable_tx(db, r->webhook_id, 0,
+		    "the receiver answered 410 Gone", now)) == -1)
+			return -1;
+		if (rc == 1) {
+			st->disabled++;
+			lz_log(LZ_LOG_WARN, "webhook %lld disabled: its "
+			    "receiver answered 410 Gone",
+			    (long long)r->webhook_id);
+		}
+	}
+	return 0;
+}
+
+int
+outbox_record(struct lz_db *db, const char *lease,
+    const struct outbox_result *r, size_t n, int64_t now,
+    struct outbox_stats *st)
+{
+	struct outbox_stats	 add;
+	size_t			 i;
+
+	if (n == 0)
+		return 0;
+	memset(&add, 0, sizeof(add));
+	if (lz_db_begin(db) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (record_one(db, lease, &r[i], now, &add) == -1) {
+			lz_db_rollback(db);
+			return -1;
+		}
+	if (lz_db_commit(db) == -1) {
+		lz_db_rollback(db);
+		return -1;
+	}
+	st->delivered += add.delivered;
+	st->retrying += add.retrying;
+	st->failed += add.failed;
+	st->lost += add.lost;
+	st->disabled += add.disabled;
+	return 0;
+}
+
+long
+outbox_purge(struct lz_db *db, int days, int64_t now)
+{
+	int64_t	 before = now - (int64_t)days * 24 * HOUR;
+	long	 n, total = 0;
+
+	do {
+		if (lz_db_begin(db) == -1)
+			return -1;
+		if ((n = store_delivery_purge(db, before, PURGE_BATCH)) < 0 ||
+		    lz_db_commit(db) == -1) {
+			lz_db_rollback(db);
+			return -1;
+		}
+		total += n;
+	} while (n == PURGE_BATCH && total < PURGE_MAX);
+	return total;
+}
