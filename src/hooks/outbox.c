@@ -60,6 +60,14 @@ collect(int64_t id, int64_t hook, void *arg)
 	c->n++;
 }
 
+static void
+ignore_row(int64_t id, int64_t hook, void *arg)
+{
+	(void)id;
+	(void)hook;
+	(void)arg;
+}
+
 long
 outbox_claim(struct lz_db *db, const char *lease, int64_t until, int64_t now,
     int per_hook, int max, int busy, int (*room)(int64_t, void *),
@@ -68,11 +76,15 @@ outbox_claim(struct lz_db *db, const char *lease, int64_t until, int64_t now,
 	struct candidates	  c = { NULL, NULL, 0 };
 	struct outbox_item	**got = NULL, *it;
 	size_t			  i, j;
-	long			  ngot = 0;
+	long			  ngot = 0, n;
 	int			  same, rc;
 
 	if (max <= 0)
 		return 0;
+	/* Most calls find nothing: look before taking the write lock. */
+	if ((n = store_delivery_due(db, now, per_hook, (long)max + busy,
+	    ignore_row, NULL)) <= 0)
+		return n;
 	if (lz_db_begin(db) == -1)
 		return -1;
 	/* A subscription with k deliveries in flight wastes at most k of

@@ -166,6 +166,11 @@ start(struct run *r, struct xfer *x, struct outbox_item *it)
 	    (curl_off_t)it->d.bodylen);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, x->hdrs);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, "lz-hooks/" PACKAGE_VERSION);
+	/* HTTP/1.1 with kept-alive connections: what every receiver speaks.
+	 * Over HTTP/2, a receiver that answers before reading the body
+	 * (nginx's "return 204") resets the stream and libcurl reports an
+	 * error after a good answer. */
+	curl_easy_setopt(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR,
 	    o->allow_loopback ? "http,https" : "https");
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <sodium.h>
 
 #include "click.h"
 #include "events.h"
@@ -18,6 +19,23 @@
 #include "store.h"
 #include "util.h"
 #include "webhook.h"
+
+/*
+ * A new delivery id: "dlv_" and 128 random bits in 22 base62 digits.  One
+ * read of the random source (libsodium's is a system call each time), as
+ * this runs for every event.
+ */
+static void
+delivery_id(char out[WEBHOOK_DELIVERY_LEN + 1])
+{
+	uint64_t	 r[2];
+
+	randombytes_buf(r, sizeof(r));
+	memcpy(out, WEBHOOK_DELIVERY_PREFIX, 4);
+	lz_base62_fixed(r[0], out + 4, 11);
+	lz_base62_fixed(r[1], out + 15, 11);
+	out[WEBHOOK_DELIVERY_LEN] = '\0';
+}
 
 /*
  * Queues one delivery of event (a WEBHOOK_EV_* bit) per subscription in
@@ -41,8 +59,7 @@ enqueue(struct lz_db *db, const int64_t *ids, int n, unsigned bit,
 	body = lz_json_dump(j, &len);
 	json_decref(j);
 	for (i = 0; i < n && rc == 0; i++) {
-		memcpy(uuid, WEBHOOK_DELIVERY_PREFIX, 4);
-		lz_rnd_base62(uuid + 4, WEBHOOK_DELIVERY_LEN - 4);
+		delivery_id(uuid);
 		rc = store_delivery_add(db, ids[i], uuid, name, body, len, now);
 	}
 	free(body);
