@@ -60,7 +60,8 @@
 	I(webhook_parallel,	16, 1, 256) \
 	I(webhook_log_days,	30, 1, 3650) \
 	S(log_level,		"info") \
-	B(access_log,		1)
+	B(access_log,		1) \
+	B(sandbox,		1)
 
 #define LZ_CONF_FIELD_S(n, d)		char *n;
 #define LZ_CONF_FIELD_I(n, d, lo, hi)	long long n;
