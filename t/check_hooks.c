@@ -108,12 +108,28 @@ got_free(struct got *g)
 	g->n = 0;
 }
 
+static void
+claim_args(struct outbox_claim *cl, const char *lease, int64_t now,
+    int per_hook, int max, struct got *g)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->lease = lease;
+	cl->until = now + LEASE;
+	cl->per_hook = per_hook;
+	cl->max = max;
+	cl->room = room;
+	cl->take = take;
+	cl->arg = g;
+	g->per_hook = per_hook;
+}
+
 static long
 claim(const char *lease, int64_t now, int per_hook, int max, struct got *g)
 {
-	g->per_hook = per_hook;
-	return outbox_claim(&t.db, lease, now + LEASE, now, per_hook, max, 0,
-	    room, take, g);
+	struct outbox_claim	 cl;
+
+	claim_args(&cl, lease, now, per_hook, max, g);
+	return outbox_claim(&t.db, &cl, now);
 }
 
 static struct outbox_result
@@ -403,6 +419,56 @@ START_TEST(test_purge)
 }
 END_TEST
 
+/* What a run does as transfers finish: record and claim at once. */
+START_TEST(test_record_claim)
+{
+	struct outbox_claim	 cl;
+	struct outbox_stats	 st;
+	struct outbox_result	 r[2];
+	struct got		 g, g2;
+	int64_t			 acct, h;
+
+	memset(&g, 0, sizeof(g));
+	memset(&g2, 0, sizeof(g2));
+	memset(&st, 0, sizeof(st));
+	acct = tdb_account(&t, "rc@example.com");
+	h = hook(acct);
+	queue(h, "dlv_1", T0);
+	queue(h, "dlv_2", T0 + 1);
+	queue(h, "dlv_3", T0 + 2);
+	ck_assert_int_eq(claim("run", T0 + 10, 2, 2, &g), 2);
+	r[0] = result(g.it[0], 200, NULL, T0 + 10);
+	r[1] = result(g.it[1], 500, "HTTP 500", T0 + 10);
+	claim_args(&cl, "run", T0 + 20, 2, 2, &g2);
+	ck_assert_int_eq(outbox_record_claim(&t.db, r, 2, &st, &cl, T0 + 20),
+	    1);
+	ck_assert_str_eq(g2.it[0]->d.uuid, "dlv_3");
+	ck_assert_int_eq(st.delivered, 1);
+	ck_assert_int_eq(st.retrying, 1);
+	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries WHERE "
+	    "uuid = 'dlv_2' AND next_at = 1700000060020"), 1);
+	got_free(&g);
+	got_free(&g2);
+
+	/* Nothing to record, nothing due: nothing happens. */
+	claim_args(&cl, "run", T0 + 30, 2, 2, &g2);
+	ck_assert_int_eq(outbox_record_claim(&t.db, r, 0, &st, &cl, T0 + 30),
+	    0);
+	/* The retry of dlv_2 is due, and dlv_3 again (its lease ran out,
+	 * as if the run had died); recording with a claim of none. */
+	ck_assert_int_eq(claim("run2", T0 + 60020, 2, 2, &g), 2);
+	r[0] = result(g.it[0], 204, NULL, T0 + 60020);
+	r[1] = result(g.it[1], 204, NULL, T0 + 60020);
+	claim_args(&cl, "run2", T0 + 60030, 2, 0, &g2);
+	ck_assert_int_eq(outbox_record_claim(&t.db, r, 2, &st, &cl,
+	    T0 + 60030), 0);
+	ck_assert_int_eq(st.delivered, 3);
+	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries WHERE "
+	    "state = 'delivered'"), 3);
+	got_free(&g);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -422,6 +488,7 @@ main(void)
 	tcase_add_test(tc, test_per_hook);
 	tcase_add_test(tc, test_gone);
 	tcase_add_test(tc, test_purge);
+	tcase_add_test(tc, test_record_claim);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

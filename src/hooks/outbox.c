@@ -68,68 +68,103 @@ ignore_row(int64_t id, int64_t hook, void *arg)
 	(void)arg;
 }
 
-long
-outbox_claim(struct lz_db *db, const char *lease, int64_t until, int64_t now,
-    int per_hook, int max, int busy, int (*room)(int64_t, void *),
-    void (*take)(struct outbox_item *, void *), void *arg)
-{
-	struct candidates	  c = { NULL, NULL, 0 };
-	struct outbox_item	**got = NULL, *it;
-	size_t			  i, j;
-	long			  ngot = 0, n;
-	int			  same, rc;
+/* A claim made inside a transaction: the leased items, handed out only
+ * after the commit. */
+struct claimed {
+	struct outbox_item	**it;
+	long			  n;
+};
 
-	if (max <= 0)
-		return 0;
-	/* Most calls find nothing: look before taking the write lock. */
-	if ((n = store_delivery_due(db, now, per_hook, (long)max + busy,
-	    ignore_row, NULL)) <= 0)
-		return n;
-	if (lz_db_begin(db) == -1)
-		return -1;
+static void
+claimed_free(struct claimed *got)
+{
+	long	 i;
+
+	for (i = 0; i < got->n; i++)
+		outbox_item_free(got->it[i]);
+	free(got->it);
+	got->it = NULL;
+	got->n = 0;
+}
+
+/* Hands the committed leases out. */
+static long
+claimed_give(struct claimed *got, const struct outbox_claim *cl)
+{
+	long	 i, n = got->n;
+
+	for (i = 0; i < n; i++)
+		cl->take(got->it[i], cl->arg);
+	free(got->it);
+	got->it = NULL;
+	got->n = 0;
+	return n;
+}
+
+/* The claim, inside the caller's transaction.  0 or -1. */
+static int
+claim_tx(struct lz_db *db, const struct outbox_claim *cl, int64_t now,
+    struct claimed *got)
+{
+	struct candidates	 c = { NULL, NULL, 0 };
+	struct outbox_item	*it;
+	size_t			 i, j;
+	int			 same, rc = -1, r;
+
 	/* A subscription with k deliveries in flight wastes at most k of
 	 * its per_hook candidates: look at max + busy. */
-	if (store_delivery_due(db, now, per_hook, (long)max + busy, collect,
-	    &c) < 0)
-		goto fail;
-	for (i = 0; i < c.n && ngot < max; i++) {
+	if (store_delivery_due(db, now, cl->per_hook, (long)cl->max + cl->busy,
+	    collect, &c) < 0)
+		goto done;
+	for (i = 0; i < c.n && got->n < cl->max; i++) {
 		for (same = 0, j = 0; j < i; j++)
 			if (c.hook[j] == c.hook[i])
 				same++;
-		if (same >= room(c.hook[i], arg))
+		if (same >= cl->room(c.hook[i], cl->arg))
 			continue;
 		it = xcalloc(1, sizeof(*it));
-		if ((rc = store_delivery_lease(db, c.id[i], lease, until, now,
-		    &it->d)) != 1) {
+		if ((r = store_delivery_lease(db, c.id[i], cl->lease,
+		    cl->until, now, &it->d)) != 1) {
 			free(it);
-			if (rc == -1)
-				goto fail;
+			if (r == -1)
+				goto done;
 			continue;
 		}
 		if (store_webhook_get(db, it->d.webhook_id, 0, &it->w) != 1) {
 			outbox_item_free(it);
-			goto fail;
+			goto done;
 		}
-		got = xreallocarray(got, (size_t)ngot + 1, sizeof(*got));
-		got[ngot++] = it;
+		got->it = xreallocarray(got->it, (size_t)got->n + 1,
+		    sizeof(*got->it));
+		got->it[got->n++] = it;
 	}
-	if (lz_db_commit(db) == -1)
-		goto fail;
-	/* Only leases that are committed go out. */
-	for (i = 0; i < (size_t)ngot; i++)
-		take(got[i], arg);
-	free(got);
+	rc = 0;
+done:
 	free(c.id);
 	free(c.hook);
-	return ngot;
-fail:
-	lz_db_rollback(db);
-	for (i = 0; i < (size_t)ngot; i++)
-		outbox_item_free(got[i]);
-	free(got);
-	free(c.id);
-	free(c.hook);
-	return -1;
+	return rc;
+}
+
+long
+outbox_claim(struct lz_db *db, const struct outbox_claim *cl, int64_t now)
+{
+	struct claimed	 got = { NULL, 0 };
+	long		 n;
+
+	if (cl->max <= 0)
+		return 0;
+	/* Most calls find nothing: look before taking the write lock. */
+	if ((n = store_delivery_due(db, now, cl->per_hook,
+	    (long)cl->max + cl->busy, ignore_row, NULL)) <= 0)
+		return n;
+	if (lz_db_begin(db) == -1)
+		return -1;
+	if (claim_tx(db, cl, now, &got) == -1 || lz_db_commit(db) == -1) {
+		lz_db_rollback(db);
+		claimed_free(&got);
+		return -1;
+	}
+	return claimed_give(&got, cl);
 }
 
 static int
@@ -180,34 +215,71 @@ record_one(struct lz_db *db, const char *lease, const struct outbox_result *r,
 	return 0;
 }
 
+/* Records results inside the caller's transaction.  0 or -1. */
+static int
+record_tx(struct lz_db *db, const char *lease, const struct outbox_result *r,
+    size_t n, int64_t now, struct outbox_stats *add)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (record_one(db, lease, &r[i], now, add) == -1)
+			return -1;
+	return 0;
+}
+
+static void
+stats_add(struct outbox_stats *st, const struct outbox_stats *add)
+{
+	st->delivered += add->delivered;
+	st->retrying += add->retrying;
+	st->failed += add->failed;
+	st->lost += add->lost;
+	st->disabled += add->disabled;
+}
+
 int
 outbox_record(struct lz_db *db, const char *lease,
     const struct outbox_result *r, size_t n, int64_t now,
     struct outbox_stats *st)
 {
 	struct outbox_stats	 add;
-	size_t			 i;
 
 	if (n == 0)
 		return 0;
 	memset(&add, 0, sizeof(add));
 	if (lz_db_begin(db) == -1)
 		return -1;
-	for (i = 0; i < n; i++)
-		if (record_one(db, lease, &r[i], now, &add) == -1) {
-			lz_db_rollback(db);
-			return -1;
-		}
-	if (lz_db_commit(db) == -1) {
+	if (record_tx(db, lease, r, n, now, &add) == -1 ||
+	    lz_db_commit(db) == -1) {
 		lz_db_rollback(db);
 		return -1;
 	}
-	st->delivered += add.delivered;
-	st->retrying += add.retrying;
-	st->failed += add.failed;
-	st->lost += add.lost;
-	st->disabled += add.disabled;
+	stats_add(st, &add);
 	return 0;
+}
+
+long
+outbox_record_claim(struct lz_db *db, const struct outbox_result *r, size_t n,
+    struct outbox_stats *st, const struct outbox_claim *cl, int64_t now)
+{
+	struct outbox_stats	 add;
+	struct claimed		 got = { NULL, 0 };
+
+	if (n == 0)
+		return outbox_claim(db, cl, now);
+	memset(&add, 0, sizeof(add));
+	if (lz_db_begin(db) == -1)
+		return -1;
+	if (record_tx(db, cl->lease, r, n, now, &add) == -1 ||
+	    (cl->max > 0 && claim_tx(db, cl, now, &got) == -1) ||
+	    lz_db_commit(db) == -1) {
+		lz_db_rollback(db);
+		claimed_free(&got);
+		return -1;
+	}
+	stats_add(st, &add);
+	return claimed_give(&got, cl);
 }
 
 long

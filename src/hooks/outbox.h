@@ -34,17 +34,26 @@ struct outbox_item {
 void	outbox_item_free(struct outbox_item *);
 
 /*
- * Claims, in one transaction, up to max due deliveries for the run named
- * lease, until `until`: at most per_hook of each subscription, fewer when
+ * How a run claims deliveries: for the run named lease, until `until`, at
+ * most max, at most per_hook of each subscription and fewer when
  * room(webhook id, arg) says the run already has some of that
  * subscription in flight (room returns how many more fit; busy is how
- * many the run has in flight in all).  Calls
- * take(item, arg) for each; take owns the item.  Returns the count, or -1.
+ * many the run has in flight in all).  take(item, arg) gets each claimed
+ * delivery, after the commit, and owns it.
  */
-long	outbox_claim(struct lz_db *, const char *lease, int64_t until,
-	    int64_t now, int per_hook, int max, int busy,
-	    int (*room)(int64_t webhook_id, void *arg),
-	    void (*take)(struct outbox_item *, void *arg), void *arg);
+struct outbox_claim {
+	const char	 *lease;
+	int64_t		  until;
+	int		  per_hook;
+	int		  max;
+	int		  busy;
+	int		(*room)(int64_t webhook_id, void *arg);
+	void		(*take)(struct outbox_item *, void *arg);
+	void		 *arg;
+};
+
+/* Claims due deliveries in one transaction.  Returns the count, or -1. */
+long	outbox_claim(struct lz_db *, const struct outbox_claim *, int64_t now);
 
 /* What one attempt came to. */
 struct outbox_result {
@@ -76,6 +85,15 @@ struct outbox_stats {
 int	outbox_record(struct lz_db *, const char *lease,
 	    const struct outbox_result *, size_t n, int64_t now,
 	    struct outbox_stats *);
+
+/*
+ * outbox_record and then outbox_claim, in one transaction: what a run
+ * does each time transfers finish.  Returns the count claimed, or -1
+ * (nothing recorded, nothing claimed).
+ */
+long	outbox_record_claim(struct lz_db *, const struct outbox_result *,
+	    size_t n, struct outbox_stats *, const struct outbox_claim *,
+	    int64_t now);
 
 /*
  * Housekeeping: deletes finished deliveries (and their attempts) older

@@ -254,11 +254,12 @@ sender_run(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
     const struct sender_opts *o, volatile sig_atomic_t *stop,
     struct outbox_stats *st)
 {
-	struct run	 r;
-	CURLMsg		*m;
-	int64_t		 t0 = lz_mono_us(), now, lease_ms;
-	int		 i, running, left, stopping = 0, rc = 0;
-	long		 n;
+	struct outbox_claim	 cl;
+	struct run		 r;
+	CURLMsg			*m;
+	int64_t			 t0 = lz_mono_us(), now, lease_ms;
+	size_t			 nres;
+	int			 i, running, left, stopping = 0, rc = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.db = db;
@@ -277,21 +278,33 @@ sender_run(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
 		if ((r.x[i].h = curl_easy_init()) == NULL)
 			abort();
 
+	memset(&cl, 0, sizeof(cl));
+	cl.lease = r.lease;
+	cl.per_hook = r.per_hook;
+	cl.room = room;
+	cl.take = take;
+	cl.arg = &r;
 	for (;;) {
 		if (!stopping && (*stop || lz_mono_us() - t0 >
 		    o->claim_ms * 1000))
 			stopping = 1;
-		if (!stopping && r.busy < o->parallel) {
-			now = lz_now_ms();
-			n = outbox_claim(db, r.lease, now + lease_ms, now,
-			    r.per_hook, o->parallel - r.busy, r.busy, room,
-			    take, &r);
-			if (n < 0) {
-				lz_log(LZ_LOG_ERR, "cannot claim deliveries; "
-				    "stopping");
-				stopping = 1;
-				rc = -1;
-			}
+		/* Record what finished and claim what fits, in one
+		 * transaction.  The results array is refilled from here on
+		 * (take() may fail a start at once), so hand over its count
+		 * first. */
+		nres = r.nres;
+		r.nres = 0;
+		now = lz_now_ms();
+		cl.until = now + lease_ms;
+		cl.max = stopping ? 0 : o->parallel - r.busy;
+		cl.busy = r.busy;
+		if ((nres > 0 || cl.max > 0) && outbox_record_claim(db, r.res,
+		    nres, st, &cl, now) == -1) {
+			lz_log(LZ_LOG_ERR, "cannot record %zu results or claim "
+			    "deliveries; what was in flight is sent again when "
+			    "its lease ends", nres);
+			stopping = 1;
+			rc = -1;
 		}
 		if (r.busy == 0 && r.nres == 0)
 			break;
@@ -299,19 +312,8 @@ sender_run(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
 		while ((m = curl_multi_info_read(r.multi, &left)) != NULL)
 			if (m->msg == CURLMSG_DONE)
 				finished(&r, m->easy_handle, m->data.result);
-		if (r.nres > 0) {
-			if (outbox_record(db, r.lease, r.res, r.nres,
-			    lz_now_ms(), st) == -1) {
-				lz_log(LZ_LOG_ERR, "cannot record %zu results; "
-				    "they are sent again when their leases end",
-				    r.nres);
-				stopping = 1;
-				rc = -1;
-			}
-			r.nres = 0;
-			continue;
-		}
-		curl_multi_poll(r.multi, NULL, 0, 1000, NULL);
+		if (r.nres == 0)
+			curl_multi_poll(r.multi, NULL, 0, 1000, NULL);
 	}
 
 	for (i = 0; i < o->parallel; i++)

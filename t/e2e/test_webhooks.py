@@ -490,6 +490,26 @@ class WebhooksTest(unittest.TestCase):
         self.assertTrue(all(r["state"] == "delivered"
                             for r in self.rows(ws) + self.rows(wf)))
 
+    def test_loop(self):
+        acct, key = self.account()
+        wid, secret = self.webhook(acct, events="link.created")
+        proc = subprocess.Popen([lzenv.prog("lz-hooks"), "-f",
+                                 self.inst.conf, "--loop", "--interval", "1"],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            # Events made while it runs go out within the interval.
+            for i in range(2):
+                self.link(key)
+                got = self.rx.wait(i + 1, timeout=5)
+                self.assertTrue(got[-1].verify(secret))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=15)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual([r["state"] for r in self.rows(wid)],
+                         ["delivered"] * 2)
+
     # -- lzctl and housekeeping -------------------------------------------
 
     def test_rotate(self):
