@@ -104,9 +104,10 @@ complete(struct run *r, struct xfer *x, int status, const char *error)
 	if (error != NULL) {
 		snprintf(r->err[r->nres], ERROR_LEN, "%s", error);
 		res->error = r->err[r->nres];
-		lz_log(LZ_LOG_INFO, "%s (%s, webhook %lld, attempt %d) to %s: "
-		    "%s", it->d.uuid, it->d.event, (long long)it->w.id,
-		    it->d.attempts + 1, it->w.url, error);
+		/* Not the URL: receivers put tokens in query strings. */
+		lz_log(LZ_LOG_INFO, "%s (%s, webhook %lld, attempt %d): %s",
+		    it->d.uuid, it->d.event, (long long)it->w.id,
+		    it->d.attempts + 1, error);
 	} else
 		lz_log(LZ_LOG_DEBUG, "%s (%s, webhook %lld) delivered: %d",
 		    it->d.uuid, it->d.event, (long long)it->w.id, status);
