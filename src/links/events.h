@@ -7,7 +7,8 @@
  * subscription of the link's account to the event it queues one delivery
  * whose body, {"event", "sent_at", "data"}, is serialised once here and
  * stored as the exact bytes lz-hooks signs and sends on every attempt;
- * sent_at is the time of the event in UTC with milliseconds.  An account
+ * sent_at is now, the time the event is queued, in UTC with
+ * milliseconds.  An account
  * without such a subscription costs one index look-up and nothing else.
  */
 #ifndef LZ_EVENTS_H
