@@ -193,6 +193,11 @@ static const struct {
 	{ "https://user:pw@8.8.8.8/",			0, "invalid_url" },
 	{ "https://8.8.8.8/a b",			0, "invalid_url" },
 	{ "not a url",					0, "invalid_url" },
+	{ "https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa."
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa."
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa."
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa."
+	  "example/",					0, "invalid_url" },
 	{ "",						0, "invalid_url" },
 };
 

@@ -166,8 +166,13 @@ webhook_url_check(const char *url, int allow_loopback, struct lz_verr *e)
 		    "must not name a network interface.");
 		goto done;
 	}
-	/* "[v6]" as libcurl gives it; getaddrinfo wants it bare. */
-	len = strlen(host);
+	/* "[v6]" as libcurl gives it; getaddrinfo wants it bare.  A DNS
+	 * name has at most 253 characters: never check a shortened one. */
+	if ((len = strlen(host)) >= sizeof(name)) {
+		lz_verr_set(e, 400, "invalid_url", "url", "The host of the "
+		    "receiving URL is too long.");
+		goto done;
+	}
 	if (len >= 2 && host[0] == '[' && host[len - 1] == ']')
 		snprintf(name, sizeof(name), "%.*s", (int)(len - 2), host + 1);
 	else
