@@ -40,6 +40,7 @@ static const struct {
 	{ "restore",	cmd_restore,	"put a backup back" },
 	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },
 	{ "prompts",	cmd_prompts,	"import the prompt library's data" },
+	{ "webhook",	cmd_webhook,	"add|list|rotate|disable|deliveries" },
 };
 
 void
