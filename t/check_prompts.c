@@ -96,7 +96,7 @@ START_TEST(tag_names)
 	};
 	static const char *const bad[] = {
 		"", "   ", "---", "a/b", "50%", "<b>", "x?y", "a,b", "a;b",
-		"\"q\"", "a*b", "a\\b",
+		"\"q\"", "a*b", "a\\b", "a\tb", "a\vb", "a\302\205b",
 	};
 	size_t	 i;
 	char	*s;

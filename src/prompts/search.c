@@ -122,8 +122,9 @@ tag_one(wchar_t wc, const char *raw, size_t rawlen, void *arg)
 
 	(void)raw;
 	(void)rawlen;
-	if (wc == (wchar_t)-1) {
-		t->bad = 1;
+	if (wc == (wchar_t)-1 || wc < 0x20 || wc == 0x7f || (wc >= 0x80 &&
+	    wc < 0xa0)) {
+		t->bad = 1;		/* invalid UTF-8 or a control */
 		return;
 	}
 	if (wc == ' ' || wc == '_' || wc == '-' || iswspace_l((wint_t)wc,
