@@ -140,6 +140,28 @@ START_TEST(clock_backwards)
 }
 END_TEST
 
+/* Times are kept in 32 bits: still exact across the wrap of the ms
+ * clock's low half (every 49.7 days) and after a long silence. */
+START_TEST(clock_wraps)
+{
+	struct lz_rl_result	 r;
+	int64_t			 t0 = ((int64_t)1 << 32) - 30000;
+	int			 i;
+
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(take("w", 3, t0 + i * 10000).allowed, 1);
+	/* Past the wrap: the three are 40, 30 and 20 s old. */
+	r = take("w", 3, t0 + 40000);
+	ck_assert_int_eq(r.allowed, 0);
+	ck_assert_int_eq(r.retry_after, 20);
+	ck_assert_int_eq(take("w", 3, t0 + 60000).allowed, 1);
+	/* 2^32 ms later the stored stamps repeat; the log must not. */
+	r = take("w", 3, t0 + 60000 + ((int64_t)1 << 32));
+	ck_assert_int_eq(r.allowed, 1);
+	ck_assert_uint_eq(r.remaining, 2);
+}
+END_TEST
+
 START_TEST(bad_arguments)
 {
 	struct lz_rl_result	 r;
@@ -284,6 +306,7 @@ suite(void)
 	tcase_add_test(tc, remaining_and_reset);
 	tcase_add_test(tc, keys_independent);
 	tcase_add_test(tc, clock_backwards);
+	tcase_add_test(tc, clock_wraps);
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_test(tc, address_keys);
 	tcase_add_test(tc, lru_eviction);

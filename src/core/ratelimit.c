@@ -21,6 +21,13 @@
  * One key's log: a ring of its last maxlimit request times, newest at
  * t[head - 1].  Times only grow: a clock read a little earlier by another
  * process is clamped to `last'.
+ *
+ * Times in the ring are the low 32 bits of the ms clock, compared by
+ * their wrapping difference from now.  That is exact while every time
+ * that matters is less than 2^31 ms (24 days) old, and they are at most
+ * maxlimit windows old: a key unseen for a whole window starts an empty
+ * log, and a key seen more often keeps its last entries within
+ * maxlimit windows of now.
  */
 struct slot {
 	uint8_t		 keylen;	/* 0: free */
@@ -28,7 +35,7 @@ struct slot {
 	uint16_t	 count;		/* times recorded, <= maxlimit */
 	uint16_t	 head;		/* next write, < maxlimit */
 	int64_t		 last;		/* newest time seen (for LRU) */
-	int64_t		 t[];		/* maxlimit entries */
+	uint32_t	 t[];		/* maxlimit entries */
 };
 
 struct bucket {
@@ -77,7 +84,7 @@ lz_rl_create(size_t nslots, unsigned maxlimit)
 	rl = xcalloc(1, sizeof(*rl));
 	rl->maxlimit = maxlimit;
 	rl->nbuckets = (nslots + LZ_RL_WAYS - 1) / LZ_RL_WAYS;
-	rl->slotsz = ALIGN8(sizeof(struct slot) + maxlimit * sizeof(int64_t));
+	rl->slotsz = ALIGN8(sizeof(struct slot) + maxlimit * sizeof(uint32_t));
 	rl->bucketsz = ALIGN8(sizeof(struct bucket)) + LZ_RL_WAYS * rl->slotsz;
 	rl->maplen = rl->nbuckets * rl->bucketsz;
 	p = mmap(NULL, rl->maplen, PROT_READ | PROT_WRITE,
@@ -183,11 +190,14 @@ slot_find(const struct lz_rl *rl, struct bucket *b, const void *key,
 	return victim;
 }
 
-/* The i-th most recent time of s (0 = newest); i < s->count. */
+/* How long ago (ms) the i-th most recent request of s was (0 = newest);
+ * i < s->count. */
 static int64_t
-nth_recent(const struct lz_rl *rl, const struct slot *s, unsigned i)
+nth_age(const struct lz_rl *rl, const struct slot *s, unsigned i,
+    int64_t now)
 {
-	return s->t[(s->head + rl->maxlimit - 1 - i) % rl->maxlimit];
+	return (uint32_t)((uint32_t)now -
+	    s->t[(s->head + rl->maxlimit - 1 - i) % rl->maxlimit]);
 }
 
 static int
@@ -205,7 +215,7 @@ lz_rl_take(struct lz_rl *rl, const void *key, size_t keylen, unsigned limit,
 	struct bucket	*b;
 	struct slot	*s;
 	unsigned	 i, inwin, n;
-	int64_t		 kth, oldest = 0;
+	int64_t		 age, oldest = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->allowed = 1;
@@ -218,16 +228,18 @@ lz_rl_take(struct lz_rl *rl, const void *key, size_t keylen, unsigned limit,
 	s = slot_find(rl, b, key, keylen);
 	if (now < s->last)
 		now = s->last;
+	if (now - s->last >= window_ms)
+		s->count = 0;		/* all it holds is out of the window */
 	s->last = now;
 
 	/* Refused when the limit-th most recent request is still inside
 	 * the window (now - window, now]. */
 	if (s->count >= limit &&
-	    (kth = nth_recent(rl, s, limit - 1)) > now - window_ms) {
+	    (age = nth_age(rl, s, limit - 1, now)) < window_ms) {
 		res->allowed = 0;
-		res->retry_after = ceil_seconds(kth + window_ms - now);
+		res->retry_after = ceil_seconds(window_ms - age);
 	} else {
-		s->t[s->head] = now;
+		s->t[s->head] = (uint32_t)now;
 		s->head = (uint16_t)((s->head + 1) % rl->maxlimit);
 		if (s->count < rl->maxlimit)
 			s->count++;
@@ -237,18 +249,16 @@ lz_rl_take(struct lz_rl *rl, const void *key, size_t keylen, unsigned limit,
 	 * limit (older ones no longer matter). */
 	n = s->count < limit ? s->count : limit;
 	for (inwin = 0, i = 0; i < n; i++) {
-		int64_t	 t = nth_recent(rl, s, i);
-
-		if (t <= now - window_ms)
+		if ((age = nth_age(rl, s, i, now)) >= window_ms)
 			break;
-		oldest = t;
+		oldest = age;
 		inwin++;
 	}
 	pthread_mutex_unlock(&b->mu);
 
 	res->remaining = limit - inwin;
 	if (inwin > 0)
-		res->reset = ceil_seconds(oldest + window_ms - now);
+		res->reset = ceil_seconds(window_ms - oldest);
 	if (!res->allowed)
 		res->reset = res->retry_after;
 	return 0;
