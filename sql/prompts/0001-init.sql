@@ -6,7 +6,10 @@
 -- Only what the API may show is stored: draft prompts and unpublished
 -- collections are checked by the import and left out.  Scheduled prompts
 -- are stored with the time they become visible (visible_at, ms); published
--- ones have visible_at = 0.  Every query filters on visible_at <= now.
+-- ones, and scheduled ones already due at the import, have visible_at = 0.
+-- Every query filters on visible_at <= now; counts made at the import
+-- (base_count, prompt_facets) cover visible_at = 0, and the few rows with
+-- 0 < visible_at <= now are counted per request.
 --
 -- Search text ("search" columns and prompt_fts) is folded to lower case by
 -- the importer with the same function the service folds queries with

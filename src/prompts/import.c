@@ -1524,6 +1524,10 @@ write_prompts(struct import *m, struct lz_db *db)
 		struct pprompt	*p = &ip->p;
 
 		p->id = (int64_t)i + 1;
+		/* Due already: stored as published, so the counts made now
+		 * include it and only later ones are counted per request. */
+		if (p->visible_at <= m->now)
+			p->visible_at = 0;
 		p->tool_id = m->tools[ip->tool].id;
 		p->tags = ip->tags_json;
 		p->preview = ip->preview ? ip->preview : "";
@@ -1614,6 +1618,7 @@ import_write(struct import *m, const char *dbpath, const char *source,
 	int64_t		 id;
 
 	err[0] = '\0';
+	m->now = now;
 	if (pstore_create(&db, dbpath, err, errlen) == -1)
 		return -1;
 	if (pstore_build_begin(&db) == -1)
