@@ -21,8 +21,9 @@ struct import;
  * about scheduled times that have passed already. */
 struct import	*import_load(const char *path, FILE *errs, int64_t now);
 
-/* Writes the data into a new database at dbpath.  0, or -1 with err
- * (dbpath may then hold a partial file; the caller removes it). */
+/* Writes the data into a new database at dbpath; scheduled prompts due
+ * by now are stored as published.  0, or -1 with err (dbpath may then
+ * hold a partial file; the caller removes it). */
 int		 import_write(struct import *, const char *dbpath,
 		    const char *source, int64_t now, char *err, size_t errlen);
 
