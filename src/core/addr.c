@@ -88,3 +88,49 @@ lz_cidr_list(const char *s, struct lz_cidr **out, char *bad, size_t badlen)
 	*out = c;
 	return (long)n;
 }
+
+/* IANA IPv4 and IPv6 special-purpose address registries: ranges no public
+ * host lives in. */
+static const char *const nonpublic[] = {
+	"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8",
+	"169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24",
+	"192.31.196.0/24", "192.52.193.0/24", "192.88.99.0/24",
+	"192.168.0.0/16", "192.175.48.0/24", "198.18.0.0/15",
+	"198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+	"64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32",
+	"2002::/16", "2620:4f:8000::/48", "3fff::/20",
+};
+
+int
+lz_addr_public(const struct lz_addr *a)
+{
+	static struct lz_cidr	 table[LZ_NELEM(nonpublic)];
+	static int		 ready;
+	static const uint8_t	 mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	    0xff, 0xff };
+	static const uint8_t	 nat64[12] = { 0, 0x64, 0xff, 0x9b };
+	struct lz_addr		 v4;
+	size_t			 i;
+
+	if (!ready) {
+		for (i = 0; i < LZ_NELEM(nonpublic); i++)
+			if (lz_cidr_parse(nonpublic[i], &table[i]) == -1)
+				abort();
+		ready = 1;
+	}
+	if (memcmp(a->b, nat64, sizeof(nat64)) == 0) {
+		memset(&v4, 0, sizeof(v4));
+		memcpy(v4.b, mapped, sizeof(mapped));
+		memcpy(v4.b + 12, a->b + 12, 4);
+		v4.v4 = 1;
+		return lz_addr_public(&v4);
+	}
+	/* IPv6 outside 2000::/3 (global unicast) is never public. */
+	if (memcmp(a->b, mapped, sizeof(mapped)) != 0 &&
+	    (a->b[0] & 0xe0) != 0x20)
+		return 0;
+	for (i = 0; i < LZ_NELEM(table); i++)
+		if (lz_cidr_match(&table[i], a))
+			return 0;
+	return 1;
+}

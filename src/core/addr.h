@@ -28,4 +28,12 @@ int	lz_cidr_match(const struct lz_cidr *, const struct lz_addr *);
  * with the bad entry copied to bad. Caller frees *out. */
 long	lz_cidr_list(const char *, struct lz_cidr **out, char *bad, size_t);
 
+/*
+ * 1 when a is a public unicast address; 0 for loopback, private, shared,
+ * link-local, documentation, benchmarking, multicast, reserved and other
+ * special-purpose ranges of the IANA registries (IPv4-mapped and NAT64
+ * addresses are judged by the IPv4 address they carry).
+ */
+int	lz_addr_public(const struct lz_addr *);
+
 #endif

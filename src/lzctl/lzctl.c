@@ -36,6 +36,7 @@ static const struct {
 	{ "account",	cmd_account,	"add|list|show|plan|disable|enable" },
 	{ "key",	cmd_key,	"create|list|revoke API keys" },
 	{ "link",	cmd_link,	"list|show|delete links" },
+	{ "blocklist",	cmd_blocklist,	"import|add|remove|list|check" },
 };
 
 void

@@ -33,5 +33,6 @@ int	cmd_migrate(int, char **);
 int	cmd_account(int, char **);
 int	cmd_key(int, char **);
 int	cmd_link(int, char **);
+int	cmd_blocklist(int, char **);
 
 #endif
