@@ -33,6 +33,9 @@ int	cmd_migrate(int, char **);
 int	cmd_account(int, char **);
 int	cmd_key(int, char **);
 int	cmd_link(int, char **);
+int	cmd_backup(int, char **);
+int	cmd_restore(int, char **);
+int	cmd_check(int, char **);
 int	cmd_blocklist(int, char **);
 
 #endif
