@@ -348,6 +348,9 @@ START_TEST(test_entry_from_text)
 	ck_assert_int_eq(bl_entry_from_text("localhost", &e), -1);
 	ck_assert_int_eq(bl_entry_from_text("bad host", &e), -1);
 	ck_assert_int_eq(bl_entry_from_text("ftp://evil.example/", &e), -1);
+	/* Found by fuzz_canon: an escaped '/' in the host. */
+	ck_assert_int_eq(bl_entry_from_text("http://evil.example%2fpath/",
+	    &e), -1);
 }
 END_TEST
 

@@ -51,7 +51,12 @@ url_value(const struct canon *c)
 	return xasprintf("%s%s", c->host, c->path);
 }
 
-/* Fills e from an http(s) URL of a feed; -1 when it is none. */
+/*
+ * Fills e from an http(s) URL of a feed; -1 when it is none.  A host that
+ * is no host name (an escaped '/' or '?' in it, bad IDN) would make an
+ * ambiguous expression, and no destination with it passes the scan: such
+ * URLs are skipped.
+ */
 static int
 entry_url(const char *url, struct bl_entry *e)
 {
@@ -59,8 +64,8 @@ entry_url(const char *url, struct bl_entry *e)
 
 	if (canon_url(url, strlen(url), &c) == -1)
 		return -1;
-	if ((c.flags & CANON_NO_SCHEME) || (strcmp(c.scheme, "http") != 0 &&
-	    strcmp(c.scheme, "https") != 0) || (c.flags & CANON_IDN_BAD)) {
+	if ((c.flags & (CANON_NO_SCHEME | CANON_HOST_BAD | CANON_IDN_BAD)) ||
+	    (strcmp(c.scheme, "http") != 0 && strcmp(c.scheme, "https") != 0)) {
 		canon_free(&c);
 		return -1;
 	}
