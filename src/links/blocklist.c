@@ -596,9 +596,14 @@ bl_match(struct lz_db *db, const struct canon *c, char *why, size_t whylen)
 	const char	*hosts[HOSTS_MAX];
 	char		*expr[CANON_EXPR_MAX];
 	char		 source[64], reason[BL_REASON_MAX];
-	size_t		 nh, ne, i;
-	int		 rc = 0;
+	size_t		 nh, ne = 0, i;
+	int		 rc = 0, txn;
 
+	/*
+	 * All look-ups of one destination in one read transaction: on its
+	 * own, each statement would begin and end one (a WAL lock each).
+	 */
+	txn = sqlite3_get_autocommit(db->h) && lz_db_exec(db, "BEGIN") == 0;
 	nh = canon_host_parents(c->host, c->flags, hosts, HOSTS_MAX);
 	for (i = 0; i < nh && rc == 0; i++)
 		if ((rc = store_bl_find(db, "host", hosts[i], source,
@@ -606,15 +611,20 @@ bl_match(struct lz_db *db, const struct canon *c, char *why, size_t whylen)
 			snprintf(why, whylen, "its host %s is on the %s "
 			    "blocklist%s%s%s", hosts[i], source,
 			    *reason ? " (" : "", reason, *reason ? ")" : "");
-	if (rc != 0)
-		return rc;
-	ne = canon_expressions(c, expr);
-	for (i = 0; i < ne && rc == 0; i++)
-		if ((rc = store_bl_find(db, "url", expr[i], source,
-		    sizeof(source), reason, sizeof(reason))) == 1)
-			snprintf(why, whylen, "%s is on the %s blocklist%s%s%s",
-			    expr[i], source, *reason ? " (" : "", reason,
-			    *reason ? ")" : "");
-	canon_expressions_free(expr, ne);
+	if (rc == 0) {
+		ne = canon_expressions(c, expr);
+		for (i = 0; i < ne && rc == 0; i++)
+			if ((rc = store_bl_find(db, "url", expr[i], source,
+			    sizeof(source), reason, sizeof(reason))) == 1)
+				snprintf(why, whylen, "%s is on the %s "
+				    "blocklist%s%s%s", expr[i], source,
+				    *reason ? " (" : "", reason,
+				    *reason ? ")" : "");
+		canon_expressions_free(expr, ne);
+	}
+	if (txn && lz_db_commit(db) == -1) {	/* read-only: ends it */
+		lz_db_rollback(db);
+		rc = -1;
+	}
 	return rc;
 }

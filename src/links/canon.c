@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -539,6 +540,18 @@ add_unique(char **out, size_t *n, char *s)
 	return 1;
 }
 
+/* A new string of a[0..alen) followed by b. */
+static char *
+concat(const char *a, size_t alen, const char *b)
+{
+	size_t	 blen = strlen(b);
+	char	*s = xmalloc(alen + blen + 1);
+
+	memcpy(s, a, alen);
+	memcpy(s + alen, b, blen + 1);
+	return s;
+}
+
 size_t
 canon_expressions(const struct canon *c, char **out)
 {
@@ -565,8 +578,12 @@ canon_expressions(const struct canon *c, char **out)
 		}
 	}
 
-	if (c->query != NULL)
-		paths[np++] = xasprintf("%s?%s", c->path, c->query);
+	if (c->query != NULL) {
+		paths[np] = concat(c->path, strlen(c->path), "?");
+		p = paths[np];
+		paths[np++] = concat(p, strlen(p), c->query);
+		free((char *)(uintptr_t)p);
+	}
 	paths[np++] = xstrdup(c->path);
 	/* "/", then "/a/", "/a/b/", "/a/b/c/": four prefixes at most. */
 	for (p = c->path, slashes = 0; *p && slashes < 4; p++)
@@ -576,10 +593,10 @@ canon_expressions(const struct canon *c, char **out)
 			    (size_t)(p - c->path) + 1));
 		}
 
+	/* Hosts differ and paths differ, so every pair is new. */
 	for (i = 0; i < nh; i++)
 		for (j = 0; j < np; j++)
-			add_unique(out, &n, xasprintf("%s%s", hosts[i],
-			    paths[j]));
+			out[n++] = concat(hosts[i], strlen(hosts[i]), paths[j]);
 	for (j = 0; j < np; j++)
 		free(paths[j]);
 	return n;

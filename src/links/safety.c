@@ -33,7 +33,8 @@ static const char *const local_domains[] = {
 
 /* A host list of lz.conf, canonicalised once per distinct value. */
 struct hostlist {
-	char	 *src;		/* the text it was made from */
+	char	 *base;		/* the base_url and list text it was made */
+	char	 *text;		/* from, or NULL */
 	char	**v;
 	size_t	  n;
 };
@@ -58,21 +59,23 @@ static void
 hostlist_update(struct hostlist *hl, const char *base_url, const char *text)
 {
 	struct canon	 c;
-	char		**v, *src;
+	char		**v;
 	size_t		  n, i;
 
-	src = xasprintf("%s\n%s", base_url ? base_url : "", text);
-	if (hl->src != NULL && strcmp(hl->src, src) == 0) {
-		free(src);
+	if (base_url == NULL)
+		base_url = "";
+	if (hl->text != NULL && strcmp(hl->text, text) == 0 &&
+	    strcmp(hl->base, base_url) == 0)
 		return;
-	}
 	for (i = 0; i < hl->n; i++)
 		free(hl->v[i]);
 	free(hl->v);
-	free(hl->src);
+	free(hl->base);
+	free(hl->text);
 	memset(hl, 0, sizeof(*hl));
-	hl->src = src;
-	if (base_url != NULL && canon_url(base_url, strlen(base_url), &c) ==
+	hl->base = xstrdup(base_url);
+	hl->text = xstrdup(text);
+	if (*base_url != '\0' && canon_url(base_url, strlen(base_url), &c) ==
 	    0) {
 		hostlist_add(hl, c.host, strlen(c.host));
 		canon_free(&c);
