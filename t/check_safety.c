@@ -149,7 +149,8 @@ START_TEST(test_allow_ip_hosts)
 	    why, sizeof(why)), 0);
 	ck_assert_int_eq(safety_scan(c, NULL, "http://0x7f.1/", why,
 	    sizeof(why)), 1);
-	ck_assert(strstr(why, "private, local or reserved") != NULL);
+	ck_assert(strstr(why, "loopback address (127.0.0.1), not a public") !=
+	    NULL);
 	ck_assert_int_eq(safety_scan(c, NULL, "http://192.168.1.1/", why,
 	    sizeof(why)), 1);
 	ck_assert_int_eq(safety_scan(c, NULL, "http://[::ffff:10.1.2.3]/",
@@ -157,30 +158,6 @@ START_TEST(test_allow_ip_hosts)
 	ck_assert_int_eq(safety_scan(c, NULL, "http://[fe80::1]/", why,
 	    sizeof(why)), 1);
 	lz_conf_free(c);
-}
-END_TEST
-
-START_TEST(test_addr_public)
-{
-	static const struct { const char *a; int pub; } t[] = {
-		{ "8.8.8.8", 1 }, { "1.1.1.1", 1 }, { "2606:4700::1111", 1 },
-		{ "127.0.0.1", 0 }, { "10.1.2.3", 0 }, { "172.16.0.1", 0 },
-		{ "172.32.0.1", 1 }, { "192.168.0.1", 0 }, { "169.254.1.1", 0 },
-		{ "100.64.0.1", 0 }, { "0.0.0.0", 0 }, { "224.0.0.1", 0 },
-		{ "255.255.255.255", 0 }, { "192.0.2.1", 0 },
-		{ "198.51.100.1", 0 }, { "203.0.113.1", 0 }, { "::1", 0 },
-		{ "::", 0 }, { "fe80::1", 0 }, { "fc00::1", 0 },
-		{ "ff02::1", 0 }, { "2001:db8::1", 0 }, { "::ffff:8.8.8.8", 1 },
-		{ "::ffff:127.0.0.1", 0 }, { "64:ff9b::808:808", 1 },
-		{ "64:ff9b::a00:1", 0 }, { "2002::1", 0 },
-	};
-	struct lz_addr	 a;
-	size_t		 i;
-
-	for (i = 0; i < LZ_NELEM(t); i++) {
-		ck_assert_int_eq(lz_addr_parse(t[i].a, &a), 0);
-		ck_assert_msg(lz_addr_public(&a) == t[i].pub, "%s", t[i].a);
-	}
 }
 END_TEST
 
@@ -604,7 +581,6 @@ safety_suite(void)
 	tcase_add_loop_test(tc, test_refused, 0, (int)LZ_NELEM(refused));
 	tcase_add_loop_test(tc, test_accepted, 0, (int)LZ_NELEM(accepted));
 	tcase_add_test(tc, test_allow_ip_hosts);
-	tcase_add_test(tc, test_addr_public);
 	tcase_add_test(tc, test_idn_labels);
 	suite_add_tcase(s, tc);
 

@@ -60,34 +60,30 @@ all_in(const char *s, size_t n, const char *set)
 	return 1;
 }
 
-/* One pass of percent-unescaping b[0..*len) in place; 1 when it changed
- * anything. */
-static int
-unescape_once(char *b, size_t *len)
-{
-	size_t	 i, j, n = *len;
-	int	 hi, lo, changed = 0;
-
-	for (i = j = 0; i < n; i++) {
-		if (b[i] == '%' && i + 2 < n && (hi = hexval(b[i + 1])) >= 0 &&
-		    (lo = hexval(b[i + 2])) >= 0) {
-			b[j++] = (char)(hi << 4 | lo);
-			i += 2;
-			changed = 1;
-		} else
-			b[j++] = b[i];
-	}
-	*len = j;
-	return changed;
-}
-
-/* "Repeatedly percent-unescape until it has no more percent-escapes";
- * every pass shortens the text, so this ends. */
+/*
+ * "Repeatedly percent-unescape until there are no more percent-escapes",
+ * in place, in one pass: each byte goes to the output, and whenever the
+ * output ends in a valid escape it is decoded at once (the decoded byte
+ * may complete an escape with what precedes it: "%%32%35" -> "%25" ->
+ * "%").  Escapes never overlap and every decoding shortens the text, so
+ * any order of decoding ends in the same text; this order takes linear
+ * time where pass after pass would take quadratic time on "%252525...".
+ */
 static void
 unescape_all(char *b, size_t *len)
 {
-	while (unescape_once(b, len))
-		continue;
+	size_t	 i, j, n = *len;
+	int	 hi, lo;
+
+	for (i = j = 0; i < n; i++) {
+		b[j++] = b[i];
+		while (j >= 3 && b[j - 3] == '%' && (hi = hexval(b[j - 2])) >=
+		    0 && (lo = hexval(b[j - 1])) >= 0) {
+			b[j - 3] = (char)(hi << 4 | lo);
+			j -= 2;
+		}
+	}
+	*len = j;
 }
 
 /* Appends s[0..n) to out, escaping <= 0x20, >= 0x7f, '#' and '%'. */
@@ -162,25 +158,24 @@ ends_in_number(const char *h, size_t n)
 }
 
 /*
- * IPv4 in any notation inet_aton(3) accepts -- one to four parts, each
- * decimal, octal (leading 0) or hexadecimal (0x) -- the notations the URL
- * standard accepts too.  Writes the dotted quad to out.
+ * IPv4 in any notation the resolver accepts (lz_addr_parse_host) -- one
+ * to four parts, each decimal, octal (leading 0) or hexadecimal (0x), the
+ * notations the URL standard accepts too.  Writes the dotted quad to out.
  */
 static int
 ipv4_parse(const char *h, size_t n, char *out, size_t outlen,
     struct lz_addr *a)
 {
-	struct in_addr	 in;
-	char		 buf[64];
+	char	 buf[64];
 
 	if (n == 0 || n >= sizeof(buf) || !all_in(h, n, "0123456789abcdefxX."))
 		return -1;
 	memcpy(buf, h, n);
 	buf[n] = '\0';
-	if (inet_aton(buf, &in) == 0 ||
-	    inet_ntop(AF_INET, &in, out, (socklen_t)outlen) == NULL)
+	if (lz_addr_parse_host(buf, a) == -1 || !a->v4)
 		return -1;
-	return lz_addr_parse(out, a);
+	lz_addr_fmt(a, out, outlen);
+	return 0;
 }
 
 /* An "[IPv6]" literal; writes "[canonical text]" to out. */

@@ -151,9 +151,10 @@ heuristics(const struct lz_conf *conf, const struct canon *c, char *why,
 			    "(%s) instead of a host name", c->host);
 			return 1;
 		}
-		if (!lz_addr_public(&c->addr)) {
-			snprintf(why, whylen, "it points to a private, local "
-			    "or reserved address (%s)", c->host);
+		if (lz_addr_class(&c->addr) != LZ_ADDR_PUBLIC) {
+			snprintf(why, whylen, "it points to a %s address (%s), "
+			    "not a public one", lz_addr_class_name(
+			    lz_addr_class(&c->addr)), c->host);
 			return 1;
 		}
 	}

@@ -16,11 +16,9 @@
  *  - at most CANON_EXPR_MAX expressions, each (for a valid host name)
  *    starting with a suffix of the host followed by '/'.
  *
- * Build and run (from the top of the tree, after configure):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Ibuild -Isrc/core \
- *     -Isrc/links t/fuzz/fuzz_canon.c src/links/canon.c src/links/idn.c \
- *     ... (see the report of issue 6, or "make fuzz" where it exists)
- *   ./fuzz_canon -max_total_time=300 t/fuzz/corpus/canon
+ * Seeds: t/fuzz/corpus/fuzz_canon/ (the Safe Browsing examples, IP and
+ * IDN forms, and inputs of past findings); dictionary fuzz_canon.dict.
+ * "make check" runs it briefly, "make fuzz" longer (t/fuzz/run.sh).
  */
 #include "config.h"
 
