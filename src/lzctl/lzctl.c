@@ -41,6 +41,7 @@ static const struct {
 	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },
 	{ "prompts",	cmd_prompts,	"import the prompt library's data" },
 	{ "webhook",	cmd_webhook,	"add|list|rotate|disable|deliveries" },
+	{ "blocklist",	cmd_blocklist,	"import|add|remove|list|check" },
 };
 
 void

@@ -38,5 +38,6 @@ int	cmd_restore(int, char **);
 int	cmd_check(int, char **);
 int	cmd_prompts(int, char **);
 int	cmd_webhook(int, char **);
+int	cmd_blocklist(int, char **);
 
 #endif
