@@ -1,0 +1,757 @@
+/*
+ * grams.c -- the search index: sets of prompts, grams, query plans,
+ * verification and the build (grams.h).
+ */
+#include "config.h"
+
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grams.h"
+#include "search.h"
+#include "util.h"
+
+/* The character of SEARCH_SEP, never part of a gram. */
+#define SEP_CHAR	0x1f
+
+/* The longest query gram_plan takes, in characters (the handler allows
+ * 500), and so at most this / 3 + 2 tiles. */
+#define QUERY_MAX	((GRAM_TILES_MAX - 2) * 3)
+
+/* ---- varints and words --------------------------------------------------- */
+
+static void
+put_var(struct lz_buf *b, uint64_t v)
+{
+	uint8_t	 tmp[10];
+	size_t	 n = 0;
+
+	do {
+		tmp[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v != 0)
+			tmp[n] |= 0x80;
+		n++;
+	} while (v != 0);
+	lz_buf_add(b, tmp, n);
+}
+
+/* Reads the varint at *p, before end, and moves *p past it; 0, or -1
+ * when it runs past end or over 64 bits. */
+static inline int
+get_var(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t	*q = *p;
+	uint64_t	 x = 0;
+	unsigned	 sh;
+
+	if (q < end && *q < 0x80) {		/* the common case */
+		*v = *q;
+		*p = q + 1;
+		return 0;
+	}
+	for (sh = 0; sh < 64 && q < end; sh += 7) {
+		x |= (uint64_t)(*q & 0x7f) << sh;
+		if ((*q++ & 0x80) == 0) {
+			*v = x;
+			*p = q;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static inline uint64_t
+load64(const uint8_t *p)
+{
+	uint64_t	 w;
+
+	memcpy(&w, p, sizeof(w));
+	return le64toh(w);
+}
+
+/* ---- stored sets ------------------------------------------------------- */
+
+/* Walks a stored set in ascending order. */
+struct siter {
+	const uint8_t	*p, *end;
+	int		 bits;		/* bitset, else varints */
+	size_t		 wi, nw;
+	uint64_t	 word;		/* bits of word wi not yet given */
+	uint64_t	 id;		/* the last id given */
+	int		 started;
+};
+
+static int
+siter_init(struct siter *it, const uint8_t *s, size_t len, size_t nw)
+{
+	memset(it, 0, sizeof(*it));
+	if (s == NULL || len < 1)
+		return -1;
+	it->p = s + 1;
+	it->end = s + len;
+	it->nw = nw;
+	if (s[0] == 'b') {
+		if (len - 1 != nw * 8)
+			return -1;
+		it->bits = 1;
+		it->word = nw > 0 ? load64(it->p) : 0;
+		return 0;
+	}
+	return s[0] == 'v' ? 0 : -1;
+}
+
+/* The next id: 1 with *id, 0 at the end, -1 when the set is damaged. */
+static inline int
+siter_next(struct siter *it, uint64_t *id)
+{
+	uint64_t	 d;
+
+	if (it->bits) {
+		while (it->word == 0) {
+			if (it->wi + 1 >= it->nw)
+				return 0;
+			it->wi++;
+			it->word = load64(it->p + 8 * it->wi);
+		}
+		*id = it->wi * 64 + (uint64_t)__builtin_ctzll(it->word);
+		it->word &= it->word - 1;
+		return 1;
+	}
+	if (it->p == it->end)
+		return 0;
+	if (get_var(&it->p, it->end, &d) == -1 || (it->started && d == 0) ||
+	    d >= it->nw * 64 - it->id)
+		return -1;
+	it->id += d;
+	it->started = 1;
+	*id = it->id;
+	return 1;
+}
+
+void
+pset_init(struct pset *s, size_t nbits)
+{
+	s->nw = (nbits + 63) / 64;
+	s->w = xcalloc(s->nw ? s->nw : 1, sizeof(*s->w));
+}
+
+void
+pset_free(struct pset *s)
+{
+	free(s->w);
+	s->w = NULL;
+	s->nw = 0;
+}
+
+int
+pset_load(struct pset *s, const void *stored, size_t len)
+{
+	struct siter	 it;
+	uint64_t	 id;
+	size_t		 i;
+	int		 rc;
+
+	pset_clear(s);
+	if (siter_init(&it, stored, len, s->nw) == -1)
+		return -1;
+	if (it.bits) {
+		for (i = 0; i < s->nw; i++)
+			s->w[i] = load64(it.p + 8 * i);
+		return 0;
+	}
+	while ((rc = siter_next(&it, &id)) == 1)
+		s->w[id / 64] |= (uint64_t)1 << (id % 64);
+	if (rc == -1) {
+		pset_clear(s);
+		return -1;
+	}
+	return 0;
+}
+
+int
+pset_and_stored(struct pset *s, const void *stored, size_t len)
+{
+	struct pset	 t;
+	int		 rc;
+
+	pset_init(&t, s->nw * 64);
+	if ((rc = pset_load(&t, stored, len)) == 0)
+		pset_and(s, &t);
+	else
+		pset_clear(s);
+	pset_free(&t);
+	return rc;
+}
+
+void
+pset_and(struct pset *s, const struct pset *o)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->nw; i++)
+		s->w[i] &= i < o->nw ? o->w[i] : 0;
+}
+
+void
+pset_clear(struct pset *s)
+{
+	memset(s->w, 0, s->nw * sizeof(*s->w));
+}
+
+void
+pset_add(struct pset *s, uint64_t id)
+{
+	if (id / 64 < s->nw)
+		s->w[id / 64] |= (uint64_t)1 << (id % 64);
+}
+
+void
+pset_del(struct pset *s, uint64_t id)
+{
+	if (id / 64 < s->nw)
+		s->w[id / 64] &= ~((uint64_t)1 << (id % 64));
+}
+
+int
+pset_has(const struct pset *s, uint64_t id)
+{
+	return id / 64 < s->nw && (s->w[id / 64] >> (id % 64) & 1);
+}
+
+int
+pset_empty(const struct pset *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->nw; i++)
+		if (s->w[i] != 0)
+			return 0;
+	return 1;
+}
+
+long long
+pset_count(const struct pset *s)
+{
+	long long	 n = 0;
+	size_t		 i;
+
+	for (i = 0; i < s->nw; i++)
+		n += __builtin_popcountll(s->w[i]);
+	return n;
+}
+
+long
+pset_page(const struct pset *s, long long offset, long limit, int64_t *ids)
+{
+	uint64_t	 w;
+	long		 n = 0;
+	int		 c;
+	size_t		 i;
+
+	for (i = 0; i < s->nw && n < limit; i++) {
+		if ((w = s->w[i]) == 0)
+			continue;
+		if (offset > 0) {
+			if (offset >= (c = __builtin_popcountll(w))) {
+				offset -= c;
+				continue;
+			}
+			for (; offset > 0; offset--)
+				w &= w - 1;
+		}
+		for (; w != 0 && n < limit; w &= w - 1)
+			ids[n++] = (int64_t)(i * 64 + (size_t)__builtin_ctzll(w));
+	}
+	return n;
+}
+
+void
+pset_encode(struct lz_buf *b, const uint32_t *ids, size_t n, size_t nbits)
+{
+	struct lz_buf	 v = LZ_BUF_INIT;
+	uint64_t	 w, prev = 0;
+	size_t		 nw = (nbits + 63) / 64, i, k;
+
+	for (i = 0; i < n; i++) {
+		put_var(&v, ids[i] - prev);
+		prev = ids[i];
+	}
+	if (v.len <= nw * 8) {
+		lz_buf_putc(b, 'v');
+		lz_buf_add(b, v.p, v.len);
+	} else {
+		lz_buf_putc(b, 'b');
+		for (i = 0, k = 0; i < nw; i++) {
+			for (w = 0; k < n && ids[k] / 64 == i; k++)
+				w |= (uint64_t)1 << (ids[k] % 64);
+			w = htole64(w);
+			lz_buf_add(b, &w, sizeof(w));
+		}
+	}
+	lz_buf_free(&v);
+}
+
+/* ---- grams and query plans ----------------------------------------------- */
+
+uint64_t
+gram_key(const uint32_t *cp, size_t n)
+{
+	uint64_t	 key = 0;
+	size_t		 i;
+
+	for (i = 0; i < n && i < 3; i++)
+		key |= (uint64_t)(cp[i] & 0x1fffff) << (21 * i);
+	return key;
+}
+
+int
+gram_is_tri(uint64_t key)
+{
+	return (key >> 42) != 0;
+}
+
+int
+gram_plan(const char *folded, struct gram_query *q)
+{
+	uint32_t	*cp;
+	size_t		 n, i, off;
+	int		 rc = -1;
+
+	memset(q, 0, sizeof(*q));
+	cp = search_chars(folded, &n);
+	if (n == 0 || n > QUERY_MAX)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (cp[i] == 0 || cp[i] == SEP_CHAR || cp[i] > 0x10ffff)
+			goto out;
+	q->nchars = n;
+	if (n <= 3) {
+		q->tile[q->ntiles++].key = gram_key(cp, n);
+		rc = 0;
+		goto out;
+	}
+	for (off = 0; off + 3 <= n; off += 3) {
+		q->tile[q->ntiles].key = gram_key(cp + off, 3);
+		q->tile[q->ntiles++].off = (uint32_t)off;
+	}
+	if (q->tile[q->ntiles - 1].off != n - 3) {
+		q->tile[q->ntiles].key = gram_key(cp + n - 3, 3);
+		q->tile[q->ntiles++].off = (uint32_t)(n - 3);
+	}
+	rc = 0;
+out:
+	free(cp);
+	return rc;
+}
+
+/* ---- verification ---------------------------------------------------------- */
+
+/* A tile's set and position records, walked in step with the candidates. */
+struct cursor {
+	const struct gram_tile *t;
+	struct siter	 it;
+	const uint8_t	*pos, *posend;
+	uint64_t	 id;		/* the current prompt */
+	const uint8_t	*rec;		/* its positions */
+	size_t		 reclen;
+	int		 more;
+};
+
+struct ints {
+	int64_t		*v;
+	size_t		 n, cap;
+};
+
+static void
+ints_push(struct ints *a, int64_t x)
+{
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->v = xreallocarray(a->v, a->cap, sizeof(*a->v));
+	}
+	a->v[a->n++] = x;
+}
+
+/* The next prompt of the tile's set and its record; -1 when damaged. */
+static int
+cur_next(struct cursor *c)
+{
+	uint64_t	 len;
+	int		 rc;
+
+	if ((rc = siter_next(&c->it, &c->id)) != 1) {
+		c->more = 0;
+		return rc;
+	}
+	if (get_var(&c->pos, c->posend, &len) == -1 ||
+	    len > (uint64_t)(c->posend - c->pos))
+		return -1;
+	c->rec = c->pos;
+	c->reclen = (size_t)len;
+	c->pos += len;
+	c->more = 1;
+	return 0;
+}
+
+/* Moves c to prompt d: 1 there, 0 when d is not in the set, -1. */
+static int
+cur_seek(struct cursor *c, uint64_t d)
+{
+	while (c->more && c->id < d)
+		if (cur_next(c) == -1)
+			return -1;
+	return c->more && c->id == d;
+}
+
+/* The positions of c's record into a (emptied first); -1 when damaged. */
+static int
+cur_positions(const struct cursor *c, struct ints *a)
+{
+	const uint8_t	*p = c->rec, *end = c->rec + c->reclen;
+	uint64_t	 d, at = 0;
+
+	a->n = 0;
+	while (p < end) {
+		if (get_var(&p, end, &d) == -1 || (a->n > 0 && d == 0) ||
+		    d > UINT32_MAX)
+			return -1;
+		at += d;
+		ints_push(a, (int64_t)at);
+	}
+	return 0;
+}
+
+static int
+tile_rarer(const void *a, const void *b)
+{
+	const struct cursor	*x = a, *y = b;
+
+	if (x->t->ndocs != y->t->ndocs)
+		return x->t->ndocs < y->t->ndocs ? -1 : 1;
+	return x->t->off < y->t->off ? -1 : x->t->off > y->t->off;
+}
+
+/*
+ * Whether the tiles line up in prompt d: the starts the first (rarest)
+ * tile allows, kept while every other tile has its trigram at start +
+ * its offset.  1, 0, or -1.
+ */
+static int
+chain(struct cursor *c, size_t n, uint64_t d, struct ints *starts,
+    struct ints *at)
+{
+	size_t	 i, j, k, kept;
+	int	 rc;
+
+	if ((rc = cur_seek(&c[0], d)) != 1 || cur_positions(&c[0], at) == -1)
+		return rc == 1 ? -1 : rc;
+	starts->n = 0;
+	for (j = 0; j < at->n; j++)
+		if (at->v[j] >= c[0].t->off)
+			ints_push(starts, at->v[j] - c[0].t->off);
+	for (i = 1; i < n && starts->n > 0; i++) {
+		if ((rc = cur_seek(&c[i], d)) != 1)
+			return rc;
+		if (cur_positions(&c[i], at) == -1)
+			return -1;
+		/* Both ascending: a merge. */
+		for (j = 0, k = 0, kept = 0; j < starts->n && k < at->n;) {
+			int64_t	 want = starts->v[j] + c[i].t->off;
+
+			if (at->v[k] < want)
+				k++;
+			else {
+				if (at->v[k] == want)
+					starts->v[kept++] = starts->v[j];
+				j++;
+			}
+		}
+		starts->n = kept;
+	}
+	return starts->n > 0;
+}
+
+int
+gram_verify(struct pset *cand, const struct gram_tile *t, size_t n)
+{
+	struct cursor	*c;
+	struct ints	 starts, at;
+	uint64_t	 w, d;
+	size_t		 i;
+	int		 rc = -1, r;
+
+	if (n == 0)
+		return 0;
+	memset(&starts, 0, sizeof(starts));
+	memset(&at, 0, sizeof(at));
+	c = xcalloc(n, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		c[i].t = &t[i];
+		if (siter_init(&c[i].it, t[i].docs, t[i].docslen, cand->nw) ==
+		    -1 || t[i].pos == NULL)
+			goto out;
+		c[i].pos = t[i].pos;
+		c[i].posend = t[i].pos + t[i].poslen;
+		if (cur_next(&c[i]) == -1)
+			goto out;
+	}
+	qsort(c, n, sizeof(*c), tile_rarer);
+	for (i = 0; i < cand->nw; i++)
+		for (w = cand->w[i]; w != 0; w &= w - 1) {
+			d = i * 64 + (uint64_t)__builtin_ctzll(w);
+			if ((r = chain(c, n, d, &starts, &at)) == -1)
+				goto out;
+			if (r == 0)
+				cand->w[i] &= ~((uint64_t)1 << (d % 64));
+		}
+	rc = 0;
+out:
+	free(starts.v);
+	free(at.v);
+	free(c);
+	return rc;
+}
+
+int
+gram_match(const char *q, struct pset *s, gram_fetch fetch, void *arg)
+{
+	struct gram_query	*gq;
+	size_t			 i;
+	int			 rc = -1, r;
+
+	gq = xmalloc(sizeof(*gq));
+	if (gram_plan(q, gq) == -1) {	/* nothing can hold it */
+		pset_clear(s);
+		rc = 0;
+		goto out;
+	}
+	for (i = 0; i < gq->ntiles && !pset_empty(s); i++) {
+		if ((r = fetch(arg, &gq->tile[i], 0)) == -1)
+			goto out;
+		if (r == 0)		/* no prompt holds this gram */
+			pset_clear(s);
+		else if (pset_and_stored(s, gq->tile[i].docs,
+		    gq->tile[i].docslen) == -1) {
+			rc = -2;
+			goto out;
+		}
+	}
+	if (gq->nchars > 3 && !pset_empty(s)) {
+		for (i = 0; i < gq->ntiles; i++)
+			if ((r = fetch(arg, &gq->tile[i], 1)) != 1) {
+				rc = r == 0 ? -2 : -1;
+				goto out;
+			}
+		if (gram_verify(s, gq->tile, gq->ntiles) == -1) {
+			rc = -2;
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	for (i = 0; i < gq->ntiles; i++) {
+		free(gq->tile[i].docs);
+		free(gq->tile[i].pos);
+	}
+	free(gq);
+	return rc;
+}
+
+/* ---- the build ----------------------------------------------------------- */
+
+struct gent {
+	uint64_t	 key;
+	int64_t		 prev;		/* the last prompt added, -1 none */
+	long long	 ndocs;
+	struct lz_buf	 docs;		/* varint deltas of the ids */
+	struct lz_buf	 pos;		/* trigrams: position records */
+	uint32_t	*pend;		/* trigrams: positions in prompt prev */
+	size_t		 npend, cappend;
+};
+
+struct gram_build {
+	struct gent	*e;
+	size_t		 n, cap;
+	uint32_t	*slot;		/* open addressing: entry + 1, 0 free */
+	size_t		 nslot;		/* a power of two */
+	size_t		*touched;	/* trigrams of the prompt being added */
+	size_t		 ntouched, captouched;
+	struct lz_buf	 rec;
+};
+
+static size_t
+slot_of(uint64_t key, size_t nslot)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 24) & (nslot - 1);
+}
+
+struct gram_build *
+gram_build_new(void)
+{
+	struct gram_build	*b = xcalloc(1, sizeof(*b));
+
+	b->nslot = 1024;
+	b->slot = xcalloc(b->nslot, sizeof(*b->slot));
+	return b;
+}
+
+void
+gram_build_free(struct gram_build *b)
+{
+	size_t	 i;
+
+	if (b == NULL)
+		return;
+	for (i = 0; i < b->n; i++) {
+		lz_buf_free(&b->e[i].docs);
+		lz_buf_free(&b->e[i].pos);
+		free(b->e[i].pend);
+	}
+	free(b->e);
+	free(b->slot);
+	free(b->touched);
+	lz_buf_free(&b->rec);
+	free(b);
+}
+
+static void
+rehash(struct gram_build *b)
+{
+	size_t	 i, s;
+
+	free(b->slot);
+	b->nslot *= 2;
+	b->slot = xcalloc(b->nslot, sizeof(*b->slot));
+	for (i = 0; i < b->n; i++) {
+		for (s = slot_of(b->e[i].key, b->nslot); b->slot[s] != 0;
+		    s = (s + 1) & (b->nslot - 1))
+			;
+		b->slot[s] = (uint32_t)(i + 1);
+	}
+}
+
+/* The index of key's entry, made when new. */
+static size_t
+entry(struct gram_build *b, uint64_t key)
+{
+	size_t	 s;
+
+	for (s = slot_of(key, b->nslot); b->slot[s] != 0;
+	    s = (s + 1) & (b->nslot - 1))
+		if (b->e[b->slot[s] - 1].key == key)
+			return b->slot[s] - 1;
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 1024;
+		b->e = xreallocarray(b->e, b->cap, sizeof(*b->e));
+	}
+	memset(&b->e[b->n], 0, sizeof(b->e[b->n]));
+	b->e[b->n].key = key;
+	b->e[b->n].prev = -1;
+	b->slot[s] = (uint32_t)(b->n + 1);
+	if (++b->n * 2 > b->nslot)
+		rehash(b);
+	return b->n - 1;
+}
+
+void
+gram_build_add(struct gram_build *b, uint32_t id, const char *folded)
+{
+	struct gent	*e;
+	uint32_t	*cp;
+	uint64_t	 prev;
+	size_t		 n, i, len, k, x;
+
+	cp = search_chars(folded, &n);
+	for (i = 0; i < n; i++)
+		for (len = 1; len <= 3 && i + len <= n; len++) {
+			if (cp[i + len - 1] == SEP_CHAR || cp[i + len - 1] == 0)
+				break;
+			x = entry(b, gram_key(cp + i, len));
+			e = &b->e[x];
+			if (e->prev != (int64_t)id) {
+				put_var(&e->docs, id - (e->prev < 0 ? 0 :
+				    (uint64_t)e->prev));
+				e->prev = id;
+				e->ndocs++;
+				if (len == 3) {
+					if (b->ntouched == b->captouched) {
+						b->captouched = b->captouched ?
+						    b->captouched * 2 : 256;
+						b->touched = xreallocarray(
+						    b->touched, b->captouched,
+						    sizeof(*b->touched));
+					}
+					b->touched[b->ntouched++] = x;
+				}
+			}
+			if (len == 3) {
+				if (e->npend == e->cappend) {
+					e->cappend = e->cappend ?
+					    e->cappend * 2 : 4;
+					e->pend = xreallocarray(e->pend,
+					    e->cappend, sizeof(*e->pend));
+				}
+				e->pend[e->npend++] = (uint32_t)i;
+			}
+		}
+	for (k = 0; k < b->ntouched; k++) {
+		e = &b->e[b->touched[k]];
+		lz_buf_reset(&b->rec);
+		for (i = 0, prev = 0; i < e->npend; i++) {
+			put_var(&b->rec, e->pend[i] - prev);
+			prev = e->pend[i];
+		}
+		put_var(&e->pos, b->rec.len);
+		lz_buf_add(&e->pos, b->rec.p, b->rec.len);
+		e->npend = 0;
+	}
+	b->ntouched = 0;
+	free(cp);
+}
+
+static int
+gent_by_key(const void *a, const void *b)
+{
+	const struct gent	*x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+int
+gram_build_each(struct gram_build *b, size_t nbits,
+    int (*fn)(void *, uint64_t, long long, const void *, size_t, const void *,
+    size_t), void *arg)
+{
+	struct lz_buf	 docs = LZ_BUF_INIT;
+	const uint8_t	*p, *end;
+	uint32_t	*ids = NULL;
+	uint64_t	 d, id;
+	size_t		 i, k;
+	int		 rc = 0;
+
+	/* Nothing is looked up any more: the entries are sorted in place. */
+	if (b->n > 1)
+		qsort(b->e, b->n, sizeof(*b->e), gent_by_key);
+	memset(b->slot, 0, b->nslot * sizeof(*b->slot));
+	for (i = 0; i < b->n && rc == 0; i++) {
+		struct gent	*e = &b->e[i];
+
+		ids = xreallocarray(ids, (size_t)e->ndocs + 1, sizeof(*ids));
+		p = (const uint8_t *)e->docs.p;
+		end = p + e->docs.len;
+		for (k = 0, id = 0; p < end && get_var(&p, end, &d) == 0; k++)
+			ids[k] = (uint32_t)(id += d);
+		lz_buf_reset(&docs);
+		pset_encode(&docs, ids, k, nbits);
+		rc = fn(arg, e->key, e->ndocs, docs.p, docs.len,
+		    gram_is_tri(e->key) ? e->pos.p : NULL,
+		    gram_is_tri(e->key) ? e->pos.len : 0);
+		lz_buf_free(&e->docs);
+		lz_buf_free(&e->pos);
+	}
+	free(ids);
+	lz_buf_free(&docs);
+	return rc;
+}
