@@ -292,30 +292,74 @@ mem_put(void *arg, uint64_t key, long long ndocs, const void *docs,
 	return 0;
 }
 
-static int
-mem_fetch(void *arg, struct gram_tile *t, int pos)
+static struct memgram *
+mem_find(struct memidx *ix, uint64_t key)
 {
-	struct memidx	*ix = arg;
-	struct lz_buf	*b;
-	size_t		 i;
+	size_t	 i;
 
 	for (i = 0; i < ix->n; i++)
-		if (ix->g[i].key == t->key)
-			break;
-	if (i == ix->n || (pos && !ix->g[i].has_pos))
+		if (ix->g[i].key == key)
+			return &ix->g[i];
+	return NULL;
+}
+
+static int
+mem_docs(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL)
 		return 0;
-	b = pos ? &ix->g[i].pos : &ix->g[i].docs;
-	if (pos) {
-		t->pos = xmalloc(b->len + 1);
-		memcpy(t->pos, b->p, b->len);
-		t->poslen = b->len;
-	} else {
-		t->ndocs = ix->g[i].ndocs;
-		t->docs = xmalloc(b->len + 1);
-		memcpy(t->docs, b->p, b->len);
-		t->docslen = b->len;
-	}
+	t->ndocs = g->ndocs;
+	t->docs = xmalloc(g->docs.len + 1);
+	memcpy(t->docs, g->docs.p, g->docs.len);
+	t->docslen = g->docs.len;
 	return 1;
+}
+
+static int
+mem_pos_open(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL || !g->has_pos)
+		return -1;
+	t->pos = &g->pos;
+	t->poslen = g->pos.len;
+	return 0;
+}
+
+static int
+mem_pos_read(void *arg, const struct gram_tile *t, void *buf, size_t len,
+    size_t off)
+{
+	const struct lz_buf	*b = t->pos;
+
+	(void)arg;
+	if (off > t->poslen || len > t->poslen - off || t->poslen > b->len)
+		abort();	/* beyond what pos_open said */
+	memcpy(buf, b->p + off, len);
+	return 0;
+}
+
+static void
+mem_pos_close(void *arg, struct gram_tile *t)
+{
+	(void)arg;
+	t->pos = NULL;
+}
+
+static const struct gram_source *
+mem_source(struct memidx *ix)
+{
+	static struct gram_source	 src;
+
+	src.docs = mem_docs;
+	src.pos_open = mem_pos_open;
+	src.pos_read = mem_pos_read;
+	src.pos_close = mem_pos_close;
+	src.arg = ix;
+	return &src;
 }
 
 static void
@@ -397,8 +441,8 @@ START_TEST(grams_find_exactly_the_substrings)
 		pset_init(&s, NDOC + 1);
 		for (i = 1; i <= NDOC; i++)
 			pset_add(&s, i);
-		ck_assert_int_eq(gram_match(lz_buf_str(&q), &s, mem_fetch,
-		    &ix), 0);
+		ck_assert_int_eq(gram_match(lz_buf_str(&q), &s,
+		    mem_source(&ix)), 0);
 		for (i = 0, want = 0; i <= NDOC; i++) {
 			int	 in = i > 0 && strstr(lz_buf_str(&text[i]),
 			    lz_buf_str(&q)) != NULL;
@@ -440,7 +484,7 @@ START_TEST(damaged_positions_are_refused)
 	pset_init(&s, 3);
 	pset_add(&s, 1);
 	pset_add(&s, 2);
-	ck_assert_int_eq(gram_match("bcdefa", &s, mem_fetch, &ix), 0);
+	ck_assert_int_eq(gram_match("bcdefa", &s, mem_source(&ix)), 0);
 	ck_assert_int_eq(pset_count(&s), 1);
 	ck_assert(pset_has(&s, 2));
 	/* Cut every position list short. */
@@ -448,7 +492,7 @@ START_TEST(damaged_positions_are_refused)
 		if (ix.g[i].has_pos)
 			ix.g[i].pos.len /= 2;
 	pset_add(&s, 1);
-	ck_assert_int_eq(gram_match("bcdefa", &s, mem_fetch, &ix), -2);
+	ck_assert_int_eq(gram_match("bcdefa", &s, mem_source(&ix)), -2);
 	pset_free(&s);
 	mem_free(&ix);
 }

@@ -37,6 +37,19 @@ put_var(struct lz_buf *b, uint64_t v)
 	lz_buf_add(b, tmp, n);
 }
 
+/* The bytes of v as a varint. */
+static size_t
+var_len(uint64_t v)
+{
+	size_t	 n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
 /* Reads the varint at *p, before end, and moves *p past it; 0, or -1
  * when it runs past end or over 64 bits. */
 static inline int
@@ -69,6 +82,21 @@ load64(const uint8_t *p)
 
 	memcpy(&w, p, sizeof(w));
 	return le64toh(w);
+}
+
+/* Bits set in x (the instruction where the compiler may use it, else
+ * the usual adds, inline either way). */
+static inline int
+popcount64(uint64_t x)
+{
+#ifdef __POPCNT__
+	return __builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
 }
 
 /* ---- stored sets ------------------------------------------------------- */
@@ -238,7 +266,7 @@ pset_count(const struct pset *s)
 	size_t		 i;
 
 	for (i = 0; i < s->nw; i++)
-		n += __builtin_popcountll(s->w[i]);
+		n += popcount64(s->w[i]);
 	return n;
 }
 
@@ -254,7 +282,7 @@ pset_page(const struct pset *s, long long offset, long limit, int64_t *ids)
 		if ((w = s->w[i]) == 0)
 			continue;
 		if (offset > 0) {
-			if (offset >= (c = __builtin_popcountll(w))) {
+			if (offset >= (c = popcount64(w))) {
 				offset -= c;
 				continue;
 			}
@@ -348,79 +376,244 @@ out:
 
 /* ---- verification ---------------------------------------------------------- */
 
-/* A tile's set and position records, walked in step with the candidates. */
+/* Bytes of stored positions read at a time. */
+#define WINDOW		4096
+
+/* A tile's set and position records, walked in step with the candidates:
+ * the rank of a candidate in the set is the number of its record, found
+ * through the skip list from the record last read.  The positions are
+ * read a window at a time. */
 struct cursor {
-	const struct gram_tile *t;
-	struct siter	 it;
-	const uint8_t	*pos, *posend;
-	uint64_t	 id;		/* the current prompt */
-	const uint8_t	*rec;		/* its positions */
-	size_t		 reclen;
-	int		 more;
+	const struct gram_tile	*t;
+	const struct gram_source *src;
+	const uint8_t	*bits;		/* a bitset set's words, or NULL */
+	uint32_t	*before;	/* bitset: ids in the words before */
+	uint32_t	*ids;		/* a varint set's ids */
+	size_t		 nids, k;	/* ids[k]: the next one to look at */
+	uint32_t	*skip;		/* the skip list */
+	size_t		 nskip;
+	size_t		 rec0;		/* where the records start */
+	uint64_t	 r;		/* the record at p */
+	uint8_t		*win;		/* positions [wlo, wlo + (wend - win)) */
+	const uint8_t	*p, *wend;
+	size_t		 wlo, wcap;
 };
 
-struct ints {
+/* The starts of the query a prompt's positions allow so far. */
+struct starts {
 	int64_t		*v;
 	size_t		 n, cap;
 };
 
 static void
-ints_push(struct ints *a, int64_t x)
+cur_free(struct cursor *c)
 {
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->v = xreallocarray(a->v, a->cap, sizeof(*a->v));
-	}
-	a->v[a->n++] = x;
+	free(c->before);
+	free(c->ids);
+	free(c->skip);
+	free(c->win);
 }
 
-/* The next prompt of the tile's set and its record; -1 when damaged. */
-static int
-cur_next(struct cursor *c)
+/* Where p is in the positions. */
+static inline size_t
+cur_off(const struct cursor *c, const uint8_t *p)
 {
-	uint64_t	 len;
+	return c->wlo + (size_t)(p - c->win);
+}
+
+/* Moves to off (within the positions), reading a window from there
+ * holding at least n bytes unless it is there already; 0, -1. */
+static int
+cur_goto(struct cursor *c, size_t off, size_t n)
+{
+	size_t	 want;
+
+	if (off >= c->wlo && off - c->wlo <= (size_t)(c->wend - c->win) &&
+	    n <= (size_t)(c->wend - c->win) - (off - c->wlo)) {
+		c->p = c->win + (off - c->wlo);
+		return 0;
+	}
+	want = n > WINDOW ? n : WINDOW;
+	if (want > c->t->poslen - off)
+		want = c->t->poslen - off;
+	if (want > c->wcap) {
+		free(c->win);
+		c->win = xmalloc(c->wcap = want);
+	}
+	c->wlo = off;
+	c->p = c->wend = c->win;
+	if (want > 0 && c->src->pos_read(c->src->arg, c->t, c->win, want,
+	    off) == -1)
+		return -1;
+	c->wend = c->win + want;
+	return 0;
+}
+
+/* The record at p into [*rec, *rec + *len), moving past it (rec may be
+ * NULL to skip it); 0, -1, -2. */
+static inline int
+cur_record(struct cursor *c, const uint8_t **rec, size_t *len)
+{
+	const uint8_t	*q;
+	uint64_t	 n;
+	size_t		 off;
+
+	if (c->wend - c->p < 10 && cur_off(c, c->wend) < c->t->poslen &&
+	    cur_goto(c, cur_off(c, c->p), 10) == -1)
+		return -1;
+	q = c->p;
+	if (get_var(&q, c->wend, &n) == -1)
+		return -2;
+	off = cur_off(c, q);
+	if (n > c->t->poslen - off)
+		return -2;
+	if (rec == NULL) {
+		if (n <= (uint64_t)(c->wend - q))
+			c->p = q + n;
+		else if (cur_goto(c, off + (size_t)n, 0) == -1)
+			return -1;
+		c->r++;
+		return 0;
+	}
+	if (n > (uint64_t)(c->wend - q)) {
+		if (cur_goto(c, off, (size_t)n) == -1)
+			return -1;
+		q = c->p;
+	}
+	*rec = q;
+	*len = (size_t)n;
+	c->p = q + n;
+	c->r++;
+	return 0;
+}
+
+/* Sets c up for tile t, with sets of nw words; 0, -1, -2. */
+static int
+cur_init(struct cursor *c, const struct gram_tile *t, size_t nw,
+    const struct gram_source *src)
+{
+	struct siter	 it;
+	uint64_t	 id, n = 0;
+	size_t		 i;
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->src = src;
+	if (t->ndocs < 0 || siter_init(&it, t->docs, t->docslen, nw) == -1)
+		return -2;
+	if (it.bits) {
+		c->bits = it.p;
+		c->before = xcalloc(nw + 1, sizeof(*c->before));
+		for (i = 0; i < nw; i++) {
+			c->before[i] = (uint32_t)n;
+			n += (uint64_t)popcount64(load64(c->bits + 8 * i));
+		}
+	} else {
+		c->ids = xcalloc((size_t)t->ndocs + 1, sizeof(*c->ids));
+		while (n < (uint64_t)t->ndocs + 1 && siter_next(&it, &id) == 1)
+			c->ids[n++] = (uint32_t)id;
+		c->nids = (size_t)n;
+	}
+	if (n != (uint64_t)t->ndocs)
+		return -2;
+	c->nskip = (size_t)((n + GRAM_SKIP - 1) / GRAM_SKIP);
+	if (t->poslen < 4 * c->nskip)
+		return -2;
+	c->skip = xcalloc(c->nskip + 1, sizeof(*c->skip));
+	if (c->nskip > 0 && src->pos_read(src->arg, t, c->skip, 4 * c->nskip,
+	    0) == -1)
+		return -1;
+	for (i = 0; i < c->nskip; i++)
+		if ((c->skip[i] = le32toh(c->skip[i])) > t->poslen -
+		    4 * c->nskip)
+			return -2;
+	c->rec0 = 4 * c->nskip;
+	return cur_goto(c, c->rec0, 0);
+}
+
+/* The record of prompt d into [*rec, *rec + *len), valid until c is used
+ * again: 1, 0 when d is not in the tile's set, -1, -2. */
+static int
+cur_seek(struct cursor *c, uint64_t d, const uint8_t **rec, size_t *len)
+{
+	uint64_t	 r, w;
 	int		 rc;
 
-	if ((rc = siter_next(&c->it, &c->id)) != 1) {
-		c->more = 0;
+	if (c->bits != NULL) {
+		w = load64(c->bits + 8 * (d / 64));
+		if ((w >> (d % 64) & 1) == 0)
+			return 0;
+		r = c->before[d / 64] + (uint64_t)popcount64(w &
+		    (((uint64_t)1 << (d % 64)) - 1));
+	} else {
+		while (c->k < c->nids && c->ids[c->k] < d)
+			c->k++;
+		if (c->k == c->nids || c->ids[c->k] != d)
+			return 0;
+		r = c->k;
+	}
+	if (r < c->r)		/* candidates come in ascending order */
+		return -2;
+	if (r / GRAM_SKIP > c->r / GRAM_SKIP) {
+		if (cur_goto(c, c->rec0 + c->skip[r / GRAM_SKIP], 0) == -1)
+			return -1;
+		c->r = r - r % GRAM_SKIP;
+	}
+	while (c->r < r)
+		if ((rc = cur_record(c, NULL, NULL)) != 0)
+			return rc;
+	if ((rc = cur_record(c, rec, len)) != 0)
 		return rc;
-	}
-	if (get_var(&c->pos, c->posend, &len) == -1 ||
-	    len > (uint64_t)(c->posend - c->pos))
-		return -1;
-	c->rec = c->pos;
-	c->reclen = (size_t)len;
-	c->pos += len;
-	c->more = 1;
-	return 0;
+	return 1;
 }
 
-/* Moves c to prompt d: 1 there, 0 when d is not in the set, -1. */
+/*
+ * Whether the tiles line up in prompt d: the starts the first (rarest)
+ * tile allows, kept while every other tile has its trigram at start +
+ * its offset.  1, 0, -1, -2.
+ */
 static int
-cur_seek(struct cursor *c, uint64_t d)
+chain(struct cursor *c, size_t n, uint64_t d, struct starts *s)
 {
-	while (c->more && c->id < d)
-		if (cur_next(c) == -1)
-			return -1;
-	return c->more && c->id == d;
-}
+	const uint8_t	*p, *end;
+	uint64_t	 delta;
+	int64_t		 at, want;
+	size_t		 i, j, kept, len;
+	int		 rc;
 
-/* The positions of c's record into a (emptied first); -1 when damaged. */
-static int
-cur_positions(const struct cursor *c, struct ints *a)
-{
-	const uint8_t	*p = c->rec, *end = c->rec + c->reclen;
-	uint64_t	 d, at = 0;
-
-	a->n = 0;
-	while (p < end) {
-		if (get_var(&p, end, &d) == -1 || (a->n > 0 && d == 0) ||
-		    d > UINT32_MAX)
-			return -1;
-		at += d;
-		ints_push(a, (int64_t)at);
+	if ((rc = cur_seek(&c[0], d, &p, &len)) != 1)
+		return rc;
+	if (len > s->cap) {
+		s->cap = len;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
 	}
-	return 0;
+	end = p + len;
+	for (s->n = 0, at = 0; p < end; at += (int64_t)delta) {
+		if (get_var(&p, end, &delta) == -1 || delta > UINT32_MAX)
+			return -2;
+		if (at + (int64_t)delta >= c[0].t->off)
+			s->v[s->n++] = at + (int64_t)delta - c[0].t->off;
+	}
+	for (i = 1; i < n && s->n > 0; i++) {
+		if ((rc = cur_seek(&c[i], d, &p, &len)) != 1)
+			return rc;
+		end = p + len;
+		/* Positions and starts both ascend: a merge. */
+		for (j = 0, kept = 0, at = 0; j < s->n && p < end;) {
+			if (get_var(&p, end, &delta) == -1 ||
+			    delta > UINT32_MAX)
+				return -2;
+			at += (int64_t)delta;
+			while (j < s->n && (want = s->v[j] + c[i].t->off) <=
+			    at) {
+				if (want == at)
+					s->v[kept++] = s->v[j];
+				j++;
+			}
+		}
+		s->n = kept;
+	}
+	return s->n > 0;
 }
 
 static int
@@ -433,92 +626,48 @@ tile_rarer(const void *a, const void *b)
 	return x->t->off < y->t->off ? -1 : x->t->off > y->t->off;
 }
 
-/*
- * Whether the tiles line up in prompt d: the starts the first (rarest)
- * tile allows, kept while every other tile has its trigram at start +
- * its offset.  1, 0, or -1.
- */
-static int
-chain(struct cursor *c, size_t n, uint64_t d, struct ints *starts,
-    struct ints *at)
-{
-	size_t	 i, j, k, kept;
-	int	 rc;
-
-	if ((rc = cur_seek(&c[0], d)) != 1 || cur_positions(&c[0], at) == -1)
-		return rc == 1 ? -1 : rc;
-	starts->n = 0;
-	for (j = 0; j < at->n; j++)
-		if (at->v[j] >= c[0].t->off)
-			ints_push(starts, at->v[j] - c[0].t->off);
-	for (i = 1; i < n && starts->n > 0; i++) {
-		if ((rc = cur_seek(&c[i], d)) != 1)
-			return rc;
-		if (cur_positions(&c[i], at) == -1)
-			return -1;
-		/* Both ascending: a merge. */
-		for (j = 0, k = 0, kept = 0; j < starts->n && k < at->n;) {
-			int64_t	 want = starts->v[j] + c[i].t->off;
-
-			if (at->v[k] < want)
-				k++;
-			else {
-				if (at->v[k] == want)
-					starts->v[kept++] = starts->v[j];
-				j++;
-			}
-		}
-		starts->n = kept;
-	}
-	return starts->n > 0;
-}
-
 int
-gram_verify(struct pset *cand, const struct gram_tile *t, size_t n)
+gram_verify(struct pset *cand, const struct gram_tile *t, size_t n,
+    const struct gram_source *src)
 {
 	struct cursor	*c;
-	struct ints	 starts, at;
+	struct starts	 s;
 	uint64_t	 w, d;
-	size_t		 i;
-	int		 rc = -1, r;
+	size_t		 i, made;
+	int		 rc = 0, r;
 
 	if (n == 0)
 		return 0;
-	memset(&starts, 0, sizeof(starts));
-	memset(&at, 0, sizeof(at));
+	memset(&s, 0, sizeof(s));
 	c = xcalloc(n, sizeof(*c));
-	for (i = 0; i < n; i++) {
-		c[i].t = &t[i];
-		if (siter_init(&c[i].it, t[i].docs, t[i].docslen, cand->nw) ==
-		    -1 || t[i].pos == NULL)
-			goto out;
-		c[i].pos = t[i].pos;
-		c[i].posend = t[i].pos + t[i].poslen;
-		if (cur_next(&c[i]) == -1)
-			goto out;
-	}
+	for (made = 0; made < n && rc == 0; made++)
+		rc = cur_init(&c[made], &t[made], cand->nw, src);
+	if (rc != 0)
+		goto out;
 	qsort(c, n, sizeof(*c), tile_rarer);
 	for (i = 0; i < cand->nw; i++)
 		for (w = cand->w[i]; w != 0; w &= w - 1) {
 			d = i * 64 + (uint64_t)__builtin_ctzll(w);
-			if ((r = chain(c, n, d, &starts, &at)) == -1)
+			if ((r = chain(c, n, d, &s)) < 0) {
+				rc = r;
 				goto out;
+			}
 			if (r == 0)
 				cand->w[i] &= ~((uint64_t)1 << (d % 64));
 		}
-	rc = 0;
 out:
-	free(starts.v);
-	free(at.v);
+	for (i = 0; i < made; i++)
+		cur_free(&c[i]);
+	free(s.v);
 	free(c);
 	return rc;
 }
 
 int
-gram_match(const char *q, struct pset *s, gram_fetch fetch, void *arg)
+gram_match(const char *q, struct pset *s, const struct gram_source *src)
 {
 	struct gram_query	*gq;
-	size_t			 i;
+	size_t			 i, opened = 0;
 	int			 rc = -1, r;
 
 	gq = xmalloc(sizeof(*gq));
@@ -528,7 +677,7 @@ gram_match(const char *q, struct pset *s, gram_fetch fetch, void *arg)
 		goto out;
 	}
 	for (i = 0; i < gq->ntiles && !pset_empty(s); i++) {
-		if ((r = fetch(arg, &gq->tile[i], 0)) == -1)
+		if ((r = src->docs(src->arg, &gq->tile[i])) == -1)
 			goto out;
 		if (r == 0)		/* no prompt holds this gram */
 			pset_clear(s);
@@ -539,21 +688,18 @@ gram_match(const char *q, struct pset *s, gram_fetch fetch, void *arg)
 		}
 	}
 	if (gq->nchars > 3 && !pset_empty(s)) {
-		for (i = 0; i < gq->ntiles; i++)
-			if ((r = fetch(arg, &gq->tile[i], 1)) != 1) {
-				rc = r == 0 ? -2 : -1;
+		for (opened = 0; opened < gq->ntiles; opened++)
+			if (src->pos_open(src->arg, &gq->tile[opened]) == -1)
 				goto out;
-			}
-		if (gram_verify(s, gq->tile, gq->ntiles) == -1) {
-			rc = -2;
+		if ((rc = gram_verify(s, gq->tile, gq->ntiles, src)) != 0)
 			goto out;
-		}
 	}
 	rc = 0;
 out:
 	for (i = 0; i < gq->ntiles; i++) {
+		if (i < opened)
+			src->pos_close(src->arg, &gq->tile[i]);
 		free(gq->tile[i].docs);
-		free(gq->tile[i].pos);
 	}
 	free(gq);
 	return rc;
@@ -711,6 +857,27 @@ gram_build_add(struct gram_build *b, uint32_t id, const char *folded)
 	free(cp);
 }
 
+/* The stored positions of e into b: the skip list, then the records. */
+static void
+skip_list(const struct gent *e, struct lz_buf *b)
+{
+	const uint8_t	*p = (const uint8_t *)e->pos.p, *end = p + e->pos.len;
+	uint64_t	 len;
+	uint32_t	 off;
+	long long	 r;
+
+	lz_buf_reset(b);
+	for (r = 0; p < end && get_var(&p, end, &len) == 0; r++) {
+		if (r % GRAM_SKIP == 0) {
+			off = htole32((uint32_t)(p - (const uint8_t *)e->pos.p -
+			    (ptrdiff_t)var_len(len)));
+			lz_buf_add(b, &off, sizeof(off));
+		}
+		p += len;
+	}
+	lz_buf_add(b, e->pos.p, e->pos.len);
+}
+
 static int
 gent_by_key(const void *a, const void *b)
 {
@@ -724,7 +891,7 @@ gram_build_each(struct gram_build *b, size_t nbits,
     int (*fn)(void *, uint64_t, long long, const void *, size_t, const void *,
     size_t), void *arg)
 {
-	struct lz_buf	 docs = LZ_BUF_INIT;
+	struct lz_buf	 docs = LZ_BUF_INIT, pos = LZ_BUF_INIT;
 	const uint8_t	*p, *end;
 	uint32_t	*ids = NULL;
 	uint64_t	 d, id;
@@ -745,13 +912,16 @@ gram_build_each(struct gram_build *b, size_t nbits,
 			ids[k] = (uint32_t)(id += d);
 		lz_buf_reset(&docs);
 		pset_encode(&docs, ids, k, nbits);
+		if (gram_is_tri(e->key))
+			skip_list(e, &pos);
 		rc = fn(arg, e->key, e->ndocs, docs.p, docs.len,
-		    gram_is_tri(e->key) ? e->pos.p : NULL,
-		    gram_is_tri(e->key) ? e->pos.len : 0);
+		    gram_is_tri(e->key) ? pos.p : NULL,
+		    gram_is_tri(e->key) ? pos.len : 0);
 		lz_buf_free(&e->docs);
 		lz_buf_free(&e->pos);
 	}
 	free(ids);
 	lz_buf_free(&docs);
+	lz_buf_free(&pos);
 	return rc;
 }

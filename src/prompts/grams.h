@@ -19,8 +19,10 @@
  * Stored forms, all integers little-endian or LEB128 varints:
  * - a set of prompt ids: 'v' and the ids as varint deltas (the first from
  *   0), or 'b' and a bitset of nbits / 64 words; whichever is smaller.
- * - the positions of a tile: for each id of its set, in order, a varint
- *   byte count, then that many bytes of varint deltas of the character
+ * - the positions of a trigram: a skip list, the 32-bit offset of every
+ *   GRAM_SKIP-th record from the first (ceil(ndocs / GRAM_SKIP) of them),
+ *   then the records: for each id of its set, in order, a varint byte
+ *   count, then that many bytes of varint deltas of the character
  *   positions (the first from 0) in the prompt's search text.
  */
 #ifndef LZ_GRAMS_H
@@ -30,6 +32,8 @@
 #include <stdint.h>
 
 #include "util.h"
+
+#define GRAM_SKIP	64	/* records per entry of a skip list */
 
 /* ---- sets of prompt ids ------------------------------------------------ */
 
@@ -77,16 +81,37 @@ int	 gram_is_tri(uint64_t key);
 struct gram_tile {
 	uint64_t	 key;
 	uint32_t	 off;		/* in characters, from the start */
-	/* Filled in by a gram_fetch function: */
+	/* Filled in by the gram_source: */
 	long long	 ndocs;
-	uint8_t		*docs, *pos;	/* stored forms, malloc'd */
-	size_t		 docslen, poslen;
+	uint8_t		*docs;		/* the stored set, malloc'd */
+	size_t		 docslen;
+	void		*pos;		/* the source's handle of the stored */
+	size_t		 poslen;	/* positions, and their size */
 };
 
 struct gram_query {
 	size_t		 nchars;
 	size_t		 ntiles;	/* 1 for a query of 1 to 3 characters */
 	struct gram_tile tile[GRAM_TILES_MAX];
+};
+
+/*
+ * Where the index is kept.  Positions are read piecemeal, as the
+ * verification needs them, so that a tile held by most prompts costs
+ * only the parts of it that candidates use.  Each function returns -1 on
+ * an error it has reported.
+ */
+struct gram_source {
+	/* t->key's set into t->ndocs and t->docs (malloc'd); 1, 0 when
+	 * no prompt holds the gram. */
+	int	 (*docs)(void *arg, struct gram_tile *t);
+	/* Opens the positions of trigram t->key: t->pos and t->poslen; 0. */
+	int	 (*pos_open)(void *arg, struct gram_tile *t);
+	/* len bytes at off of them into buf (within poslen); 0. */
+	int	 (*pos_read)(void *arg, const struct gram_tile *t, void *buf,
+		    size_t len, size_t off);
+	void	 (*pos_close)(void *arg, struct gram_tile *t);
+	void	*arg;
 };
 
 /*
@@ -98,25 +123,19 @@ int	 gram_plan(const char *folded, struct gram_query *);
 
 /*
  * Removes from cand the prompts in which the tiles t[0..n) (with their
- * stored sets and positions) do not line up; cand must lie within every
- * tile's set.  0, or -1 when a stored form is damaged.
+ * sets, positions open) do not line up; cand must lie within every
+ * tile's set.  0, -1 when src failed, -2 when the index is damaged.
  */
-int	 gram_verify(struct pset *cand, const struct gram_tile *t, size_t n);
-
-/*
- * Where the index is kept: fills in t's ndocs and docs (pos == 0) or pos
- * (pos == 1) from the entry of t->key, malloc'd.  Returns 1, 0 when there
- * is no such entry, -1 on an error it has reported.
- */
-typedef int (*gram_fetch)(void *arg, struct gram_tile *t, int pos);
+int	 gram_verify(struct pset *cand, const struct gram_tile *t, size_t n,
+	    const struct gram_source *src);
 
 /*
  * Keeps in s only the prompts whose search text holds the folded query
- * q: gram_plan, the tiles' sets, then gram_verify.  Returns 0, -1 when
- * fetch failed, -2 when the index is damaged.
+ * q: gram_plan, the tiles' sets, then gram_verify.  0, -1 when src
+ * failed, -2 when the index is damaged.
  */
-int	 gram_match(const char *q, struct pset *s, gram_fetch fetch,
-	    void *arg);
+int	 gram_match(const char *q, struct pset *s,
+	    const struct gram_source *src);
 
 /* ---- building (lzctl prompts import) ------------------------------------ */
 

@@ -427,23 +427,19 @@ blob_dup(sqlite3_stmt *st, int col, size_t *len)
 	return p;
 }
 
-/* The gram_fetch of the database. */
+/* ---- the gram_source of the database ---- */
+
 static int
-tile_fetch(void *arg, struct gram_tile *t, int pos)
+src_docs(void *arg, struct gram_tile *t)
 {
 	struct lz_db	*db = arg;
-	sqlite3_stmt	*st;
+	sqlite3_stmt	*st = lz_db_stmt(db, RD_GRAM_DOCS);
 	int		 rc;
 
-	st = lz_db_stmt(db, pos ? RD_GRAM_POS : RD_GRAM_DOCS);
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)t->key);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (pos)
-			t->pos = blob_dup(st, 0, &t->poslen);
-		else {
-			t->ndocs = sqlite3_column_int64(st, 0);
-			t->docs = blob_dup(st, 1, &t->docslen);
-		}
+		t->ndocs = sqlite3_column_int64(st, 0);
+		t->docs = blob_dup(st, 1, &t->docslen);
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
@@ -453,11 +449,58 @@ tile_fetch(void *arg, struct gram_tile *t, int pos)
 	return rc == SQLITE_ROW;
 }
 
+/* Positions are read through incremental blob I/O: only the pages that
+ * hold what the candidates need are read, never the whole blob. */
+static int
+src_pos_open(void *arg, struct gram_tile *t)
+{
+	struct lz_db	*db = arg;
+	sqlite3_blob	*blob = NULL;
+
+	if (sqlite3_blob_open(db->h, "main", "gram_pos", "pos",
+	    (sqlite3_int64)t->key, 0, &blob) != SQLITE_OK) {
+		logerr(db, "trigram positions");
+		sqlite3_blob_close(blob);
+		return -1;
+	}
+	t->pos = blob;
+	t->poslen = (size_t)sqlite3_blob_bytes(blob);
+	return 0;
+}
+
+static int
+src_pos_read(void *arg, const struct gram_tile *t, void *buf, size_t len,
+    size_t off)
+{
+	struct lz_db	*db = arg;
+
+	if (sqlite3_blob_read(t->pos, buf, (int)len, (int)off) != SQLITE_OK) {
+		logerr(db, "trigram positions");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+src_pos_close(void *arg, struct gram_tile *t)
+{
+	(void)arg;
+	sqlite3_blob_close(t->pos);
+	t->pos = NULL;
+}
+
 /* Keeps in s the prompts that hold the folded query q. */
 static int
 match_set(struct lz_db *db, const char *q, struct pset *s)
 {
-	switch (gram_match(q, s, tile_fetch, db)) {
+	struct gram_source	 src;
+
+	src.docs = src_docs;
+	src.pos_open = src_pos_open;
+	src.pos_read = src_pos_read;
+	src.pos_close = src_pos_close;
+	src.arg = db;
+	switch (gram_match(q, s, &src)) {
 	case 0:
 		return 0;
 	case -2:

@@ -53,31 +53,74 @@ mem_put(void *arg, uint64_t key, long long ndocs, const void *docs,
 	return 0;
 }
 
-static int
-mem_fetch(void *arg, struct gram_tile *t, int pos)
+static struct memgram *
+mem_find(struct memidx *ix, uint64_t key)
 {
-	struct memidx	*ix = arg;
-	struct lz_buf	*b;
-	uint8_t		*copy;
-	size_t		 i;
+	size_t	 i;
 
 	for (i = 0; i < ix->n; i++)
-		if (ix->g[i].key == t->key)
-			break;
-	if (i == ix->n || (pos && !ix->g[i].has_pos))
+		if (ix->g[i].key == key)
+			return &ix->g[i];
+	return NULL;
+}
+
+static int
+mem_docs(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL)
 		return 0;
-	b = pos ? &ix->g[i].pos : &ix->g[i].docs;
-	copy = xmalloc(b->len + 1);
-	memcpy(copy, b->p, b->len);
-	if (pos) {
-		t->pos = copy;
-		t->poslen = b->len;
-	} else {
-		t->ndocs = ix->g[i].ndocs;
-		t->docs = copy;
-		t->docslen = b->len;
-	}
+	t->ndocs = g->ndocs;
+	t->docs = xmalloc(g->docs.len + 1);
+	memcpy(t->docs, g->docs.p, g->docs.len);
+	t->docslen = g->docs.len;
 	return 1;
+}
+
+static int
+mem_pos_open(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL || !g->has_pos)
+		return -1;
+	t->pos = &g->pos;
+	t->poslen = g->pos.len;
+	return 0;
+}
+
+static int
+mem_pos_read(void *arg, const struct gram_tile *t, void *buf, size_t len,
+    size_t off)
+{
+	const struct lz_buf	*b = t->pos;
+
+	(void)arg;
+	if (off > t->poslen || len > t->poslen - off || t->poslen > b->len)
+		abort();	/* beyond what pos_open said */
+	memcpy(buf, b->p + off, len);
+	return 0;
+}
+
+static void
+mem_pos_close(void *arg, struct gram_tile *t)
+{
+	(void)arg;
+	t->pos = NULL;
+}
+
+static const struct gram_source *
+mem_source(struct memidx *ix)
+{
+	static struct gram_source	 src;
+
+	src.docs = mem_docs;
+	src.pos_open = mem_pos_open;
+	src.pos_read = mem_pos_read;
+	src.pos_close = mem_pos_close;
+	src.arg = ix;
+	return &src;
 }
 
 /* Indexes "query|prompt|..." (folded) and checks the answer. */
@@ -122,7 +165,7 @@ search(const char *f)
 	pset_init(&s, n + 1);
 	for (i = 1; i <= n; i++)
 		pset_add(&s, i);
-	if (gram_match(q, &s, mem_fetch, &ix) != 0)
+	if (gram_match(q, &s, mem_source(&ix)) != 0)
 		abort();
 	for (i = 0; i <= n; i++) {
 		if (pset_has(&s, i) != (i > 0 && strstr(lz_buf_str(&text[i]),
