@@ -230,32 +230,73 @@ START_TEST(damaged_sets_are_refused)
 }
 END_TEST
 
+/* The offsets of q's tiles, as "0,3,5". */
+static const char *
+tile_offsets(const struct gram_query *q)
+{
+	static char	 buf[256];
+	size_t		 i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < q->ntiles && n < sizeof(buf) - 12; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u",
+		    i ? "," : "", q->tile[i].off);
+	return buf;
+}
+
 START_TEST(query_plans)
 {
-	struct gram_query	 q;
+	static struct gram_query q;
 	uint32_t		 cp[3] = { 0x8c93, 'a', 'b' };
+	size_t			 i;
 
 	ck_assert_int_eq(gram_plan("", &q), -1);
 	ck_assert_int_eq(gram_plan("a\x1f" "b", &q), -1);
 	ck_assert_int_eq(gram_plan("貓", &q), 0);
+	gram_chain(&q);
 	ck_assert_int_eq(q.ntiles, 1);
 	ck_assert(q.tile[0].key == gram_key(cp, 1));
 	ck_assert(!gram_is_tri(q.tile[0].key));
 	ck_assert_int_eq(gram_plan("貓ab", &q), 0);
+	gram_chain(&q);
 	ck_assert_int_eq(q.ntiles, 1);
 	ck_assert(q.tile[0].key == gram_key(cp, 3));
 	ck_assert(gram_is_tri(q.tile[0].key));
-	/* Tiles every three characters and one ending the query. */
-	ck_assert_int_eq(gram_plan("abcd", &q), 0);
-	ck_assert_int_eq(q.nchars, 4);
-	ck_assert_int_eq(q.ntiles, 2);
-	ck_assert_int_eq(q.tile[1].off, 1);
-	ck_assert_int_eq(gram_plan("abcdef", &q), 0);
-	ck_assert_int_eq(q.ntiles, 2);
-	ck_assert_int_eq(q.tile[1].off, 3);
+	/* Every trigram of a longer query; tiles from the first to the
+	 * last, fewest when all cost alike. */
 	ck_assert_int_eq(gram_plan("abcdefgh", &q), 0);
+	ck_assert_int_eq(q.nchars, 8);
+	ck_assert_int_eq(q.ngrams, 6);
+	ck_assert(q.g[5].key == gram_key((const uint32_t[]){ 'f', 'g',
+	    'h' }, 3));
+	gram_chain(&q);
 	ck_assert_int_eq(q.ntiles, 3);
+	ck_assert_int_eq(q.tile[0].off, 0);
 	ck_assert_int_eq(q.tile[2].off, 5);
+	/* Common trigrams are left out where rarer ones cover. */
+	for (i = 0; i < q.ngrams; i++)
+		q.g[i].poslen = 100000;
+	q.g[1].poslen = q.g[4].poslen = 10;
+	gram_chain(&q);
+	ck_assert_str_eq(tile_offsets(&q), "0,1,4,5");
+	q.g[0].poslen = 10;
+	q.g[2].poslen = 50000;
+	gram_chain(&q);
+	ck_assert_str_eq(tile_offsets(&q), "0,1,4,5");
+	/* Never a gap: 500 characters, 1 + ceil(497 / 3) tiles. */
+	{
+		char	 many[501];
+
+		memset(many, 'x', 500);
+		many[500] = '\0';
+		ck_assert_int_eq(gram_plan(many, &q), 0);
+		ck_assert_int_eq(q.ngrams, 498);
+		gram_chain(&q);
+		ck_assert_int_eq(q.ntiles, 167);
+		for (i = 1; i < q.ntiles; i++)
+			ck_assert(q.tile[i].off - q.tile[i - 1].off <= 3);
+		ck_assert_int_eq(q.tile[q.ntiles - 1].off, 497);
+	}
 }
 END_TEST
 
@@ -301,6 +342,18 @@ mem_find(struct memidx *ix, uint64_t key)
 		if (ix->g[i].key == key)
 			return &ix->g[i];
 	return NULL;
+}
+
+static int
+mem_stat(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL)
+		return 0;
+	t->ndocs = g->ndocs;
+	t->poslen = g->pos.len;
+	return 1;
 }
 
 static int
@@ -354,6 +407,7 @@ mem_source(struct memidx *ix)
 {
 	static struct gram_source	 src;
 
+	src.stat = mem_stat;
 	src.docs = mem_docs;
 	src.pos_open = mem_pos_open;
 	src.pos_read = mem_pos_read;

@@ -10,10 +10,12 @@ DROP TABLE prompt_fts_vocab;
 DROP TABLE prompt_fts;
 
 -- key: the gram's code points, 21 bits each (gram_key); ndocs: how many
--- prompts hold it; docs: the stored set of them.
+-- prompts hold it; posbytes: the size of its gram_pos.pos (trigrams;
+-- what verifying a query by it costs); docs: the stored set of them.
 CREATE TABLE gram_docs (
 	key		INTEGER PRIMARY KEY,
 	ndocs		INTEGER NOT NULL,
+	posbytes	INTEGER,
 	docs		BLOB NOT NULL
 );
 

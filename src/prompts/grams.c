@@ -15,9 +15,6 @@
 /* The character of SEARCH_SEP, never part of a gram. */
 #define SEP_CHAR	0x1f
 
-/* The longest query gram_plan takes, in characters (the handler allows
- * 500), and so at most this / 3 + 2 tiles. */
-#define QUERY_MAX	((GRAM_TILES_MAX - 2) * 3)
 
 /* ---- varints and words --------------------------------------------------- */
 
@@ -344,34 +341,61 @@ int
 gram_plan(const char *folded, struct gram_query *q)
 {
 	uint32_t	*cp;
-	size_t		 n, i, off;
+	size_t		 n, i;
 	int		 rc = -1;
 
 	memset(q, 0, sizeof(*q));
 	cp = search_chars(folded, &n);
-	if (n == 0 || n > QUERY_MAX)
+	if (n == 0 || n > GRAM_QUERY_MAX)
 		goto out;
 	for (i = 0; i < n; i++)
 		if (cp[i] == 0 || cp[i] == SEP_CHAR || cp[i] > 0x10ffff)
 			goto out;
 	q->nchars = n;
-	if (n <= 3) {
-		q->tile[q->ntiles++].key = gram_key(cp, n);
-		rc = 0;
-		goto out;
-	}
-	for (off = 0; off + 3 <= n; off += 3) {
-		q->tile[q->ntiles].key = gram_key(cp + off, 3);
-		q->tile[q->ntiles++].off = (uint32_t)off;
-	}
-	if (q->tile[q->ntiles - 1].off != n - 3) {
-		q->tile[q->ntiles].key = gram_key(cp + n - 3, 3);
-		q->tile[q->ntiles++].off = (uint32_t)(n - 3);
-	}
+	if (n <= 3)
+		q->g[q->ngrams++].key = gram_key(cp, n);
+	else
+		for (i = 0; i + 3 <= n; i++) {
+			q->g[q->ngrams].key = gram_key(cp + i, 3);
+			q->g[q->ngrams++].off = (uint32_t)i;
+		}
 	rc = 0;
 out:
 	free(cp);
 	return rc;
+}
+
+void
+gram_chain(struct gram_query *q)
+{
+	uint64_t	 best[GRAM_QUERY_MAX], cost;
+	size_t		 from[GRAM_QUERY_MAX], i, j, n;
+
+	q->ntiles = 0;
+	if (q->ngrams == 0)
+		return;
+	/* best[i]: the cheapest chain from gram 0 to gram i. */
+	for (i = 0; i < q->ngrams; i++) {
+		cost = q->g[i].poslen + GRAM_TILE_COST;
+		from[i] = i;
+		best[i] = cost;
+		if (i == 0)
+			continue;
+		best[i] = UINT64_MAX;
+		for (j = i > 3 ? i - 3 : 0; j < i; j++)
+			if (best[j] + cost < best[i]) {
+				best[i] = best[j] + cost;
+				from[i] = j;
+			}
+	}
+	for (i = q->ngrams - 1, n = 1; from[i] != i; i = from[i])
+		n++;
+	q->ntiles = n;
+	for (i = q->ngrams - 1; ; i = from[i]) {
+		q->tile[--n] = q->g[i];
+		if (from[i] == i)
+			break;
+	}
 }
 
 /* ---- verification ---------------------------------------------------------- */
@@ -533,7 +557,7 @@ cur_init(struct cursor *c, const struct gram_tile *t, size_t nw,
 
 /* The record of prompt d into [*rec, *rec + *len), valid until c is used
  * again: 1, 0 when d is not in the tile's set, -1, -2. */
-static int
+static inline int
 cur_seek(struct cursor *c, uint64_t d, const uint8_t **rec, size_t *len)
 {
 	uint64_t	 r, w;
@@ -616,13 +640,15 @@ chain(struct cursor *c, size_t n, uint64_t d, struct starts *s)
 	return s->n > 0;
 }
 
+/* Fewest positions first: the first tile gives the starts every other
+ * tile is merged with. */
 static int
 tile_rarer(const void *a, const void *b)
 {
 	const struct cursor	*x = a, *y = b;
 
-	if (x->t->ndocs != y->t->ndocs)
-		return x->t->ndocs < y->t->ndocs ? -1 : 1;
+	if (x->t->poslen != y->t->poslen)
+		return x->t->poslen < y->t->poslen ? -1 : 1;
 	return x->t->off < y->t->off ? -1 : x->t->off > y->t->off;
 }
 
@@ -676,10 +702,22 @@ gram_match(const char *q, struct pset *s, const struct gram_source *src)
 		rc = 0;
 		goto out;
 	}
+	if (gq->nchars > 3)
+		for (i = 0; i < gq->ngrams && !pset_empty(s); i++) {
+			if ((r = src->stat(src->arg, &gq->g[i])) == -1)
+				goto out;
+			if (r == 0)	/* no prompt holds this trigram */
+				pset_clear(s);
+		}
+	gram_chain(gq);
 	for (i = 0; i < gq->ntiles && !pset_empty(s); i++) {
 		if ((r = src->docs(src->arg, &gq->tile[i])) == -1)
 			goto out;
-		if (r == 0)		/* no prompt holds this gram */
+		if (r == 0 && gq->nchars > 3) {	/* it had a size */
+			rc = -2;
+			goto out;
+		}
+		if (r == 0)		/* no prompt holds the gram */
 			pset_clear(s);
 		else if (pset_and_stored(s, gq->tile[i].docs,
 		    gq->tile[i].docslen) == -1) {

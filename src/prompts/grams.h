@@ -76,7 +76,9 @@ uint64_t gram_key(const uint32_t *cp, size_t n);
 /* Whether key is of three characters (has positions). */
 int	 gram_is_tri(uint64_t key);
 
-#define GRAM_TILES_MAX	170	/* tiles of a query of 500 characters */
+/* Characters of the longest query gram_plan takes (the handler allows
+ * 500). */
+#define GRAM_QUERY_MAX	512
 
 struct gram_tile {
 	uint64_t	 key;
@@ -91,8 +93,13 @@ struct gram_tile {
 
 struct gram_query {
 	size_t		 nchars;
-	size_t		 ntiles;	/* 1 for a query of 1 to 3 characters */
-	struct gram_tile tile[GRAM_TILES_MAX];
+	/* Its grams: the query itself up to 3 characters, else the
+	 * trigram at every offset. */
+	size_t		 ngrams;
+	struct gram_tile g[GRAM_QUERY_MAX];
+	/* Those it is looked up by (gram_chain). */
+	size_t		 ntiles;
+	struct gram_tile tile[GRAM_QUERY_MAX];
 };
 
 /*
@@ -102,6 +109,9 @@ struct gram_query {
  * an error it has reported.
  */
 struct gram_source {
+	/* t->key's t->ndocs and, for a trigram, t->poslen; 1, 0 when no
+	 * prompt holds the gram. */
+	int	 (*stat)(void *arg, struct gram_tile *t);
 	/* t->key's set into t->ndocs and t->docs (malloc'd); 1, 0 when
 	 * no prompt holds the gram. */
 	int	 (*docs)(void *arg, struct gram_tile *t);
@@ -115,11 +125,20 @@ struct gram_source {
 };
 
 /*
- * The grams a folded query is looked up by.  Returns 0, or -1 when the
- * query cannot match anything (empty, too long, or holding characters no
- * gram holds).
+ * The grams of a folded query.  Returns 0, or -1 when the query cannot
+ * match anything (empty, too long, or holding characters no gram holds).
  */
 int	 gram_plan(const char *folded, struct gram_query *);
+
+/*
+ * Chooses the tiles of a query of 4 characters or more whose grams have
+ * their poslen: a chain from the first trigram to the last, each within
+ * 3 characters of the one before (so together they cover the query),
+ * that costs the fewest bytes of positions, GRAM_TILE_COST more for each
+ * tile.  Up to 3 characters the one gram is the tile.
+ */
+#define GRAM_TILE_COST	4096
+void	 gram_chain(struct gram_query *);
 
 /*
  * Removes from cand the prompts in which the tiles t[0..n) (with their
@@ -131,8 +150,8 @@ int	 gram_verify(struct pset *cand, const struct gram_tile *t, size_t n,
 
 /*
  * Keeps in s only the prompts whose search text holds the folded query
- * q: gram_plan, the tiles' sets, then gram_verify.  0, -1 when src
- * failed, -2 when the index is damaged.
+ * q: gram_plan, the grams' sizes, gram_chain, the tiles' sets, then
+ * gram_verify.  0, -1 when src failed, -2 when the index is damaged.
  */
 int	 gram_match(const char *q, struct pset *s,
 	    const struct gram_source *src);

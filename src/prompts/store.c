@@ -55,8 +55,8 @@ enum rd {
 	RD_BITS,
 	RD_DUE,
 	RD_SET,
+	RD_GRAM_STAT,
 	RD_GRAM_DOCS,
-	RD_GRAM_POS,
 	RD_ORDER,
 	RD_SUMMARY,
 	RD_DETAIL,
@@ -117,10 +117,10 @@ static const char *const rd_sql[RD__MAX] = {
 	    "SELECT id FROM prompts WHERE " SCHEDULED_NOW("prompts"),
 	[RD_SET] =
 	    "SELECT docs FROM prompt_sets WHERE name = ?",
+	[RD_GRAM_STAT] =
+	    "SELECT ndocs, posbytes FROM gram_docs WHERE key = ?",
 	[RD_GRAM_DOCS] =
 	    "SELECT ndocs, docs FROM gram_docs WHERE key = ?",
-	[RD_GRAM_POS] =
-	    "SELECT pos FROM gram_pos WHERE key = ?",
 	[RD_ORDER] =
 	    "SELECT id FROM prompt_orders WHERE sort = ?",
 
@@ -430,6 +430,26 @@ blob_dup(sqlite3_stmt *st, int col, size_t *len)
 /* ---- the gram_source of the database ---- */
 
 static int
+src_stat(void *arg, struct gram_tile *t)
+{
+	struct lz_db	*db = arg;
+	sqlite3_stmt	*st = lz_db_stmt(db, RD_GRAM_STAT);
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)t->key);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t->ndocs = sqlite3_column_int64(st, 0);
+		t->poslen = (size_t)sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		logerr(db, "search index");
+		return -1;
+	}
+	return rc == SQLITE_ROW;
+}
+
+static int
 src_docs(void *arg, struct gram_tile *t)
 {
 	struct lz_db	*db = arg;
@@ -495,6 +515,7 @@ match_set(struct lz_db *db, const char *q, struct pset *s)
 {
 	struct gram_source	 src;
 
+	src.stat = src_stat;
 	src.docs = src_docs;
 	src.pos_open = src_pos_open;
 	src.pos_read = src_pos_read;
@@ -1218,7 +1239,8 @@ static const char *const bd_sql[BD__MAX] = {
 	    "sample_output_en, full_prompt, full_prompt_en, variables) "
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[BD_GRAM_DOCS] =
-	    "INSERT INTO gram_docs (key, ndocs, docs) VALUES (?, ?, ?)",
+	    "INSERT INTO gram_docs (key, ndocs, posbytes, docs) VALUES (?, ?, "
+	    "?, ?)",
 	[BD_GRAM_POS] =
 	    "INSERT INTO gram_pos (key, pos) VALUES (?, ?)",
 	[BD_SET] =
@@ -1453,7 +1475,9 @@ put_gram(void *arg, uint64_t key, long long ndocs, const void *docs,
 	st = lz_db_stmt(db, BD_GRAM_DOCS);
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
 	sqlite3_bind_int64(st, 2, ndocs);
-	sqlite3_bind_blob(st, 3, docs, (int)docslen, SQLITE_STATIC);
+	if (pos != NULL)
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)poslen);
+	sqlite3_bind_blob(st, 4, docs, (int)docslen, SQLITE_STATIC);
 	if (step_done(db, st, "gram") == -1)
 		return -1;
 	if (pos == NULL)

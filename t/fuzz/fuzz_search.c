@@ -65,6 +65,18 @@ mem_find(struct memidx *ix, uint64_t key)
 }
 
 static int
+mem_stat(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL)
+		return 0;
+	t->ndocs = g->ndocs;
+	t->poslen = g->pos.len;
+	return 1;
+}
+
+static int
 mem_docs(void *arg, struct gram_tile *t)
 {
 	struct memgram	*g;
@@ -115,6 +127,7 @@ mem_source(struct memidx *ix)
 {
 	static struct gram_source	 src;
 
+	src.stat = mem_stat;
 	src.docs = mem_docs;
 	src.pos_open = mem_pos_open;
 	src.pos_read = mem_pos_read;
