@@ -1320,7 +1320,8 @@ pstore_create(struct lz_db *db, const char *path, char *err, size_t errlen)
 		return -1;
 	/* A new file that nobody reads until it is renamed into place: no
 	 * journal while building (a failed build is thrown away). */
-	if (lz_db_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	if (lz_db_exec(db, "PRAGMA page_size=16384;"
+	    "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 	    "PRAGMA foreign_keys=ON") == -1 ||
 	    lz_db_migrate(db, lz_prompts_migrations, lz_prompts_nmigrations,
 	    &from, &to, err, errlen) == -1 ||
