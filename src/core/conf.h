@@ -52,6 +52,11 @@
 	P(geoip_file,		"/usr/share/tor/geoip") \
 	P(geoip6_file,		"/usr/share/tor/geoip6") \
 	S(signup,		"closed") \
+	I(session_idle_timeout,	7200, 60, 31536000) \
+	I(session_max_age,	604800, 300, 31536000) \
+	I(login_window,		900, 10, 86400) \
+	I(login_max_failures,	5, 1, 1000) \
+	I(login_max_failures_addr, 20, 1, 100000) \
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
 	S(log_level,		"info") \
