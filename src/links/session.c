@@ -211,6 +211,11 @@ session_start(struct lz_req *r, int64_t account_id)
 	int64_t			 id;
 	const struct lz_conf	*c = links.conf;
 
+	/* The browser's cookie is about to be replaced: end the session it
+	 * named, if any, rather than leave it valid and orphaned. */
+	if (session_load(r) == 1 && lr->session_id != 0 &&
+	    store_session_delete(&links.db, lr->session_id) == -1)
+		return -1;
 	new_token(token);
 	new_token(csrf);
 	token_hash(token, hash);

@@ -33,7 +33,7 @@ static const struct {
 } cmds[] = {
 	{ "init",	cmd_init,	"create the key file and databases" },
 	{ "migrate",	cmd_migrate,	"upgrade the databases in place" },
-	{ "account",	cmd_account,	"add|list|show|plan|disable|enable" },
+	{ "account",	cmd_account,	"add|list|show|plan|password|disable|enable" },
 	{ "key",	cmd_key,	"create|list|revoke API keys" },
 	{ "link",	cmd_link,	"list|show|delete links" },
 };

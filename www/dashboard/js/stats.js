@@ -1,0 +1,124 @@
+// stats.js -- statistics of one link: totals (clicks, conversions,
+// revenue, conversion rate), clicks over time, and breakdowns by country,
+// device, OS, referrer, suffix and variant (GET links/<id>/stats, the
+// same data as /api/v1/links/<id>/stats).
+
+import { api } from "./api.js";
+import { $, h, clear, fmtNumber } from "./dom.js";
+import { t, lang } from "./i18n.js";
+import { lineChart, barChart } from "./chart.js";
+
+let ctx;
+let current = null;
+
+const DIMS = ["country", "device", "os", "referrer", "suffix", "variant"];
+
+// Tolerant readers: a bucket's time and count, a breakdown row's key.
+const bucketTime = (b) => b.t ?? b.time ?? b.start ?? b.at ?? b.bucket;
+const count = (r) => Number(r.clicks ?? r.count ?? r.value ?? 0);
+const keyOf = (r) => String(r.key ?? r.value ?? r.name ?? r.label ?? "");
+
+function label(iso, hourly) {
+  const d = new Date(iso);
+  if (isNaN(d)) return String(iso);
+  return hourly ? d.toLocaleTimeString(lang(), { hour: "2-digit",
+    minute: "2-digit" }) : d.toLocaleDateString(lang(), { month: "short",
+    day: "numeric" });
+}
+
+function money(rev) {
+  const parts = Object.entries(rev || {}).map(([cur, amt]) => {
+    try {
+      return Number(amt).toLocaleString(lang(), { style: "currency",
+        currency: cur });
+    } catch (e) {
+      return amt + " " + cur;
+    }
+  });
+  return parts.length ? parts.join(" · ") : "—";
+}
+
+function total(name, value) {
+  return h("div", { class: "total" }, h("span", { class: "total-label" },
+    t(name)), h("span", { class: "total-value" }, value));
+}
+
+function render(j, days) {
+  const s = j.stats || j.totals || {};
+  const clicks = s.clicks ?? 0;
+  const conv = s.conversions ?? 0;
+  const rate = s.conversion_rate ?? (clicks ? conv / clicks : 0);
+  clear($("#stats-totals")).append(
+    total("stats.clicks", fmtNumber(clicks)),
+    total("stats.conversions", fmtNumber(conv)),
+    total("stats.revenue", money(s.revenue)),
+    total("stats.rate", (rate * 100).toLocaleString(lang(),
+      { maximumFractionDigits: 2 }) + "%"));
+  const hourly = days <= 1;
+  const series = (j.series || []).map((b) => ({ label: label(bucketTime(b),
+    hourly), value: count(b) }));
+  clear($("#stats-series")).append(lineChart(series, {
+    title: t("stats.over_time"), colLabel: t("stats.time"),
+    colValue: t("stats.clicks"), fmt: (v) => fmtNumber(v) }));
+  const box = clear($("#stats-breakdowns"));
+  const br = j.breakdowns || {};
+  for (const dim of DIMS) {
+    const rows = (br[dim] || []).map((r) => ({ label: keyOf(r) ||
+      t("stats.unknown"), value: count(r) })).slice(0, 10);
+    box.append(h("div", { class: "card" }, h("h2", {}, t("stats.by_" + dim)),
+      rows.length ? barChart(rows, { title: t("stats.by_" + dim),
+        colLabel: t("stats.dim_" + dim), colValue: t("stats.clicks"),
+        fmt: (v) => fmtNumber(v) }) : h("p", { class: "hint" },
+        t("stats.none"))));
+  }
+  const convRows = j.conversions_by_suffix || (br.conversions || []);
+  if (convRows.length) {
+    box.append(h("div", { class: "card" }, h("h2", {},
+      t("stats.conv_by_suffix")), barChart(convRows.map((r) => ({
+      label: keyOf(r) || t("stats.unknown"),
+      value: Number(r.conversions ?? r.count ?? 0) })), {
+      title: t("stats.conv_by_suffix"), colLabel: t("stats.dim_suffix"),
+      colValue: t("stats.conversions"), fmt: (v) => fmtNumber(v) })));
+  }
+}
+
+async function load() {
+  const days = Number($("#stats-range").value);
+  const to = new Date();
+  const from = new Date(to.getTime() - days * 86400000);
+  const q = new URLSearchParams({ from: from.toISOString().replace(/\.\d+Z$/,
+    "Z"), to: to.toISOString().replace(/\.\d+Z$/, "Z"),
+  interval: days <= 1 ? "hour" : "day" });
+  try {
+    const j = await api("GET", "links/" + current + "/stats?" + q);
+    $("#stats-unavailable").hidden = true;
+    render(j, days);
+  } catch (e) {
+    if (e.status === 404 && e.code === "not_found" && !e.param) {
+      $("#stats-unavailable").hidden = false;
+      return;
+    }
+    throw e;
+  }
+}
+
+export function setup(c) {
+  ctx = c;
+  $("#stats-range").addEventListener("change", () => load()
+    .catch((e) => ctx.status(e.text)));
+}
+
+export async function show(id) {
+  current = /^\d+$/.test(id || "") ? id : null;
+  if (!current) {
+    location.hash = "#links";
+    return;
+  }
+  const j = await api("GET", "links/" + current);
+  const l = j.link;
+  clear($("#stats-link")).append(h("a", { href: l.short_url, target: "_blank",
+    rel: "noopener noreferrer" }, l.short_url), " → ",
+  h("span", { class: "clip" }, l.target_url));
+  $("#stats-title").textContent = t("stats.title_of", { slug: l.slug });
+  await load();
+}
