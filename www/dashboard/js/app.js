@@ -57,6 +57,12 @@ async function route() {
   }
   const [name, arg] = location.hash.slice(1).split("/");
   const view = views[name] ? name : "links";
+  if (lastView !== null && lastView !== location.hash) {
+    $("#status").textContent = "";
+    document.querySelectorAll("[data-error]").forEach((e) => {
+      e.textContent = "";
+    });
+  }
   showOnly(view);
   try {
     await views[view](arg, ctx);

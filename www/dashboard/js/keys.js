@@ -22,11 +22,12 @@ function keyRow(k) {
   };
   return h("tr", { "data-id": k.id },
     h("td", { class: "mono" }, k.prefix + "…" + k.last4),
-    h("td", {}, k.name || "—"),
-    h("td", {}, h("span", { class: "badge " + k.status },
-      t("api.status_" + k.status))),
-    h("td", {}, fmtTime(k.created_at)),
-    h("td", {}, k.last_used_at ? fmtTime(k.last_used_at) : t("api.never")),
+    h("td", { "data-label": t("api.col_name") }, k.name || "—"),
+    h("td", { "data-label": t("api.col_status") }, h("span",
+      { class: "badge " + k.status }, t("api.status_" + k.status))),
+    h("td", { "data-label": t("api.col_created") }, fmtTime(k.created_at)),
+    h("td", { "data-label": t("api.col_used") }, k.last_used_at ?
+      fmtTime(k.last_used_at) : t("api.never")),
     h("td", { class: "actions" }, k.status === "active" ?
       h("button", { type: "button", class: "danger", onclick: revoke,
         "aria-label": t("api.revoke_aria", { key: k.prefix + "…" +
