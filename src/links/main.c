@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,16 @@
 
 #include "conf.h"
 #include "dashboard.h"
+#include "geo.h"
 #include "links.h"
 #include "log.h"
 #include "pool.h"
 #include "resp.h"
 #include "route.h"
+#include "sandbox.h"
 #include "session.h"
 #include "store.h"
+#include "util.h"
 
 
 static const struct lz_route routes[] = {
@@ -85,6 +89,21 @@ static const struct lz_router router = {
 	routes, LZ_NELEM(routes), before, NULL, NULL
 };
 
+/* Supervisor, before the fork: the country table, shared by all workers. */
+static int
+pre_fork(void *arg)
+{
+	char	 err[512];
+
+	(void)arg;
+	if (geo_load(links.conf->geoip_file, links.conf->geoip6_file, err,
+	    sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 worker_init(void *arg)
 {
@@ -97,6 +116,41 @@ worker_init(void *arg)
 		return LZ_EXIT_CONFIG;
 	}
 	return 0;
+}
+
+/* After init: confine the worker to its data directory (lz-links(8)). */
+static int
+worker_sandbox(void)
+{
+	char		*dup, err[512];
+	const char	*rw[2];
+	int		 landlocked, rc;
+
+	if (!links.conf->sandbox)
+		return 0;
+	dup = xstrdup(links.conf->links_db);
+	rw[0] = dirname(dup);
+	rw[1] = NULL;
+	rc = lz_sandbox(rw, NULL, &landlocked, err, sizeof(err));
+	free(dup);
+	if (rc == -1) {
+		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
+		    "without)", err);
+		return LZ_EXIT_CONFIG;
+	}
+	if (!landlocked)
+		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
+	return 0;
+}
+
+static int
+worker_start(void *arg)
+{
+	int	 rc;
+
+	if ((rc = worker_init(arg)) != 0)
+		return rc;
+	return worker_sandbox();
 }
 
 static void
@@ -157,6 +211,10 @@ reload(struct lz_pool_opts *o, void *arg)
 	if (strcmp(c->links_socket, links.conf->links_socket) != 0)
 		lz_log(LZ_LOG_WARN, "links_socket changed; restart the pool "
 		    "to move the socket");
+	/* New workers get the new geo files; a bad file keeps the old. */
+	if (geo_load(c->geoip_file, c->geoip6_file, err, sizeof(err)) == -1)
+		lz_log(LZ_LOG_ERR, "%s; keeping the loaded country table",
+		    err);
 	lz_conf_free(links.conf);
 	links.conf = c;
 	lz_log_level(c->loglevel);
@@ -209,8 +267,9 @@ main(int argc, char *argv[])
 	}
 	lz_log_level(links.conf->loglevel);
 	if (test) {
-		/* -t: check the configuration and the database, then exit. */
-		if (worker_init(NULL) != 0)
+		/* -t: check the configuration, the database and the geo
+		 * files, then exit. */
+		if (worker_init(NULL) != 0 || pre_fork(NULL) == -1)
 			return 1;
 		worker_fini(NULL);
 		printf("lz-links: configuration %s and database %s are ok\n",
@@ -218,7 +277,8 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	memset(&app, 0, sizeof(app));
-	app.init = worker_init;
+	app.pre_fork = pre_fork;
+	app.init = worker_start;
 	app.handle = worker_handle;
 	app.fini = worker_fini;
 	app.reload = reload;

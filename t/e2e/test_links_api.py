@@ -625,6 +625,12 @@ class Restart(Base):
         self.assertEqual(g.status, 200, g)
         self.assertEqual(g.json()["link"]["slug"], "persist-me")
 
+    def test_workers_are_sandboxed(self):
+        for pid in inst.worker_pids("lz-links"):
+            status = open("/proc/%d/status" % pid).read()
+            self.assertRegex(status, r"NoNewPrivs:\s+1")
+            self.assertRegex(status, r"Seccomp:\s+2")
+
     def test_worker_crash_does_not_stop_service(self):
         _, key = new_key("crash@example.com")
         pids = inst.worker_pids("lz-links")
