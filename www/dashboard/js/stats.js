@@ -1,7 +1,7 @@
 // stats.js -- statistics of one link: totals (clicks, conversions,
 // revenue, conversion rate), clicks over time, and breakdowns by country,
-// device, OS, referrer, suffix and variant (GET links/<id>/stats, the
-// same data as /api/v1/links/<id>/stats).
+// device, OS, browser, referrer host, suffix and variant (GET
+// links/<id>/stats: the handler of /api/v1/links/<id>/stats).
 
 import { api } from "./api.js";
 import { $, h, clear, fmtNumber } from "./dom.js";
@@ -11,12 +11,13 @@ import { lineChart, barChart } from "./chart.js";
 let ctx;
 let current = null;
 
-const DIMS = ["country", "device", "os", "referrer", "suffix", "variant"];
+const DIMS = ["country", "device", "os", "browser", "referrer_host",
+  "suffix", "variant"];
 
-// Tolerant readers: a bucket's time and count, a breakdown row's key.
-const bucketTime = (b) => b.t ?? b.time ?? b.start ?? b.at ?? b.bucket;
-const count = (r) => Number(r.clicks ?? r.count ?? r.value ?? 0);
-const keyOf = (r) => String(r.key ?? r.value ?? r.name ?? r.label ?? "");
+// A bucket {t, clicks}; a breakdown row {key, clicks}.
+const bucketTime = (b) => b.t;
+const count = (r) => Number(r.clicks ?? 0);
+const keyOf = (r) => String(r.key ?? "");
 
 function label(iso, hourly) {
   const d = new Date(iso);
@@ -44,16 +45,19 @@ function total(name, value) {
 }
 
 function render(j, days) {
-  const s = j.stats || j.totals || {};
+  const s = j.totals || {};
   const clicks = s.clicks ?? 0;
+  // Conversions come with conversion tracking; until the server reports
+  // them for the period, they show as "—" rather than a made-up 0.
+  const has = s.conversions !== undefined;
   const conv = s.conversions ?? 0;
   const rate = s.conversion_rate ?? (clicks ? conv / clicks : 0);
   clear($("#stats-totals")).append(
     total("stats.clicks", fmtNumber(clicks)),
-    total("stats.conversions", fmtNumber(conv)),
-    total("stats.revenue", money(s.revenue)),
-    total("stats.rate", (rate * 100).toLocaleString(lang(),
-      { maximumFractionDigits: 2 }) + "%"));
+    total("stats.conversions", has ? fmtNumber(conv) : "—"),
+    total("stats.revenue", has ? money(s.revenue) : "—"),
+    total("stats.rate", has ? (rate * 100).toLocaleString(lang(),
+      { maximumFractionDigits: 2 }) + "%" : "—"));
   const hourly = days <= 1;
   const series = (j.series || []).map((b) => ({ label: label(bucketTime(b),
     hourly), value: count(b) }));
@@ -71,12 +75,12 @@ function render(j, days) {
         fmt: (v) => fmtNumber(v) }) : h("p", { class: "hint" },
         t("stats.none"))));
   }
-  const convRows = j.conversions_by_suffix || (br.conversions || []);
+  const convRows = j.conversions_by_suffix || [];
   if (convRows.length) {
     box.append(h("div", { class: "card" }, h("h2", {},
       t("stats.conv_by_suffix")), barChart(convRows.map((r) => ({
       label: keyOf(r) || t("stats.unknown"),
-      value: Number(r.conversions ?? r.count ?? 0) })), {
+      value: Number(r.conversions ?? 0) })), {
       title: t("stats.conv_by_suffix"), colLabel: t("stats.dim_suffix"),
       colValue: t("stats.conversions"), fmt: (v) => fmtNumber(v) })));
   }
