@@ -113,8 +113,48 @@ def go(hash_):
     drv.execute_script("location.hash = arguments[0]", hash_)
 
 
+# WCAG 2 contrast of every visible piece of text against the background
+# it is drawn on: 4.5:1, or 3:1 for large text (24px, or 18.66px bold).
+CONTRAST_JS = """
+const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 :
+  Math.pow((c + 0.055) / 1.055, 2.4); };
+const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) +
+  0.0722 * lin(b);
+const rgba = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+function bg(el) {
+  for (; el; el = el.parentElement) {
+    const c = rgba(getComputedStyle(el).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] >= 0.99)) return c;
+  }
+  return [255, 255, 255];
+}
+const bad = [];
+const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+  const el = n.parentElement;
+  if (!n.textContent.trim() || !el || el.closest("[hidden], .sr-only, svg"))
+    continue;
+  if (!el.getClientRects().length) continue;   /* not rendered */
+  const cs = getComputedStyle(el);
+  const fg = rgba(cs.color).slice(0, 3);
+  const b = bg(el);
+  const l1 = lum(fg), l2 = lum(b.slice(0, 3));
+  const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+  const px = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
+  const need = px >= 24 || (bold && px >= 18.66) ? 3 : 4.5;
+  if (ratio < need) bad.push(n.textContent.trim().slice(0, 40) + " " +
+    ratio.toFixed(2));
+}
+return bad;
+"""
+CONTRAST_FAILS = []
+
+
 def shot(name):
-    """Full-page screenshots at a desktop and a phone width."""
+    """Full-page screenshots at a desktop and a phone width, and the
+    contrast of the page's text."""
+    CONTRAST_FAILS.extend("%s: %s" % (name, b) for b in
+                          drv.execute_script(CONTRAST_JS))
     for label, width, mobile in (("desktop", 1280, False),
                                  ("phone", 390, True)):
         drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
@@ -403,6 +443,24 @@ class Dashboard(unittest.TestCase):
         q("#signin-form button[type=submit]").click()
         wait(lambda: visible("#view-links"))
         self.assertTrue(no_xss())
+
+    def test_99_contrast(self):
+        # Every section shot above had its text checked.
+        self.assertEqual(CONTRAST_FAILS, [])
+        # And once in the dark scheme.
+        drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            go("#links")
+            wait(lambda: visible("#view-links"))
+            shot("links-dark")
+            go("#account")
+            wait(lambda: "@" in q("#account-info").text)
+            shot("account-dark")
+        finally:
+            drv.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                {"features": []})
+        self.assertEqual(CONTRAST_FAILS, [])
 
 
 if __name__ == "__main__":
