@@ -14,15 +14,18 @@
 #include "accounts.h"
 #include "addr.h"
 #include "dashboard.h"
+#include "events.h"
 #include "jbody.h"
 #include "links.h"
 #include "log.h"
 #include "lztime.h"
+#include "query.h"
 #include "resp.h"
 #include "session.h"
 #include "store.h"
 #include "utf8.h"
 #include "util.h"
+#include "webhook.h"
 
 #define KEY_NAME_MAX	100
 #define FAIL_KEEP_MS	(86400LL * 1000)	/* failure rows kept a day */
@@ -484,4 +487,248 @@ dash_keys_revoke(struct lz_req *r)
 	}
 	lz_resp_json(r, 200, json_pack("{s:b, s:I, s:b}", "ok", 1, "id",
 	    (json_int_t)id, "revoked", 1));
+}
+
+/* ---- webhooks -------------------------------------------------------- */
+
+static unsigned char	hookkey[WEBHOOK_KEY_BYTES];
+static int		hookkey_ok;
+
+void
+dash_init(void)
+{
+	char	 err[512];
+
+	if (webhook_key_load(links.conf, hookkey, err, sizeof(err)) == -1)
+		lz_log(LZ_LOG_ERR, "webhooks: %s; the dashboard cannot add "
+		    "webhooks or rotate their secrets", err);
+	else
+		hookkey_ok = 1;
+}
+
+static void
+hook_one(const struct webhook *w, void *arg)
+{
+	json_array_append_new(arg, webhook_json(w));
+}
+
+void
+dash_hooks_list(struct lz_req *r)
+{
+	struct links_req	*lr = r->app;
+	json_t			*arr = json_array();
+
+	if (webhook_list(&links.db, lr->account_id, hook_one, arr) < 0) {
+		json_decref(arr);
+		lz_resp_error(r, 500, "internal_error", NULL, "The webhooks "
+		    "could not be read.");
+		return;
+	}
+	lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1, "webhooks",
+	    arr));
+}
+
+/* The subscription of the path (of the session's account); 1 found, else
+ * -1 after answering 404 or 500. */
+static int
+path_hook(struct lz_req *r, struct webhook *w)
+{
+	struct links_req	*lr = r->app;
+	long long		 id;
+	int			 rc;
+
+	if (r->nargs < 1 || r->args[0][0] == '0' ||
+	    lz_parse_ll(r->args[0], 1, INT64_MAX, &id) == -1 ||
+	    (rc = webhook_get(&links.db, id, lr->account_id, w)) == 0) {
+		lz_resp_error(r, 404, "not_found", "id", "There is no webhook "
+		    "with this id.");
+		return -1;
+	}
+	if (rc == -1) {
+		lz_resp_error(r, 500, "internal_error", NULL, "The webhook "
+		    "could not be read.");
+		return -1;
+	}
+	return 1;
+}
+
+/* The webhook as JSON, read again after a change. */
+static json_t *
+hook_json_by_id(int64_t id, int64_t account_id)
+{
+	struct webhook	 w;
+
+	if (webhook_get(&links.db, id, account_id, &w) != 1)
+		return json_null();
+	return webhook_json(&w);
+}
+
+static int
+need_key(struct lz_req *r)
+{
+	if (hookkey_ok)
+		return 0;
+	lz_resp_error(r, 500, "internal_error", NULL, "The webhook key is not "
+	    "available; see the service's log.");
+	return -1;
+}
+
+void
+dash_hooks_add(struct lz_req *r)
+{
+	static const struct lz_jfield fields[] = {
+		{ "url",	LZ_JT_STRING, LZ_JF_REQUIRED },
+		{ "events",	LZ_JT_ARRAY, LZ_JF_REQUIRED },
+	};
+	struct links_req	*lr = r->app;
+	struct lz_verr		 e;
+	struct lz_buf		 ev = LZ_BUF_INIT;
+	char			 secret[WEBHOOK_SECRET_LEN + 1];
+	const json_t		*item;
+	json_t			*body;
+	unsigned		 mask;
+	int64_t			 id;
+	size_t			 i;
+
+	if (need_key(r) == -1 || (body = lz_req_json(r)) == NULL)
+		return;
+	if (lz_json_fields(body, fields, LZ_NELEM(fields), NULL, &e) == -1)
+		goto verr;
+	json_array_foreach(json_object_get(body, "events"), i, item) {
+		if (!json_is_string(item) || strchr(json_string_value(item),
+		    ',') != NULL) {
+			lz_verr_set(&e, 400, "invalid_events", "events",
+			    "'events' must be a list of event names: click, "
+			    "link.created.");
+			goto verr;
+		}
+		lz_buf_printf(&ev, "%s%s", i ? "," : "",
+		    json_string_value(item));
+	}
+	if (webhook_events_parse(lz_buf_str(&ev), &mask, &e) == -1)
+		goto verr;
+	id = webhook_add(&links.db, hookkey, lr->account_id,
+	    json_string_value(json_object_get(body, "url")), mask,
+	    links.conf->webhook_allow_loopback, r->now_ms, secret, &e);
+	if (id < 0)
+		goto verr;
+	/* The secret is in this answer only: the store keeps it sealed. */
+	lz_resp_json(r, 201, json_pack("{s:b, s:s, s:o}", "ok", 1, "secret",
+	    secret, "webhook", hook_json_by_id(id, lr->account_id)));
+	sodium_memzero(secret, sizeof(secret));
+	goto out;
+verr:
+	lz_resp_verr(r, &e);
+out:
+	lz_buf_free(&ev);
+	json_decref(body);
+}
+
+void
+dash_hooks_rotate(struct lz_req *r)
+{
+	struct links_req	*lr = r->app;
+	struct webhook		 w;
+	char			 secret[WEBHOOK_SECRET_LEN + 1];
+	int			 rc;
+
+	if (need_key(r) == -1 || path_hook(r, &w) == -1)
+		return;
+	rc = webhook_rotate(&links.db, hookkey, w.id, lr->account_id,
+	    r->now_ms, secret);
+	if (rc == -1)
+		lz_resp_error(r, 500, "internal_error", NULL, "The secret could "
+		    "not be changed.");
+	else if (rc == 0)
+		lz_resp_error(r, 409, "webhook_disabled", "id", "The webhook is "
+		    "disabled; add a new one.");
+	else
+		lz_resp_json(r, 200, json_pack("{s:b, s:s, s:o}", "ok", 1,
+		    "secret", secret, "webhook", hook_json_by_id(w.id,
+		    lr->account_id)));
+	sodium_memzero(secret, sizeof(secret));
+}
+
+void
+dash_hooks_disable(struct lz_req *r)
+{
+	struct links_req	*lr = r->app;
+	struct webhook		 w;
+	int			 rc;
+
+	if (path_hook(r, &w) == -1)
+		return;
+	rc = webhook_disable(&links.db, w.id, lr->account_id,
+	    "disabled in the dashboard", r->now_ms);
+	if (rc == -1)
+		lz_resp_error(r, 500, "internal_error", NULL, "The webhook "
+		    "could not be disabled.");
+	else if (rc == 0)
+		lz_resp_error(r, 409, "webhook_disabled", "id", "The webhook is "
+		    "disabled already.");
+	else
+		lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1,
+		    "webhook", hook_json_by_id(w.id, lr->account_id)));
+}
+
+void
+dash_hooks_test(struct lz_req *r)
+{
+	struct webhook		 w;
+	char			 uuid[WEBHOOK_DELIVERY_LEN + 1];
+
+	if (path_hook(r, &w) == -1)
+		return;
+	if (w.disabled_at != 0) {
+		lz_resp_error(r, 409, "webhook_disabled", "id", "The webhook is "
+		    "disabled.");
+		return;
+	}
+	if (lz_db_begin(&links.db) == -1 ||
+	    events_test(&links.db, w.id, r->now_ms, uuid) == -1 ||
+	    lz_db_commit(&links.db) == -1) {
+		lz_db_rollback(&links.db);
+		lz_resp_error(r, 500, "internal_error", NULL, "The test event "
+		    "could not be queued.");
+		return;
+	}
+	/* Queued: lz-hooks sends it on its next run. */
+	lz_resp_json(r, 202, json_pack("{s:b, s:s, s:s}", "ok", 1, "event",
+	    EVENTS_TEST, "delivery", uuid));
+}
+
+static void
+delivery_one(const struct webhook_delivery *d, void *arg)
+{
+	json_array_append_new(arg, webhook_delivery_json(d));
+}
+
+void
+dash_hooks_deliveries(struct lz_req *r)
+{
+	static const struct lz_param params[] = {
+		{ "limit", LZ_PT_INT, 1, 100, 20, NULL, 0 },
+	};
+	const struct lz_query	*q;
+	struct lz_pval		 v[LZ_NELEM(params)];
+	struct lz_verr		 e;
+	struct webhook		 w;
+	json_t			*arr;
+
+	if (path_hook(r, &w) == -1 || (q = lz_req_query(r)) == NULL)
+		return;
+	if (lz_params(q, params, LZ_NELEM(params), v, &e) == -1) {
+		lz_resp_verr(r, &e);
+		return;
+	}
+	arr = json_array();
+	if (store_delivery_list(&links.db, w.id, 0, (long)v[0].i,
+	    delivery_one, arr) < 0) {
+		json_decref(arr);
+		lz_resp_error(r, 500, "internal_error", NULL, "The delivery log "
+		    "could not be read.");
+		return;
+	}
+	lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1, "deliveries",
+	    arr));
 }

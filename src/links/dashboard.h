@@ -9,6 +9,11 @@
 
 #include "req.h"
 
+/* Worker start: loads the webhook key (before the sandbox closes the key
+ * file off).  A failure is logged; adding and rotating webhooks then
+ * answer 500. */
+void	dash_init(void);
+
 /* The security headers of every /dashboard/ answer. */
 void	dash_headers(struct lz_req *);
 
@@ -21,5 +26,11 @@ void	dash_account(struct lz_req *);
 void	dash_keys_list(struct lz_req *);
 void	dash_keys_create(struct lz_req *);
 void	dash_keys_revoke(struct lz_req *);
+void	dash_hooks_list(struct lz_req *);
+void	dash_hooks_add(struct lz_req *);
+void	dash_hooks_rotate(struct lz_req *);
+void	dash_hooks_disable(struct lz_req *);
+void	dash_hooks_test(struct lz_req *);
+void	dash_hooks_deliveries(struct lz_req *);
 
 #endif

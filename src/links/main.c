@@ -52,6 +52,17 @@ static const struct lz_route routes[] = {
 	    RF_SESSION | RF_CSRF, dash_keys_create },
 	{ LZ_M_DELETE,	"/dashboard/api/keys/:id",
 	    RF_SESSION | RF_CSRF, dash_keys_revoke },
+	{ LZ_M_GET,	"/dashboard/api/webhooks",	RF_SESSION, dash_hooks_list },
+	{ LZ_M_POST,	"/dashboard/api/webhooks",
+	    RF_SESSION | RF_CSRF, dash_hooks_add },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/rotate",
+	    RF_SESSION | RF_CSRF, dash_hooks_rotate },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/disable",
+	    RF_SESSION | RF_CSRF, dash_hooks_disable },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/test",
+	    RF_SESSION | RF_CSRF, dash_hooks_test },
+	{ LZ_M_GET,	"/dashboard/api/webhooks/:id/deliveries",
+	    RF_SESSION, dash_hooks_deliveries },
 };
 
 static int
@@ -115,6 +126,7 @@ worker_init(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
 	}
+	dash_init();
 	return 0;
 }
 

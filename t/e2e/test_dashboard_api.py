@@ -5,15 +5,20 @@ change, account, API keys, links, and the security headers of the pages."""
 
 import os
 import re
+import shutil
+import subprocess
 import sys
-import time
+import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
+import receiver  # noqa: E402
 
 inst = None
 closed = None
+catmp = None
+ca = None
 
 EXTRA = """
 signup = open
@@ -24,12 +29,17 @@ session_idle_timeout = 600
 session_max_age = 3600
 plan.tiny.links = 2
 plan.tiny.quota = 5
+webhook_allow_loopback = yes
+webhook_timeout = 2
 """
 
 
 def setUpModule():
-    global inst, closed
-    inst = lzenv.Instance("dash-api", extra_conf=EXTRA)
+    global inst, closed, catmp, ca
+    catmp = tempfile.mkdtemp(prefix="lz-dash-ca-")
+    ca = receiver.CA(catmp)
+    inst = lzenv.Instance("dash-api", extra_conf=EXTRA +
+                          "webhook_ca_file = %s\n" % ca.ca)
     closed = lzenv.Instance("dash-closed", workers=1)
     try:
         inst.start()
@@ -44,6 +54,16 @@ def tearDownModule():
     for i in (inst, closed):
         if i is not None:
             i.stop()
+    if catmp:
+        shutil.rmtree(catmp, ignore_errors=True)
+
+
+def run_hooks():
+    """One run of lz-hooks, as cron would start it."""
+    p = subprocess.run([lzenv.prog("lz-hooks"), "-f", inst.conf],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise AssertionError("lz-hooks: %d %s" % (p.returncode, p.stderr))
 
 
 class Browser:
@@ -493,6 +513,143 @@ class Pages(Base):
         self.assertDashHeaders(r)
         r = inst.request("PUT", "/dashboard/api/keys")
         self.assertError(r, 405)
+
+
+class Webhooks(Base):
+    @classmethod
+    def setUpClass(cls):
+        cls.rx = receiver.Receiver(ca).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.rx.stop()
+
+    def add(self, b, path, events=("click", "link.created")):
+        r = b.req("POST", "/dashboard/api/webhooks",
+                  {"url": self.rx.url(path), "events": list(events)})
+        self.assertEqual(r.status, 201, r)
+        return r.json()
+
+    def deliveries(self, b, wid):
+        r = b.req("GET", "/dashboard/api/webhooks/%d/deliveries" % wid)
+        self.assertEqual(r.status, 200, r)
+        return r.json()["deliveries"]
+
+    def test_add_test_event_log(self):
+        b = Browser(inst)
+        b.signup("hooks@example.com")
+        j = self.add(b, "/dash-a")
+        secret, w = j["secret"], j["webhook"]
+        self.assertRegex(secret, r"^whsec_[0-9A-Za-z]{32}$")
+        self.assertEqual(w["events"], ["click", "link.created"])
+        self.assertEqual(w["status"], "active")
+        self.assertEqual(w["url"], self.rx.url("/dash-a"))
+        # The secret is shown once: not in the list, not in the database.
+        r = b.req("GET", "/dashboard/api/webhooks")
+        self.assertNotIn(secret.encode(), r.body)
+        self.assertEqual([x["id"] for x in r.json()["webhooks"]], [w["id"]])
+        for row in inst.sql("SELECT * FROM webhooks"):
+            self.assertNotIn(secret, repr(row))
+        # A test event goes out on the next lz-hooks run, signed.
+        r = b.req("POST", "/dashboard/api/webhooks/%d/test" % w["id"])
+        self.assertEqual(r.status, 202, r)
+        dlv = r.json()["delivery"]
+        self.assertRegex(dlv, r"^dlv_[0-9A-Za-z]{22}$")
+        [d] = self.deliveries(b, w["id"])
+        self.assertEqual((d["id"], d["event"], d["state"], d["attempts"]),
+                         (dlv, "test", "pending", 0))
+        run_hooks()
+        [req] = self.rx.wait(1, path="/dash-a")
+        self.assertEqual(req.header("X-Lz-Event"), "test")
+        self.assertEqual(req.header("X-Lz-Delivery"), dlv)
+        self.assertTrue(req.verify(secret))
+        self.assertEqual(req.json()["data"]["webhook_id"], w["id"])
+        [d] = self.deliveries(b, w["id"])
+        self.assertEqual((d["state"], d["attempts"], d["last_status_code"]),
+                         ("delivered", 1, 200))
+        # A link made in the dashboard is a link.created event too.
+        b.req("POST", "/dashboard/api/links",
+              {"target_url": "https://example.com/hooked", "slug": "hooked"})
+        run_hooks()
+        reqs = self.rx.wait(2, path="/dash-a")
+        self.assertEqual(reqs[1].header("X-Lz-Event"), "link.created")
+        self.assertEqual(reqs[1].json()["data"]["slug"], "hooked")
+        log = self.deliveries(b, w["id"])
+        self.assertEqual([d["event"] for d in log], ["link.created", "test"])
+
+    def test_failures_show_status_codes(self):
+        b = Browser(inst)
+        b.signup("hooks-fail@example.com")
+        w = self.add(b, "/dash-500", ["link.created"])["webhook"]
+        self.rx.always("/dash-500", 500)
+        b.req("POST", "/dashboard/api/webhooks/%d/test" % w["id"])
+        run_hooks()
+        self.rx.wait(1, path="/dash-500")
+        [d] = self.deliveries(b, w["id"])
+        self.assertEqual((d["state"], d["attempts"], d["last_status_code"]),
+                         ("pending", 1, 500))
+        self.assertTrue(d["next_attempt_at"])
+
+    def test_rotate_and_disable(self):
+        b = Browser(inst)
+        b.signup("hooks-rot@example.com")
+        j = self.add(b, "/dash-rot")
+        old, wid = j["secret"], j["webhook"]["id"]
+        r = b.req("POST", "/dashboard/api/webhooks/%d/rotate" % wid)
+        self.assertEqual(r.status, 200, r)
+        new = r.json()["secret"]
+        self.assertNotEqual(new, old)
+        self.assertTrue(r.json()["webhook"]["rotated_at"])
+        b.req("POST", "/dashboard/api/webhooks/%d/test" % wid)
+        run_hooks()
+        [req] = self.rx.wait(1, path="/dash-rot")
+        self.assertTrue(req.verify(new))
+        self.assertFalse(req.verify(old))
+        # Someone else's session sees none of it.
+        other = Browser(inst)
+        other.signup("hooks-other@example.com")
+        for what in ("rotate", "disable", "test"):
+            self.assertError(other.req("POST", "/dashboard/api/webhooks/"
+                                       "%d/%s" % (wid, what)), 404)
+        self.assertError(other.req("GET", "/dashboard/api/webhooks/%d/"
+                                   "deliveries" % wid), 404)
+        self.assertEqual(other.req("GET", "/dashboard/api/webhooks").json()
+                         ["webhooks"], [])
+        r = b.req("POST", "/dashboard/api/webhooks/%d/disable" % wid)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json()["webhook"]["status"], "disabled")
+        for what in ("rotate", "disable", "test"):
+            self.assertError(b.req("POST", "/dashboard/api/webhooks/%d/%s"
+                                   % (wid, what)), 409, "webhook_disabled")
+
+    def test_refused(self):
+        b = Browser(inst)
+        b.signup("hooks-bad@example.com")
+        for body, code in (
+                ({"url": "http://example.com/", "events": ["click"]}, None),
+                ({"url": "https://10.1.2.3/hook", "events": ["click"]},
+                 None),
+                ({"url": "https://user:pw@example.com/", "events":
+                  ["click"]}, None),
+                ({"url": self.rx.url(), "events": ["nope"]},
+                 "invalid_events"),
+                ({"url": self.rx.url(), "events": []}, None),
+                ({"url": self.rx.url(), "events": [1]}, "invalid_events"),
+                ({"url": self.rx.url(), "events": ["click,link.created"]},
+                 "invalid_events"),
+                ({"url": self.rx.url(), "events": "click"}, None),
+                ({"url": self.rx.url()}, "missing_field"),
+                ({"url": self.rx.url(), "events": ["click"], "x": 1},
+                 "unknown_field")):
+            r = b.req("POST", "/dashboard/api/webhooks", body)
+            self.assertError(r, 400, code)
+        self.assertEqual(b.req("GET", "/dashboard/api/webhooks").json()
+                         ["webhooks"], [])
+        r = b.req("POST", "/dashboard/api/webhooks",
+                  {"url": self.rx.url(), "events": ["click"]}, csrf=False)
+        self.assertError(r, 403, "csrf_token_invalid")
+        self.assertError(b.req("GET", "/dashboard/api/webhooks/1/deliveries"
+                               "?limit=1000"), 404)
 
 
 if __name__ == "__main__":

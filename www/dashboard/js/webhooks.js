@@ -65,10 +65,11 @@ function deliveryTable(list) {
     h("tbody", {}, list.map((d) => h("tr", {},
       h("td", {}, fmtTime(d.created_at)),
       h("td", { class: "mono" }, d.event),
-      h("td", {}, h("span", { class: "badge " + d.status },
-        t("hooks.ds_" + d.status))),
-      h("td", { class: "num" }, d.last_status_code ? String(d.last_status_code)
-        : (d.last_error || "—")),
+      h("td", {}, h("span", { class: "badge " + d.state },
+        t("hooks.ds_" + d.state))),
+      h("td", { class: "num", title: d.last_error || "" },
+        d.last_status_code ? String(d.last_status_code) :
+          (d.last_error || "—")),
       h("td", { class: "num" }, String(d.attempts ?? 0)),
       h("td", {}, d.next_attempt_at ? fmtTime(d.next_attempt_at) : "—"))))));
 }
@@ -84,7 +85,7 @@ function hookCard(w) {
         box.focus();
       }
       ctx.status(t(ok));
-      if (what === "disable" || what === "enable") await show();
+      if (what === "disable") await show();
       else await loadLog();
     } catch (e) {
       ctx.status(e.text);
@@ -99,18 +100,23 @@ function hookCard(w) {
     h("p", {}, h("span", { class: "badge " + w.status },
       t("hooks.s_" + w.status)), " ",
     w.events.map((e) => t("hooks.ev_" + e.replace(".", "_"))).join(", ")),
+    w.status === "disabled" && w.disabled_reason ?
+      h("p", { class: "hint" }, t("hooks.why_disabled",
+        { reason: w.disabled_reason })) : null,
     h("div", { class: "actions" },
-      h("button", { type: "button", class: "secondary",
-        onclick: () => act("test", "hooks.test_sent") }, t("hooks.test")),
-      h("button", { type: "button", class: "secondary",
-        onclick: () => { if (confirm(t("hooks.confirm_rotate"))) {
-          act("rotate", "hooks.rotated");
-        } } }, t("hooks.rotate")),
+      w.status === "active" ? h("button", { type: "button",
+        class: "secondary", onclick: () => act("test", "hooks.test_sent") },
+      t("hooks.test")) : null,
+      w.status === "active" ? h("button", { type: "button",
+        class: "secondary", onclick: () => {
+          if (confirm(t("hooks.confirm_rotate"))) {
+            act("rotate", "hooks.rotated");
+          } } }, t("hooks.rotate")) : null,
       w.status === "active" ?
         h("button", { type: "button", class: "danger",
-          onclick: () => act("disable", "hooks.disabled") }, t("hooks.disable")) :
-        h("button", { type: "button", class: "secondary",
-          onclick: () => act("enable", "hooks.enabled") }, t("hooks.enable")),
+          onclick: () => { if (confirm(t("hooks.confirm_disable"))) {
+            act("disable", "hooks.disabled");
+          } } }, t("hooks.disable")) : null,
       h("button", { type: "button", class: "secondary",
         onclick: () => loadLog().catch((e) => ctx.status(e.text)) },
       t("hooks.refresh"))),
