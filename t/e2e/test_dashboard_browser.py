@@ -10,13 +10,15 @@ t/screenshots/ of the build tree for review."""
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
+import receiver  # noqa: E402
 
 try:
     import selenium  # noqa: F401
@@ -42,14 +44,20 @@ XSS_OG = '"><script>window.__xss=2</script><svg onload="window.__xss=3">'
 inst = None
 drv = None
 profile = None
+rx = None
 
 
 def setUpModule():
-    global inst, drv, profile
-    inst = lzenv.Instance("dash-browser", extra_conf="signup = open\n")
+    global inst, drv, profile, rx
+    profile = tempfile.mkdtemp(prefix="lz-chromium-")
+    ca = receiver.CA(os.path.join(profile, "ca"))
+    inst = lzenv.Instance("dash-browser", extra_conf="signup = open\n"
+                          "webhook_allow_loopback = yes\n"
+                          "webhook_timeout = 2\n"
+                          "webhook_ca_file = %s\n" % ca.ca)
     try:
         inst.start()
-        profile = tempfile.mkdtemp(prefix="lz-chromium-")
+        rx = receiver.Receiver(ca).start()
         o = webdriver.ChromeOptions()
         o.binary_location = CHROMIUM
         for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
@@ -71,6 +79,8 @@ def setUpModule():
 def tearDownModule():
     if drv is not None:
         drv.quit()
+    if rx is not None:
+        rx.stop()
     if profile:
         shutil.rmtree(profile, ignore_errors=True)
     if inst is not None:
@@ -416,11 +426,37 @@ class Dashboard(unittest.TestCase):
                                   [403, "csrf_token_invalid"]])
         self.assertEqual(inst.sql("SELECT count(*) FROM api_keys")[0][0], 1)
 
-    def test_10_webhooks_and_stats_sections(self):
+    def test_10_webhooks(self):
         go("#webhooks")
-        wait(lambda: visible("#view-webhooks") and
-             q("#hooks-body").text != "")
+        wait(lambda: visible("#hook-form"))
+        fill("#hook-url", rx.url("/browser"))
+        q("#hook-ev-click").click()             # link.created only
+        q("#hook-form button[type=submit]").click()
+        wait(lambda: visible("#hook-secret-box"))
+        secret = q("#hook-secret").get_attribute("value")
+        self.assertRegex(secret, r"^whsec_[0-9A-Za-z]{32}$")
+        card = q("article.hook")
+        self.assertIn(rx.url("/browser"), card.text)
+        self.assertIn("link.created", card.text)
+        self.assertNotIn("click,", card.text)
+        # A test event from the dashboard; lz-hooks (cron's job) sends it.
+        card.find_element(By.XPATH, ".//button[.='Send test event']").click()
+        wait(lambda: "Test event queued" in q("#status").text)
+        p = subprocess.run([lzenv.prog("lz-hooks"), "-f", inst.conf],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        [req] = rx.wait(1, path="/browser")
+        self.assertEqual(req.header("X-Lz-Event"), "test")
+        self.assertTrue(req.verify(secret))
+        q("article.hook").find_element(
+            By.XPATH, ".//button[.='Refresh log']").click()
+        wait(lambda: "delivered" in q("article.hook table").text)
+        row = q("article.hook table tbody tr")
+        self.assertIn("test", row.text)
+        self.assertIn("200", row.text)
         shot("webhooks")
+
+    def test_10_stats(self):
         go("#stats/%d" % self.state["link_id"])
         wait(lambda: visible("#view-stats") and
              "spring" in q("#stats-title").text)
