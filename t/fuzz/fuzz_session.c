@@ -5,12 +5,7 @@
  *
  * The input is split at its first NUL byte (if any): the first part is
  * the header value, the second the base_url the Origin is checked
- * against.  Build and run with "make fuzz" (needs clang), e.g.
- *
- *	make fuzz && mkdir -p fz && t/fuzz/fuzz_session \
- *	    -max_total_time=60 fz ../t/fuzz/corpus/session
- *
- * (libFuzzer adds the inputs it finds to the first directory.)
+ * against.
  */
 #include "config.h"
 
