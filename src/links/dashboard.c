@@ -674,27 +674,23 @@ dash_hooks_disable(struct lz_req *r)
 void
 dash_hooks_test(struct lz_req *r)
 {
+	struct links_req	*lr = r->app;
 	struct webhook		 w;
 	char			 uuid[WEBHOOK_DELIVERY_LEN + 1];
+	int			 rc;
 
 	if (path_hook(r, &w) == -1)
 		return;
-	if (w.disabled_at != 0) {
-		lz_resp_error(r, 409, "webhook_disabled", "id", "The webhook is "
-		    "disabled.");
-		return;
-	}
-	if (lz_db_begin(&links.db) == -1 ||
-	    events_test(&links.db, w.id, r->now_ms, uuid) == -1 ||
-	    lz_db_commit(&links.db) == -1) {
-		lz_db_rollback(&links.db);
+	rc = webhook_test(&links.db, w.id, lr->account_id, r->now_ms, uuid);
+	if (rc == -1)
 		lz_resp_error(r, 500, "internal_error", NULL, "The test event "
 		    "could not be queued.");
-		return;
-	}
-	/* Queued: lz-hooks sends it on its next run. */
-	lz_resp_json(r, 202, json_pack("{s:b, s:s, s:s}", "ok", 1, "event",
-	    EVENTS_TEST, "delivery", uuid));
+	else if (rc == 0)
+		lz_resp_error(r, 409, "webhook_disabled", "id", "The webhook is "
+		    "disabled.");
+	else	/* queued: lz-hooks sends it on its next run */
+		lz_resp_json(r, 202, json_pack("{s:b, s:s, s:s}", "ok", 1,
+		    "event", EVENTS_TEST, "delivery", uuid));
 }
 
 static void

@@ -19,6 +19,7 @@
 #include "conf.h"
 #include "db.h"
 #include "dest.h"
+#include "events.h"
 #include "keyfile.h"
 #include "log.h"
 #include "lztime.h"
@@ -385,6 +386,26 @@ webhook_disable(struct lz_db *db, int64_t id, int64_t account_id,
 		return rc;
 	}
 	if (lz_db_commit(db) == -1) {
+		lz_db_rollback(db);
+		return -1;
+	}
+	return 1;
+}
+
+int
+webhook_test(struct lz_db *db, int64_t id, int64_t account_id, int64_t now,
+    char *uuid)
+{
+	struct webhook	 w;
+	int		 rc;
+
+	if ((rc = webhook_get(db, id, account_id, &w)) != 1)
+		return rc;
+	if (w.disabled_at != 0)
+		return 0;
+	if (lz_db_begin(db) == -1)
+		return -1;
+	if (events_test(db, id, now, uuid) == -1 || lz_db_commit(db) == -1) {
 		lz_db_rollback(db);
 		return -1;
 	}

@@ -176,6 +176,14 @@ int	webhook_disable(struct lz_db *, int64_t id, int64_t account_id,
 int	webhook_disable_tx(struct lz_db *, int64_t id, int64_t account_id,
 	    const char *reason, int64_t now);
 
+/*
+ * Queues a test event (events_test) for an active subscription, in its
+ * own transaction; its X-Lz-Delivery goes to uuid (WEBHOOK_DELIVERY_LEN
+ * + 1 bytes).  Returns 1, 0 (no such active subscription) or -1.
+ */
+int	webhook_test(struct lz_db *, int64_t id, int64_t account_id,
+	    int64_t now, char *uuid);
+
 /* ---- JSON forms ------------------------------------------------------ */
 
 /* A subscription: id, url, events, status (active|disabled), created_at,

@@ -576,6 +576,13 @@ class Webhooks(Base):
         self.assertEqual(reqs[1].json()["data"]["slug"], "hooked")
         log = self.deliveries(b, w["id"])
         self.assertEqual([d["event"] for d in log], ["link.created", "test"])
+        # lzctl queues the same test event (DESIGN 3.8: lzctl does what
+        # the dashboard does).
+        out = inst.ctl("webhook", "test", str(w["id"]))[1].strip()
+        self.assertRegex(out, r"^dlv_[0-9A-Za-z]{22}$")
+        log = self.deliveries(b, w["id"])
+        self.assertEqual((log[0]["id"], log[0]["event"], log[0]["state"]),
+                         (out, "test", "pending"))
 
     def test_failures_show_status_codes(self):
         b = Browser(inst)
@@ -621,6 +628,9 @@ class Webhooks(Base):
         for what in ("rotate", "disable", "test"):
             self.assertError(b.req("POST", "/dashboard/api/webhooks/%d/%s"
                                    % (wid, what)), 409, "webhook_disabled")
+        rc, _, err = inst.ctl("webhook", "test", str(wid), check=False)
+        self.assertNotEqual(rc, 0)
+        self.assertIn("no active webhook", err)
 
     def test_refused(self):
         b = Browser(inst)
