@@ -38,6 +38,8 @@ CHROMIUM = os.environ.get("LZ_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("LZ_CHROMEDRIVER", "/usr/bin/chromedriver")
 SHOTS = os.path.join(lzenv.BUILDDIR, "t", "screenshots")
 
+CHROME_UA = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+             "(KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36")
 XSS_TITLE = '<img src=x onerror="window.__xss=1">Spring <b>sale</b>'
 XSS_OG = '"><script>window.__xss=2</script><svg onload="window.__xss=3">'
 
@@ -290,6 +292,8 @@ class Dashboard(unittest.TestCase):
         fill("#l-title", "Plain link")
         q("#link-form button[type=submit]").click()
         wait(lambda: len(qa("#links-table tbody tr")) == 2)
+        self.state["plain"] = inst.sql("SELECT id, slug FROM links WHERE "
+                                       "title = 'Plain link'")[0]
         shot("links")
 
     def test_03_errors_name_the_field(self):
@@ -457,9 +461,48 @@ class Dashboard(unittest.TestCase):
         shot("webhooks")
 
     def test_10_stats(self):
-        go("#stats/%d" % self.state["link_id"])
-        wait(lambda: visible("#view-stats") and
-             "spring" in q("#stats-title").text)
+        lid, slug = self.state["plain"]
+        go("#stats/%d" % lid)
+        wait(lambda: visible("#stats-unavailable") or
+             q("#stats-totals").text)
+        if visible("#stats-unavailable"):
+            # Until redirects and GET /api/v1/links/<id>/stats (issue 2,
+            # branch redirect) are on this branch and routed under
+            # /dashboard/api/links/<id>/stats.
+            shot("stats")
+            self.skipTest("no statistics on this server yet")
+        # Visit the plain link as a person would (a browser's User-Agent:
+        # bots are not counted), twice, once through a channel suffix.
+        for path, ref in (("/" + slug, "https://news.example/post"),
+                          ("/" + slug + "/ig", "")):
+            r = inst.request("GET", path, headers={
+                "User-Agent": CHROME_UA, "Referer": ref})
+            self.assertEqual(r.status, 302, r)
+            self.assertEqual(r.header("location"),
+                             "https://example.com/simple")
+        go("#stats/%d" % lid)
+        wait(lambda: visible("#view-stats") and slug in q("#stats-title").text)
+
+        def counted():
+            # Clicks reach the database within a tick of the worker: ask
+            # again (the period select reloads) until both are there.
+            Select(q("#stats-range")).select_by_value("7")
+            Select(q("#stats-range")).select_by_value("30")
+            return q("#stats-totals .total-value").text == "2"
+        wait(counted, timeout=15)
+        # The chart: one point per day of the 30 (and today's), today's
+        # is 2.
+        wait(lambda: len(qa("#stats-series table tbody tr")) == 31)
+        pts = drv.execute_script(
+            "return [...document.querySelectorAll('#stats-series table "
+            "tbody td')].map(td => td.textContent)")
+        self.assertEqual(pts[-1], "2")
+        self.assertEqual(sum(int(p) for p in pts), 2)
+        self.assertTrue(qa("#stats-series svg polyline"))
+        text = q("#stats-breakdowns").text
+        self.assertIn("news.example", text)
+        self.assertIn("ig", text)
+        self.assertIn("desktop", text)
         shot("stats")
 
     def test_11_sign_out(self):

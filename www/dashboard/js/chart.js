@@ -15,26 +15,32 @@ function s(tag, attrs, ...children) {
   return el;
 }
 
-function niceMax(v) {
-  if (v <= 5) return 5;
-  const p = Math.pow(10, Math.floor(Math.log10(v)));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
+// A step of 1, 2 or 5 times a power of ten (counts: at least 1) so that
+// four steps reach v: the axis then reads 0, 5, 10, 15, 20.
+function niceStep(v) {
+  const raw = Math.max(v / 4, 1);
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
   return 10 * p;
 }
 
 // points: [{label, value}], one per bucket.  opts.title names the chart
-// for assistive technology; opts.fmt formats values.
+// for assistive technology; opts.fmt formats values; opts.width is the
+// width it will have on screen, so that its text keeps its size on a
+// phone instead of shrinking with the drawing.
 export function lineChart(points, opts = {}) {
-  const W = 640, H = 220, L = 44, R = 12, T = 12, B = 30;
+  const W = Math.max(300, Math.round(opts.width || 640));
+  const H = W < 500 ? 200 : 220, L = 44, R = 12, T = 12, B = 30;
   const fmt = opts.fmt || String;
-  const max = niceMax(Math.max(0, ...points.map((p) => p.value)));
+  const step = niceStep(Math.max(0, ...points.map((p) => p.value)));
+  const max = step * 4;
   const n = Math.max(points.length, 2);
   const x = (i) => L + (i * (W - L - R)) / (n - 1);
   const y = (v) => T + (H - T - B) * (1 - v / max);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart-svg",
     role: "img", "aria-label": opts.title || "" });
   for (let i = 0; i <= 4; i++) {
-    const v = (max * i) / 4;
+    const v = step * i;
     svg.append(s("line", { x1: L, x2: W - R, y1: y(v), y2: y(v),
       class: "grid" }));
     svg.append(s("text", { x: L - 6, y: y(v) + 4, class: "axis",
@@ -45,7 +51,7 @@ export function lineChart(points, opts = {}) {
     svg.append(s("polygon", { class: "area", points:
       `${x(0)},${y(0)} ${line} ${x(points.length - 1)},${y(0)}` }));
     svg.append(s("polyline", { class: "line", points: line }));
-    const every = Math.ceil(points.length / 6);
+    const every = Math.ceil(points.length / (W < 500 ? 4 : 6));
     points.forEach((p, i) => {
       const dot = s("circle", { cx: x(i), cy: y(p.value), r: 3,
         class: "dot" }, s("title", {}, `${p.label}: ${fmt(p.value)}`));

@@ -10,6 +10,7 @@ import { lineChart, barChart } from "./chart.js";
 
 let ctx;
 let current = null;
+let seq = 0;     // the latest load: an older answer arriving late is dropped
 
 const DIMS = ["country", "device", "os", "browser", "referrer_host",
   "suffix", "variant"];
@@ -61,7 +62,8 @@ function render(j, days) {
   const hourly = days <= 1;
   const series = (j.series || []).map((b) => ({ label: label(bucketTime(b),
     hourly), value: count(b) }));
-  clear($("#stats-series")).append(lineChart(series, {
+  const box0 = $("#stats-series");
+  clear(box0).append(lineChart(series, { width: box0.clientWidth,
     title: t("stats.over_time"), colLabel: t("stats.time"),
     colValue: t("stats.clicks"), fmt: (v) => fmtNumber(v) }));
   const box = clear($("#stats-breakdowns"));
@@ -93,8 +95,10 @@ async function load() {
   const q = new URLSearchParams({ from: from.toISOString().replace(/\.\d+Z$/,
     "Z"), to: to.toISOString().replace(/\.\d+Z$/, "Z"),
   interval: days <= 1 ? "hour" : "day" });
+  const mine = ++seq;
   try {
     const j = await api("GET", "links/" + current + "/stats?" + q);
+    if (mine !== seq) return;
     $("#stats-unavailable").hidden = true;
     render(j, days);
   } catch (e) {
