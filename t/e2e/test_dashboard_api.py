@@ -507,6 +507,41 @@ class Pages(Base):
                 self.assertIsNone(re.search(r"\sstyle=|<style|\son[a-z]+=",
                                             text), f)
 
+    def test_translations_complete(self):
+        # Every key the pages use is in both languages, and the two have
+        # the same keys.
+        import json
+        root = os.path.join(lzenv.SRCDIR, "www", "dashboard")
+        langs = {}
+        for code in ("en", "zh-Hant"):
+            with open(os.path.join(root, "i18n", code + ".json"),
+                      encoding="utf-8") as f:
+                langs[code] = json.load(f)
+        self.assertEqual(set(langs["en"]), set(langs["zh-Hant"]))
+        used = set()
+        with open(os.path.join(root, "index.html"), encoding="utf-8") as f:
+            used |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"',
+                                   f.read()))
+        for name in os.listdir(os.path.join(root, "js")):
+            if name == "i18n.js":       # the module itself (its comments)
+                continue
+            with open(os.path.join(root, "js", name), encoding="utf-8") as f:
+                used |= set(re.findall(r'\bt\("([a-z_.]+)"', f.read()))
+        # Keys built at run time ("status." + s) are checked by their
+        # prefix having some entry.
+        for key in sorted(used):
+            for code, strings in langs.items():
+                if key.endswith((".", "_")):
+                    self.assertTrue(any(k.startswith(key) for k in strings),
+                                    (code, key))
+                else:
+                    self.assertIn(key, strings, code)
+        for code, strings in langs.items():
+            for key, text in strings.items():
+                self.assertTrue(text.strip(), (code, key))
+        self.assertNotEqual(langs["en"]["nav.links"],
+                            langs["zh-Hant"]["nav.links"])
+
     def test_unknown_dashboard_api_path(self):
         r = inst.request("GET", "/dashboard/api/nope")
         self.assertError(r, 404, "not_found")

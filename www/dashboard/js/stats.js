@@ -11,6 +11,7 @@ import { lineChart, barChart } from "./chart.js";
 let ctx;
 let current = null;
 let seq = 0;     // the latest load: an older answer arriving late is dropped
+let last = null; // the data shown, drawn again when the width changes
 
 const DIMS = ["country", "device", "os", "browser", "referrer_host",
   "suffix", "variant"];
@@ -100,6 +101,7 @@ async function load() {
     const j = await api("GET", "links/" + current + "/stats?" + q);
     if (mine !== seq) return;
     $("#stats-unavailable").hidden = true;
+    last = [j, days];
     render(j, days);
   } catch (e) {
     if (e.status === 404 && e.code === "not_found" && !e.param) {
@@ -112,6 +114,13 @@ async function load() {
 
 export function setup(c) {
   ctx = c;
+  let timer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (last && !$("#view-stats").hidden) render(...last);
+    }, 150);
+  });
   $("#stats-range").addEventListener("change", () => load()
     .catch((e) => ctx.status(e.text)));
 }
