@@ -40,6 +40,7 @@ static const struct {
 	{ "restore",	cmd_restore,	"put a backup back" },
 	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },
 	{ "webhook",	cmd_webhook,	"add|list|rotate|disable|test|deliveries" },
+	{ "blocklist",	cmd_blocklist,	"import|add|remove|list|check" },
 };
 
 void

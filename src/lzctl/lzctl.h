@@ -37,5 +37,6 @@ int	cmd_backup(int, char **);
 int	cmd_restore(int, char **);
 int	cmd_check(int, char **);
 int	cmd_webhook(int, char **);
+int	cmd_blocklist(int, char **);
 
 #endif
