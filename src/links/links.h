@@ -23,10 +23,15 @@ struct links_req {
 	int64_t		 account_id;	/* authenticated account, or 0 */
 	int64_t		 key_id;
 	const struct lz_plan *plan;
+	int64_t		 session_id;	/* dashboard session, or 0 */
+	char		 csrf[64];	/* its CSRF token */
 };
 
 /* Route flags. */
 #define RF_AUTH		0x01	/* API key required; counts against quota */
+#define RF_SESSION	0x10	/* dashboard session required */
+#define RF_CSRF		0x20	/* state-changing: Origin check, and the
+				   session's X-CSRF-Token when RF_SESSION */
 
 /* The route table's handlers. */
 void	api_links_create(struct lz_req *);

@@ -13,6 +13,7 @@
 #include <sodium.h>
 
 #include "conf.h"
+#include "dashboard.h"
 #include "geo.h"
 #include "links.h"
 #include "log.h"
@@ -20,6 +21,7 @@
 #include "resp.h"
 #include "route.h"
 #include "sandbox.h"
+#include "session.h"
 #include "store.h"
 #include "util.h"
 
@@ -29,13 +31,68 @@ static const struct lz_route routes[] = {
 	{ LZ_M_GET,	"/api/v1/links",	RF_AUTH, api_links_list },
 	{ LZ_M_GET,	"/api/v1/links/:id",	RF_AUTH, api_links_get },
 	{ LZ_M_DELETE,	"/api/v1/links/:id",	RF_AUTH, api_links_delete },
+
+	/* The dashboard's API (DESIGN 3.8): a session instead of a key. */
+	{ LZ_M_GET,	"/dashboard/api/session",	0, dash_session },
+	{ LZ_M_POST,	"/dashboard/api/signup",	RF_CSRF, dash_signup },
+	{ LZ_M_POST,	"/dashboard/api/signin",	RF_CSRF, dash_signin },
+	{ LZ_M_POST,	"/dashboard/api/signout",
+	    RF_SESSION | RF_CSRF, dash_signout },
+	{ LZ_M_POST,	"/dashboard/api/password",
+	    RF_SESSION | RF_CSRF, dash_password },
+	{ LZ_M_GET,	"/dashboard/api/account",	RF_SESSION, dash_account },
+	{ LZ_M_POST,	"/dashboard/api/links",
+	    RF_SESSION | RF_CSRF, api_links_create },
+	{ LZ_M_GET,	"/dashboard/api/links",	RF_SESSION, api_links_list },
+	{ LZ_M_GET,	"/dashboard/api/links/:id",	RF_SESSION, api_links_get },
+	{ LZ_M_DELETE,	"/dashboard/api/links/:id",
+	    RF_SESSION | RF_CSRF, api_links_delete },
+	{ LZ_M_GET,	"/dashboard/api/keys",	RF_SESSION, dash_keys_list },
+	{ LZ_M_POST,	"/dashboard/api/keys",
+	    RF_SESSION | RF_CSRF, dash_keys_create },
+	{ LZ_M_DELETE,	"/dashboard/api/keys/:id",
+	    RF_SESSION | RF_CSRF, dash_keys_revoke },
+	{ LZ_M_GET,	"/dashboard/api/webhooks",	RF_SESSION, dash_hooks_list },
+	{ LZ_M_POST,	"/dashboard/api/webhooks",
+	    RF_SESSION | RF_CSRF, dash_hooks_add },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/rotate",
+	    RF_SESSION | RF_CSRF, dash_hooks_rotate },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/disable",
+	    RF_SESSION | RF_CSRF, dash_hooks_disable },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/test",
+	    RF_SESSION | RF_CSRF, dash_hooks_test },
+	{ LZ_M_GET,	"/dashboard/api/webhooks/:id/deliveries",
+	    RF_SESSION, dash_hooks_deliveries },
 };
 
 static int
 before(struct lz_req *r, const struct lz_route *route)
 {
+	int	 rc;
+
 	if (route->flags & RF_AUTH)
 		return auth_api_key(r);
+	if ((route->flags & RF_CSRF) && !session_request_origin_ok(r)) {
+		lz_resp_error(r, 403, "cross_origin", NULL, "This request comes "
+		    "from another site and is refused.");
+		return -1;
+	}
+	if (route->flags & RF_SESSION) {
+		if ((rc = session_load(r)) == -1)
+			return -1;
+		if (rc == 0) {
+			lz_resp_error(r, 401, "not_signed_in", NULL, "Sign in "
+			    "to the dashboard first (or again: sessions "
+			    "expire).");
+			return -1;
+		}
+		if ((route->flags & RF_CSRF) && !session_csrf_ok(r)) {
+			lz_resp_error(r, 403, "csrf_token_invalid", NULL, "The "
+			    "request lacks the session's X-CSRF-Token header; "
+			    "reload the dashboard.");
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -69,6 +126,7 @@ worker_init(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
 	}
+	dash_init();
 	return 0;
 }
 
@@ -115,6 +173,8 @@ worker_handle(struct lz_req *r, void *arg)
 	(void)arg;
 	memset(&lr, 0, sizeof(lr));
 	r->app = &lr;
+	if (strncmp(r->path, "/dashboard/", 11) == 0)
+		dash_headers(r);
 	lz_route_dispatch(r, &router);
 	lz_db_reset_all(&links.db);
 	r->app = NULL;

@@ -87,6 +87,18 @@ enum stmt {
 	ST_LINK_FLAG,
 	ST_LINK_UNFLAG,
 	ST_LINK_FLAGGED,
+	ST_ACCOUNT_PWHASH,
+	ST_ACCOUNT_SET_PASSWORD,
+	ST_SESSION_ADD,
+	ST_SESSION_GET,
+	ST_SESSION_TOUCH,
+	ST_SESSION_DELETE,
+	ST_SESSION_DELETE_OTHERS,
+	ST_SESSION_PURGE,
+	ST_LOGIN_FAIL_ADD,
+	ST_LOGIN_FAIL_COUNT,
+	ST_LOGIN_FAIL_CLEAR,
+	ST_LOGIN_FAIL_PURGE,
 	ST__MAX
 };
 
@@ -266,6 +278,37 @@ static const char *const sql[ST__MAX] = {
 	[ST_LINK_FLAGGED] =
 	    "SELECT " LINK_COLS " FROM links WHERE flagged_at IS NOT NULL AND "
 	    "deleted_at IS NULL ORDER BY flagged_at DESC, id DESC LIMIT ?1",
+
+	/* ---- the dashboard (0006-dashboard.sql) ---- */
+	[ST_ACCOUNT_PWHASH] =
+	    "SELECT id, password_hash, disabled FROM accounts WHERE "
+	    "(?1 IS NOT NULL AND email = ?1) OR (?1 IS NULL AND id = ?2)",
+	[ST_ACCOUNT_SET_PASSWORD] =
+	    "UPDATE accounts SET password_hash = ? WHERE id = ?",
+	[ST_SESSION_ADD] =
+	    "INSERT INTO sessions (hash, account_id, csrf, created_at, "
+	    "seen_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+	[ST_SESSION_GET] =
+	    "SELECT s.id, s.account_id, s.csrf, s.created_at, s.seen_at, "
+	    "s.hash FROM sessions s WHERE s.hash = ?",
+	[ST_SESSION_TOUCH] =
+	    "UPDATE sessions SET seen_at = ?1 WHERE id = ?2 AND "
+	    "seen_at < ?1 - 60000",
+	[ST_SESSION_DELETE] =
+	    "DELETE FROM sessions WHERE id = ?",
+	[ST_SESSION_DELETE_OTHERS] =
+	    "DELETE FROM sessions WHERE account_id = ?1 AND id != ?2",
+	[ST_SESSION_PURGE] =
+	    "DELETE FROM sessions WHERE seen_at < ?1 OR created_at < ?2",
+	[ST_LOGIN_FAIL_ADD] =
+	    "INSERT INTO login_failures (scope, at) VALUES (?, ?)",
+	[ST_LOGIN_FAIL_COUNT] =
+	    "SELECT count(*), min(at) FROM login_failures WHERE scope = ? "
+	    "AND at > ?",
+	[ST_LOGIN_FAIL_CLEAR] =
+	    "DELETE FROM login_failures WHERE scope = ?",
+	[ST_LOGIN_FAIL_PURGE] =
+	    "DELETE FROM login_failures WHERE at < ?",
 };
 
 int
@@ -1352,4 +1395,171 @@ store_link_flagged(struct lz_db *db, long limit,
 
 	sqlite3_bind_int64(st, 1, limit);
 	return link_rows(db, st, fn, arg, "flagged links");
+}
+
+/* ---- dashboard: passwords, sessions, sign-in failures ---------------- */
+
+int
+store_account_pwhash(struct lz_db *db, int64_t id, const char *email,
+    int64_t *idp, char *hash, size_t hashlen, int *disabled)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ACCOUNT_PWHASH);
+	int		 rc;
+
+	lz_db_bind_text(st, 1, email);
+	sqlite3_bind_int64(st, 2, id);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*idp = sqlite3_column_int64(st, 0);
+		copy_text(hash, hashlen, st, 1);
+		*disabled = sqlite3_column_int(st, 2);
+		sqlite3_reset(st);
+		return 1;
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "account password");
+	return -1;
+}
+
+int
+store_account_set_password(struct lz_db *db, int64_t id, const char *hash)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ACCOUNT_SET_PASSWORD);
+
+	lz_db_bind_text(st, 1, hash);
+	sqlite3_bind_int64(st, 2, id);
+	return changes_of(db, st, "account set password");
+}
+
+int64_t
+store_session_add(struct lz_db *db, const unsigned char *hash,
+    int64_t account_id, const char *csrf, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_ADD);
+
+	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, account_id);
+	lz_db_bind_text(st, 3, csrf);
+	sqlite3_bind_int64(st, 4, now);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "session add");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int
+store_session_get(struct lz_db *db, const unsigned char *hash,
+    struct session *s)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_GET);
+	int		 rc, found = 0;
+
+	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(s, 0, sizeof(*s));
+		s->id = sqlite3_column_int64(st, 0);
+		s->account_id = sqlite3_column_int64(st, 1);
+		copy_text(s->csrf, sizeof(s->csrf), st, 2);
+		s->created_at = sqlite3_column_int64(st, 3);
+		s->seen_at = sqlite3_column_int64(st, 4);
+		found = sqlite3_column_bytes(st, 5) == 32 &&
+		    sodium_memcmp(sqlite3_column_blob(st, 5), hash, 32) == 0;
+	} else if (rc != SQLITE_DONE) {
+		logerr(db, "session get");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return found;
+}
+
+int
+store_session_touch(struct lz_db *db, int64_t id, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_TOUCH);
+
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, id);
+	return changes_of(db, st, "session touch") < 0 ? -1 : 0;
+}
+
+int
+store_session_delete(struct lz_db *db, int64_t id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_DELETE);
+
+	sqlite3_bind_int64(st, 1, id);
+	return changes_of(db, st, "session delete");
+}
+
+int
+store_session_delete_others(struct lz_db *db, int64_t account_id,
+    int64_t keep_id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_DELETE_OTHERS);
+
+	sqlite3_bind_int64(st, 1, account_id);
+	sqlite3_bind_int64(st, 2, keep_id);
+	return changes_of(db, st, "session delete others") < 0 ? -1 : 0;
+}
+
+int
+store_session_purge(struct lz_db *db, int64_t idle_before,
+    int64_t created_before)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_PURGE);
+
+	sqlite3_bind_int64(st, 1, idle_before);
+	sqlite3_bind_int64(st, 2, created_before);
+	return changes_of(db, st, "session purge") < 0 ? -1 : 0;
+}
+
+int
+store_login_fail_add(struct lz_db *db, const char *scope, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_ADD);
+
+	lz_db_bind_text(st, 1, scope);
+	sqlite3_bind_int64(st, 2, now);
+	return changes_of(db, st, "login failure add") < 0 ? -1 : 0;
+}
+
+long long
+store_login_fail_count(struct lz_db *db, const char *scope, int64_t since,
+    int64_t *oldest)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_COUNT);
+	long long	 n = -1;
+
+	lz_db_bind_text(st, 1, scope);
+	sqlite3_bind_int64(st, 2, since);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_int64(st, 0);
+		*oldest = col_int_or0(st, 1);
+	} else
+		logerr(db, "login failure count");
+	sqlite3_reset(st);
+	return n;
+}
+
+int
+store_login_fail_clear(struct lz_db *db, const char *scope)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_CLEAR);
+
+	lz_db_bind_text(st, 1, scope);
+	return changes_of(db, st, "login failure clear") < 0 ? -1 : 0;
+}
+
+int
+store_login_fail_purge(struct lz_db *db, int64_t before)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_PURGE);
+
+	sqlite3_bind_int64(st, 1, before);
+	return changes_of(db, st, "login failure purge") < 0 ? -1 : 0;
 }

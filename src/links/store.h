@@ -237,4 +237,46 @@ int	store_link_unflag(struct lz_db *, int64_t id);
 long	store_link_flagged(struct lz_db *, long limit,
 	    void (*fn)(struct link *, void *), void *arg);
 
+/* ---- dashboard: passwords, sessions, sign-in failures ---------------- */
+
+/*
+ * The password hash of an account, by e-mail (when not NULL) or id.  1
+ * found (hash "" when the account has no password), 0 not, -1 error.
+ */
+int	store_account_pwhash(struct lz_db *, int64_t id, const char *email,
+	    int64_t *idp, char *hash, size_t hashlen, int *disabled);
+int	store_account_set_password(struct lz_db *, int64_t id,
+	    const char *hash);
+
+struct session {
+	int64_t	 id;
+	int64_t	 account_id;
+	char	 csrf[64];
+	int64_t	 created_at;
+	int64_t	 seen_at;
+};
+
+/* Returns the new session's id or -1. */
+int64_t	store_session_add(struct lz_db *, const unsigned char *hash,
+	    int64_t account_id, const char *csrf, int64_t now);
+/* By the hash of the cookie token.  1, 0, -1. */
+int	store_session_get(struct lz_db *, const unsigned char *hash,
+	    struct session *);
+/* Notes activity (at most once a minute per session). */
+int	store_session_touch(struct lz_db *, int64_t id, int64_t now);
+int	store_session_delete(struct lz_db *, int64_t id);
+/* Ends every session of account_id but keep_id (0: all). */
+int	store_session_delete_others(struct lz_db *, int64_t account_id,
+	    int64_t keep_id);
+/* Drops sessions idle since idle_before or made before created_before. */
+int	store_session_purge(struct lz_db *, int64_t idle_before,
+	    int64_t created_before);
+
+int	store_login_fail_add(struct lz_db *, const char *scope, int64_t now);
+/* Failures of scope after since (and the oldest of them); -1 on error. */
+long long store_login_fail_count(struct lz_db *, const char *scope,
+	    int64_t since, int64_t *oldest);
+int	store_login_fail_clear(struct lz_db *, const char *scope);
+int	store_login_fail_purge(struct lz_db *, int64_t before);
+
 #endif
