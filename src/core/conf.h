@@ -51,6 +51,7 @@
 	S(country_param,	"") \
 	P(geoip_file,		"/usr/share/tor/geoip") \
 	P(geoip6_file,		"/usr/share/tor/geoip6") \
+	P(clicks_dir,		"") \
 	S(signup,		"closed") \
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \

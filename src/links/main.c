@@ -11,13 +11,17 @@
 #include <curl/curl.h>
 #include <sodium.h>
 
+#include "clicklog.h"
 #include "conf.h"
+#include "geo.h"
 #include "links.h"
 #include "log.h"
+#include "lztime.h"
 #include "pool.h"
 #include "resp.h"
 #include "route.h"
 #include "store.h"
+#include "visitor.h"
 
 
 static const struct lz_route routes[] = {
@@ -25,6 +29,10 @@ static const struct lz_route routes[] = {
 	{ LZ_M_GET,	"/api/v1/links",	RF_AUTH, api_links_list },
 	{ LZ_M_GET,	"/api/v1/links/:id",	RF_AUTH, api_links_get },
 	{ LZ_M_DELETE,	"/api/v1/links/:id",	RF_AUTH, api_links_delete },
+	{ LZ_M_GET,	"/api/v1/links/:id/stats", RF_AUTH, api_links_stats },
+	/* Short links last: anything of one or two segments. */
+	{ LZ_M_GET | LZ_M_POST, "/:slug",	0,	redirect_visit },
+	{ LZ_M_GET | LZ_M_POST, "/:slug/:suffix", 0,	redirect_visit },
 };
 
 static int
@@ -36,7 +44,7 @@ before(struct lz_req *r, const struct lz_route *route)
 }
 
 static const struct lz_router router = {
-	routes, LZ_NELEM(routes), before, NULL, NULL
+	routes, LZ_NELEM(routes), before, NULL, redirect_notfound
 };
 
 static int
@@ -49,6 +57,61 @@ worker_init(void *arg)
 	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
+	}
+	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		lz_db_close(&links.db);
+		return LZ_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/* A pool worker: worker_init, then its click journal. */
+static int
+worker_start(void *arg)
+{
+	char	 err[512], *dir;
+	int	 rc;
+
+	if ((rc = worker_init(arg)) != 0)
+		return rc;
+	dir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
+	rc = clicklog_open(&links.db, dir, err, sizeof(err));
+	free(dir);
+	if (rc == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		lz_db_close(&links.db);
+		return LZ_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+static void
+worker_tick(void *arg)
+{
+	static int64_t	 purged;
+	int64_t		 now = lz_now_ms();
+
+	(void)arg;
+	clicklog_tick(&links.db);
+	if (now - purged > 10 * 60 * 1000) {
+		purged = now;
+		(void)store_pwtry_purge(&links.db, now - 24 * 3600 * 1000LL);
+	}
+	lz_db_reset_all(&links.db);
+}
+
+/* The supervisor, before the workers: the geo table they share. */
+static int
+pre_fork(void *arg)
+{
+	char	 err[512];
+
+	(void)arg;
+	if (geo_load(links.conf->geoip_file, links.conf->geoip6_file, err,
+	    sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		return -1;
 	}
 	return 0;
 }
@@ -70,6 +133,7 @@ static void
 worker_fini(void *arg)
 {
 	(void)arg;
+	clicklog_close(&links.db);
 	lz_db_close(&links.db);
 }
 
@@ -162,7 +226,7 @@ main(int argc, char *argv[])
 	lz_log_level(links.conf->loglevel);
 	if (test) {
 		/* -t: check the configuration and the database, then exit. */
-		if (worker_init(NULL) != 0)
+		if (pre_fork(NULL) != 0 || worker_init(NULL) != 0)
 			return 1;
 		worker_fini(NULL);
 		printf("lz-links: configuration %s and database %s are ok\n",
@@ -170,8 +234,10 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	memset(&app, 0, sizeof(app));
-	app.init = worker_init;
+	app.pre_fork = pre_fork;
+	app.init = worker_start;
 	app.handle = worker_handle;
+	app.tick = worker_tick;
 	app.fini = worker_fini;
 	app.reload = reload;
 	memset(&o, 0, sizeof(o));

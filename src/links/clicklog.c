@@ -1,0 +1,478 @@
+/*
+ * clicklog.c -- per-worker click journals and moving them into SQLite.
+ */
+#include "config.h"
+
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "click.h"
+#include "clicklog.h"
+#include "clicks.h"
+#include "db.h"
+#include "link.h"
+#include "log.h"
+#include "lztime.h"
+#include "store.h"
+#include "target.h"
+#include "util.h"
+
+#define REC_MAGIC	0x314b4c43u	/* "CLK1" */
+#define REC_END		0x0a4b4c43u
+#define REC_BOT		0x01
+
+#define BATCH		256		/* records per transaction */
+#define TICK_MAX	(64 * BATCH)	/* records moved per tick */
+#define ROTATE_BYTES	(8 * 1024 * 1024)
+#define SCAN_US		(10 * 1000000LL)
+
+/* A journal record.  Strings are NUL-terminated within their field. */
+struct rec {
+	uint32_t	 magic;
+	uint32_t	 flags;
+	int64_t		 link_id;
+	int64_t		 at;
+	unsigned char	 visitor[VISITOR_ID_LEN];
+	char		 country[4];
+	char		 device[8];
+	char		 os[16];
+	char		 browser[16];
+	char		 variant[VARIANT_MAX];
+	char		 suffix[68];
+	char		 referrer[CLICK_REFERRER_MAX];
+	uint32_t	 end;
+};
+
+_Static_assert(sizeof(struct rec) == CLICKREC_SIZE,
+    "a journal record is CLICKREC_SIZE bytes");
+
+struct journal {
+	int	 fd;
+	char	 name[64];
+	char	*path;
+	int64_t	 size;		/* bytes written */
+	int64_t	 pos;		/* bytes moved into the database */
+};
+
+static struct journal	 own = { -1, "", NULL, 0, 0 };
+static char		*jdir;
+static unsigned char	*batch;		/* BATCH records */
+static int64_t		 last_scan;
+
+/* ---- records --------------------------------------------------------- */
+
+static void
+put(char *dst, size_t len, const char *s)
+{
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+void
+clicklog_pack(const struct click *c, unsigned char rec[CLICKREC_SIZE])
+{
+	struct rec	*r = (struct rec *)(void *)rec;
+
+	memset(r, 0, sizeof(*r));
+	r->magic = REC_MAGIC;
+	r->flags = c->bot ? REC_BOT : 0;
+	r->link_id = c->link_id;
+	r->at = c->at;
+	memcpy(r->visitor, c->visitor, VISITOR_ID_LEN);
+	put(r->country, sizeof(r->country), c->country);
+	put(r->device, sizeof(r->device), c->device);
+	put(r->os, sizeof(r->os), c->os);
+	put(r->browser, sizeof(r->browser), c->browser);
+	put(r->variant, sizeof(r->variant), c->variant);
+	put(r->suffix, sizeof(r->suffix), c->suffix);
+	put(r->referrer, sizeof(r->referrer), c->referrer);
+	r->end = REC_END;
+}
+
+int
+clicklog_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c)
+{
+	struct rec	*r = (struct rec *)(void *)rec;
+
+	if (r->magic != REC_MAGIC || r->end != REC_END || r->link_id <= 0)
+		return -1;
+	r->country[sizeof(r->country) - 1] = '\0';
+	r->device[sizeof(r->device) - 1] = '\0';
+	r->os[sizeof(r->os) - 1] = '\0';
+	r->browser[sizeof(r->browser) - 1] = '\0';
+	r->variant[sizeof(r->variant) - 1] = '\0';
+	r->suffix[sizeof(r->suffix) - 1] = '\0';
+	r->referrer[sizeof(r->referrer) - 1] = '\0';
+	memset(c, 0, sizeof(*c));
+	c->link_id = r->link_id;
+	c->at = r->at;
+	memcpy(c->country, r->country, sizeof(c->country));
+	c->country[sizeof(c->country) - 1] = '\0';
+	c->device = r->device;
+	c->os = r->os;
+	c->browser = r->browser;
+	c->variant = r->variant;
+	c->suffix = r->suffix;
+	c->referrer = r->referrer;
+	memcpy(c->visitor, r->visitor, VISITOR_ID_LEN);
+	c->bot = (r->flags & REC_BOT) != 0;
+	return 0;
+}
+
+/* ---- moving records into the database -------------------------------- */
+
+/* The link of the records being moved (they come in runs of one link). */
+static struct link	 cur;
+
+static int
+store_one(struct lz_db *db, struct click *c, int64_t now)
+{
+	char	*target;
+	int	 rc;
+
+	if (cur.id != c->link_id) {
+		link_free(&cur);
+		if ((rc = store_link_by_id(db, c->link_id, &cur)) != 1) {
+			if (rc == 0)
+				lz_log(LZ_LOG_ERR, "click journal: no link %lld; "
+				    "click dropped", (long long)c->link_id);
+			return rc == 0 ? 0 : -1;
+		}
+	}
+	/* The journal keeps the variant; the URL follows from the link,
+	 * which never changes. */
+	target = target_with_utm(&cur, target_of_variant(&cur, c->variant));
+	c->target = target ? target : "";
+	rc = clicks_store(db, &cur, c, now, 0);
+	free(target);
+	c->target = NULL;
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * Moves the records in [*pos, end) of fd into the database, BATCH to a
+ * transaction that also records the new position, until max records are
+ * moved.  Returns the records moved, or -1 (then *pos is where it got).
+ */
+static long
+move(struct lz_db *db, int fd, const char *name, int64_t *pos, int64_t end,
+    long max)
+{
+	struct click	 c;
+	ssize_t		 got;
+	int64_t		 now;
+	long		 moved = 0, n, i;
+
+	while (*pos + CLICKREC_SIZE <= end && moved < max) {
+		n = (long)((end - *pos) / CLICKREC_SIZE);
+		if (n > BATCH)
+			n = BATCH;
+		got = pread(fd, batch, (size_t)n * CLICKREC_SIZE, (off_t)*pos);
+		if (got < 0) {
+			lz_log(LZ_LOG_ERR, "click journal %s: read: %s", name,
+			    strerror(errno));
+			goto fail;
+		}
+		if ((n = (long)(got / CLICKREC_SIZE)) == 0)
+			break;
+		now = lz_now_ms();
+		if (lz_db_begin(db) == -1)
+			goto fail;
+		for (i = 0; i < n; i++) {
+			if (clicklog_unpack(batch + i * CLICKREC_SIZE,
+			    &c) == -1) {
+				lz_log(LZ_LOG_ERR, "click journal %s: record "
+				    "at %lld is damaged; skipped", name,
+				    (long long)(*pos + i * CLICKREC_SIZE));
+				continue;
+			}
+			if (store_one(db, &c, now) == -1)
+				goto rollback;
+		}
+		if (store_journal_set(db, name, *pos + n * CLICKREC_SIZE) ==
+		    -1 || lz_db_commit(db) == -1)
+			goto rollback;
+		*pos += n * CLICKREC_SIZE;
+		moved += n;
+	}
+	link_free(&cur);
+	return moved;
+rollback:
+	lz_db_rollback(db);
+fail:
+	link_free(&cur);
+	return -1;
+}
+
+/* ---- journal files --------------------------------------------------- */
+
+static int
+is_journal_name(const char *s)
+{
+	size_t	 n = strlen(s);
+
+	return s[0] == 'w' && n > 3 && n < sizeof(own.name) &&
+	    strcmp(s + n - 2, ".j") == 0 && strchr(s, '/') == NULL;
+}
+
+/* Creates and locks a new journal of this worker in j. */
+static int
+create(struct journal *j, char *err, size_t errlen)
+{
+	unsigned char	 rnd[8];
+	char		 hex[sizeof(rnd) * 2 + 1];
+	struct stat	 st;
+	int		 tries, fd;
+
+	for (tries = 0; tries < 8; tries++) {
+		randombytes_buf(rnd, sizeof(rnd));
+		sodium_bin2hex(hex, sizeof(hex), rnd, sizeof(rnd));
+		snprintf(j->name, sizeof(j->name), "w%ld-%s.j",
+		    (long)getpid(), hex);
+		free(j->path);
+		j->path = xasprintf("%s/%s", jdir, j->name);
+		fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+		    0640);
+		if (fd == -1) {
+			if (errno == EEXIST)
+				continue;
+			snprintf(err, errlen, "click journal %s: %s", j->path,
+			    strerror(errno));
+			return -1;
+		}
+		/*
+		 * Another worker may have taken the brand-new, unlocked,
+		 * empty file for a dead one's and removed it: then start
+		 * over with another name.
+		 */
+		if (flock(fd, LOCK_EX | LOCK_NB) == -1 ||
+		    fstat(fd, &st) == -1 || st.st_nlink == 0) {
+			close(fd);
+			continue;
+		}
+		j->fd = fd;
+		j->size = j->pos = 0;
+		return 0;
+	}
+	snprintf(err, errlen, "click journal: cannot create a journal in %s",
+	    jdir);
+	return -1;
+}
+
+/* Removes a journal whose every record is in the database. */
+static void
+retire(struct lz_db *db, struct journal *j)
+{
+	/* The file first: a position without its file is only clutter,
+	 * but a file without its position would be moved again. */
+	if (unlink(j->path) == -1 && errno != ENOENT)
+		lz_log(LZ_LOG_WARN, "click journal %s: %s", j->path,
+		    strerror(errno));
+	else
+		(void)store_journal_del(db, j->name);
+	close(j->fd);
+	j->fd = -1;
+	free(j->path);
+	j->path = NULL;
+}
+
+char *
+clicklog_dir(const char *dir, const char *links_db)
+{
+	const char	*slash;
+
+	if (dir != NULL && *dir != '\0')
+		return xstrdup(dir);
+	if ((slash = strrchr(links_db, '/')) == NULL)
+		return xstrdup("clicks");
+	return xasprintf("%.*s/clicks", (int)(slash - links_db), links_db);
+}
+
+int
+clicklog_open(struct lz_db *db, const char *dir, char *err, size_t errlen)
+{
+	if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
+		snprintf(err, errlen, "click journal directory %s: %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	free(jdir);
+	jdir = xstrdup(dir);
+	if (batch == NULL)
+		batch = xmalloc(BATCH * CLICKREC_SIZE);
+	if (create(&own, err, errlen) == -1)
+		return -1;
+	last_scan = lz_mono_us();
+	if (clicklog_collect(db, dir) == -1)
+		lz_log(LZ_LOG_WARN, "click journals in %s: some could not be "
+		    "moved yet", dir);
+	return 0;
+}
+
+int
+clicklog_append(const struct click *c)
+{
+	_Alignas(8) unsigned char	 rec[CLICKREC_SIZE];
+	ssize_t				 n;
+
+	if (own.fd == -1)
+		return -1;
+	clicklog_pack(c, rec);
+	n = pwrite(own.fd, rec, sizeof(rec), (off_t)own.size);
+	if (n == (ssize_t)sizeof(rec)) {
+		own.size += n;
+		return 0;
+	}
+	lz_log(LZ_LOG_ERR, "click journal %s: write: %s", own.path,
+	    n < 0 ? strerror(errno) : "short write");
+	/* Never leave half a record: the next one must start aligned. */
+	if (n > 0 && ftruncate(own.fd, (off_t)own.size) == -1)
+		lz_log(LZ_LOG_ERR, "click journal %s: truncate: %s", own.path,
+		    strerror(errno));
+	return -1;
+}
+
+/* Moves the rest of the unlocked journal name, then removes it. */
+static long
+collect_one(struct lz_db *db, const char *dir, const char *name)
+{
+	struct journal	 j;
+	struct stat	 st;
+	long		 n;
+
+	memset(&j, 0, sizeof(j));
+	j.path = xasprintf("%s/%s", dir, name);
+	snprintf(j.name, sizeof(j.name), "%s", name);
+	if ((j.fd = open(j.path, O_RDWR | O_CLOEXEC)) == -1) {
+		free(j.path);
+		return 0;
+	}
+	/* Held: its worker is alive.  Unlinked: someone just moved it. */
+	if (flock(j.fd, LOCK_EX | LOCK_NB) == -1 || fstat(j.fd, &st) == -1 ||
+	    st.st_nlink == 0) {
+		close(j.fd);
+		free(j.path);
+		return 0;
+	}
+	j.size = st.st_size - st.st_size % CLICKREC_SIZE;
+	if ((j.pos = store_journal_get(db, name)) < 0 ||
+	    (n = move(db, j.fd, name, &j.pos, j.size, LONG_MAX)) < 0) {
+		close(j.fd);
+		free(j.path);
+		return -1;
+	}
+	if (n > 0)
+		lz_log(LZ_LOG_INFO, "click journal %s of a stopped worker: "
+		    "%ld clicks moved", name, n);
+	retire(db, &j);
+	return n;
+}
+
+struct names {
+	char	**v;
+	size_t	  n;
+};
+
+static void
+add_name(const char *name, void *arg)
+{
+	struct names	*ns = arg;
+
+	ns->v = xreallocarray(ns->v, ns->n + 1, sizeof(*ns->v));
+	ns->v[ns->n++] = xstrdup(name);
+}
+
+long
+clicklog_collect(struct lz_db *db, const char *dir)
+{
+	struct names	 ns = { NULL, 0 };
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*d;
+	char		*path;
+	long		 total = 0, n;
+	size_t		 i;
+	int		 failed = 0;
+
+	if ((d = opendir(dir)) == NULL) {
+		lz_log(LZ_LOG_ERR, "click journals: %s: %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!is_journal_name(de->d_name) ||
+		    strcmp(de->d_name, own.name) == 0)
+			continue;
+		if ((n = collect_one(db, dir, de->d_name)) < 0)
+			failed = 1;
+		else
+			total += n;
+	}
+	closedir(d);
+	/* Positions of journals that are gone (removed by a worker that
+	 * died before it could forget the position). */
+	if (store_journal_list(db, add_name, &ns) >= 0)
+		for (i = 0; i < ns.n; i++) {
+			path = xasprintf("%s/%s", dir, ns.v[i]);
+			if (strcmp(ns.v[i], own.name) != 0 &&
+			    stat(path, &st) == -1 && errno == ENOENT)
+				(void)store_journal_del(db, ns.v[i]);
+			free(path);
+		}
+	lz_strlist_free(ns.v, ns.n);
+	return failed ? -1 : total;
+}
+
+void
+clicklog_tick(struct lz_db *db)
+{
+	struct journal	 old;
+	char		 err[256];
+
+	if (own.fd == -1)
+		return;
+	if (own.pos < own.size)
+		(void)move(db, own.fd, own.name, &own.pos, own.size, TICK_MAX);
+	if (own.pos == own.size && own.size >= ROTATE_BYTES) {
+		old = own;
+		own.path = NULL;
+		if (create(&own, err, sizeof(err)) == -1) {
+			lz_log(LZ_LOG_WARN, "%s", err);
+			free(own.path);
+			own = old;
+		} else
+			retire(db, &old);
+	}
+	if (lz_mono_us() - last_scan >= SCAN_US) {
+		last_scan = lz_mono_us();
+		(void)clicklog_collect(db, jdir);
+	}
+}
+
+void
+clicklog_close(struct lz_db *db)
+{
+	if (own.fd == -1)
+		return;
+	if (move(db, own.fd, own.name, &own.pos, own.size, LONG_MAX) >= 0 &&
+	    own.pos == own.size)
+		retire(db, &own);
+	else {
+		lz_log(LZ_LOG_WARN, "click journal %s: left for the next "
+		    "worker to move", own.path);
+		close(own.fd);
+		own.fd = -1;
+	}
+	free(own.path);
+	own.path = NULL;
+}

@@ -1,0 +1,72 @@
+/*
+ * clicklog.h -- the click journal (DESIGN 1, 3.4).
+ *
+ * A served redirect's click must never be lost, yet a write transaction
+ * per redirect would make every worker queue for SQLite's write lock.  So
+ * each worker appends its clicks to a journal file of its own, one
+ * pwrite(2) of a fixed-size record before it answers: once the call
+ * returns the record is in the page cache, which outlives the worker even
+ * under SIGKILL.  About once a second (the pool's tick) the worker moves
+ * new records into the clicks table in a few short transactions, each of
+ * which also stores how far the journal has been moved; a crash at any
+ * point neither loses nor repeats a click.
+ *
+ * A worker holds an exclusive flock(2) on its journal for its lifetime.
+ * The kernel drops it when the worker dies, however it dies; any worker
+ * that then finds the journal unlocked moves the rest of it and removes
+ * it (at start and every ten seconds).  A worker that stops cleanly moves
+ * and removes its own.
+ *
+ * Journal files are "w<pid>-<random>.j" in the journal directory;
+ * records are in the host's byte order and never leave it.
+ */
+#ifndef LZ_CLICKLOG_H
+#define LZ_CLICKLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct click;
+struct lz_db;
+
+#define CLICKREC_SIZE	1024	/* divides the page size: a record is
+				   never split across pages */
+
+/*
+ * Opens this worker's journal in dir (made when missing) and moves
+ * journals left by dead workers.  0, or -1 with err.
+ */
+int	clicklog_open(struct lz_db *, const char *dir, char *err,
+	    size_t errlen);
+
+/*
+ * Appends c to the journal.  0 once it is written; -1 when it could not
+ * be (disk full, no journal): the caller stores the click itself.
+ */
+int	clicklog_append(const struct click *c);
+
+/* Moves new records into the database; every ten seconds also looks for
+ * journals of dead workers.  Call between requests. */
+void	clicklog_tick(struct lz_db *);
+
+/* Moves everything and removes the journal (clean exit).  A journal that
+ * cannot be moved now stays for the next worker. */
+void	clicklog_close(struct lz_db *);
+
+/*
+ * Moves every journal in dir that no live worker holds, and forgets the
+ * positions of journals that are gone.  Returns the clicks moved, or -1.
+ */
+long	clicklog_collect(struct lz_db *, const char *dir);
+
+/* The journal directory: dir if set, else "clicks" beside the database.
+ * Caller frees. */
+char	*clicklog_dir(const char *dir, const char *links_db);
+
+/* Record encoding, for the unit tests. */
+void	clicklog_pack(const struct click *, unsigned char rec[CLICKREC_SIZE]);
+/* Fills c with pointers into rec (which it NUL-terminates field by
+ * field); 0, or -1 when rec is not a click record. */
+int	clicklog_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c);
+
+#endif
