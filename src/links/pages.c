@@ -116,14 +116,14 @@ pages_password(struct page *p, const char *action, const char *error)
 {
 	struct lz_buf		 body = LZ_BUF_INIT, err = LZ_BUF_INIT;
 	const char *const	 evars[] = { "error", error, NULL };
-	const char *const	 vars[] = {
-		"action", action, "error", lz_buf_str(&err), NULL
-	};
+	const char		*vars[] = { "action", action, "error", "", NULL };
 
 	page_init(p, 0);
-	if (error != NULL)
+	if (error != NULL) {
 		lz_html_render(&err, "<p class=\"lz-error\" role=\"alert\">"
 		    "{{error}}</p>\n", evars);
+		vars[3] = lz_buf_str(&err);
+	}
 	lz_html_render(&body, password_body, vars);
 	render(p, "Password required", "", lz_buf_str(&body));
 	lz_buf_puts(&p->csp, CSP_STATIC);
