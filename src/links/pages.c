@@ -63,8 +63,9 @@ page_init(struct page *p, int scripts)
 	memset(p, 0, sizeof(*p));
 	if (scripts) {
 		randombytes_buf(rnd, sizeof(rnd));
+		/* No '/' or '+': nothing for the HTML escaper to touch. */
 		sodium_bin2base64(p->nonce, sizeof(p->nonce), rnd, sizeof(rnd),
-		    sodium_base64_VARIANT_ORIGINAL);
+		    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 	}
 }
 

@@ -85,7 +85,7 @@ void
 redirect_notfound(struct lz_req *r)
 {
 	/* The APIs answer in JSON, visitors get a page. */
-	if (strncmp(r->path, "/api/", 5) == 0 ||
+	if (strcmp(r->path, "/api") == 0 || strncmp(r->path, "/api/", 5) == 0 ||
 	    strncmp(r->path, "/dashboard/api/", 15) == 0)
 		lz_resp_error(r, 404, "not_found", NULL,
 		    "There is nothing at this path.");
