@@ -27,6 +27,7 @@
 #include "clicks.h"
 #include "db.h"
 #include "link.h"
+#include "linkcache.h"
 #include "log.h"
 #include "pages.h"
 #include "store.h"
@@ -657,6 +658,48 @@ START_TEST(t_click_cap)
 }
 END_TEST
 
+static void
+exec_sql(const char *sql)
+{
+	ck_assert_int_eq(sqlite3_exec(db.h, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
+START_TEST(t_linkcache)
+{
+	const struct link	*l;
+	int64_t			 t = 1000000;
+
+	linkcache_clear();
+	ck_assert_int_eq(linkcache_get(&db, "abc", t, &l), 1);
+	ck_assert_str_eq(l->slug, "abc");
+	ck_assert_int_eq(l->deleted_at, 0);
+	exec_sql("UPDATE links SET deleted_at = 5");
+	/* Within the TTL the cached copy is used... */
+	ck_assert_int_eq(linkcache_get(&db, "abc", t + LINKCACHE_TTL_MS - 1,
+	    &l), 1);
+	ck_assert_int_eq(l->deleted_at, 0);
+	/* ...then read again. */
+	ck_assert_int_eq(linkcache_get(&db, "abc", t + LINKCACHE_TTL_MS, &l),
+	    1);
+	ck_assert_int_eq(l->deleted_at, 5);
+	/* A clock that went back does not keep a copy alive. */
+	exec_sql("UPDATE links SET deleted_at = 6");
+	ck_assert_int_eq(linkcache_get(&db, "abc", t, &l), 1);
+	ck_assert_int_eq(l->deleted_at, 6);
+	/* Unknown slugs are not cached: a new link works at once. */
+	ck_assert_int_eq(linkcache_get(&db, "new", t, &l), 0);
+	exec_sql("INSERT INTO links (account_id, slug, target_url, "
+	    "created_at, max_clicks) SELECT account_id, 'new', target_url, 1, "
+	    "2 FROM links WHERE slug = 'abc'");
+	ck_assert_int_eq(linkcache_get(&db, "new", t, &l), 1);
+	/* A capped link is read on every call. */
+	exec_sql("UPDATE links SET clicks = 2 WHERE slug = 'new'");
+	ck_assert_int_eq(linkcache_get(&db, "new", t + 1, &l), 1);
+	ck_assert_int_eq(l->clicks, 2);
+	linkcache_clear();
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -691,6 +734,7 @@ suite(void)
 	tcase_add_test(tc, t_journal_own);
 	tcase_add_test(tc, t_journal_dead);
 	tcase_add_test(tc, t_click_cap);
+	tcase_add_test(tc, t_linkcache);
 	suite_add_tcase(s, tc);
 	return s;
 }

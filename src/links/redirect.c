@@ -25,6 +25,7 @@
 #include "clicks.h"
 #include "geo.h"
 #include "link.h"
+#include "linkcache.h"
 #include "links.h"
 #include "log.h"
 #include "pages.h"
@@ -49,7 +50,7 @@ struct visit {
 	struct lz_req	*r;
 	const char	*slug;
 	const char	*suffix;	/* "" without one */
-	struct link	 l;
+	const struct link *l;		/* the link cache's */
 	struct ua_info	 ua;
 	int		 bot;
 	int		 posted;	/* the right password was posted */
@@ -195,7 +196,7 @@ password_check(struct visit *v)
 		goto out;
 	}
 	visitor_net(r->remote_addr, net);
-	rc = store_pwtry_take(&links.db, v->l.id, net, sizeof(net),
+	rc = store_pwtry_take(&links.db, v->l->id, net, sizeof(net),
 	    r->now_ms, PW_WINDOW_MS, PW_TRIES, &start);
 	if (rc == -1) {
 		unavailable(r);
@@ -214,14 +215,14 @@ password_check(struct visit *v)
 		message(r, 429, "Too many tries", text);
 		goto out;
 	}
-	ok = strlen(pw) <= PW_MAX_BYTES && v->l.password_hash != NULL &&
-	    crypto_pwhash_str_verify(v->l.password_hash, pw, strlen(pw)) == 0;
+	ok = strlen(pw) <= PW_MAX_BYTES && v->l->password_hash != NULL &&
+	    crypto_pwhash_str_verify(v->l->password_hash, pw, strlen(pw)) == 0;
 	if (!ok) {
 		password_form(v, 403, "Wrong password. Please try again.");
 		goto out;
 	}
 	/* A right password gives its try back: only wrong ones add up. */
-	(void)store_pwtry_give_back(&links.db, v->l.id, net, sizeof(net));
+	(void)store_pwtry_give_back(&links.db, v->l->id, net, sizeof(net));
 out:
 	for (size_t i = 0; i < q.n; i++)
 		sodium_memzero(q.kv[i].val, strlen(q.kv[i].val));
@@ -247,7 +248,7 @@ record(struct visit *v, const char *variant, const char *target)
 	memset(&c, 0, sizeof(c));
 	clicks_referrer(lz_req_param(r, "HTTP_REFERER"), referrer,
 	    sizeof(referrer));
-	c.link_id = v->l.id;
+	c.link_id = v->l->id;
 	c.at = r->now_ms;
 	c.suffix = v->suffix;
 	memcpy(c.country, v->country, sizeof(c.country));
@@ -266,14 +267,14 @@ record(struct visit *v, const char *variant, const char *target)
 	 * Everything else goes to the journal; if that fails the click is
 	 * stored at once instead.
 	 */
-	if (c.bot || v->l.max_clicks == 0) {
+	if (c.bot || v->l->max_clicks == 0) {
 		if (clicklog_append(&c) == 0)
 			return 0;
 	}
 	if (lz_db_begin(&links.db) == -1)
 		goto fail;
-	rc = clicks_store(&links.db, &v->l, &c, r->now_ms,
-	    v->l.max_clicks ? CLICKS_CAP : 0);
+	rc = clicks_store(&links.db, v->l, &c, r->now_ms,
+	    v->l->max_clicks ? CLICKS_CAP : 0);
 	if (rc == 1 && lz_db_commit(&links.db) == 0)
 		return 0;
 	lz_db_rollback(&links.db);
@@ -283,13 +284,13 @@ record(struct visit *v, const char *variant, const char *target)
 		return -1;
 	}
 fail:
-	if (v->l.max_clicks != 0 && !c.bot) {
+	if (v->l->max_clicks != 0 && !c.bot) {
 		/* Without its count a capped link cannot stay exact. */
 		unavailable(r);
 		return -1;
 	}
 	lz_log(LZ_LOG_ERR, "rid=%s: the click of link %lld could not be "
-	    "recorded", r->request_id, (long long)v->l.id);
+	    "recorded", r->request_id, (long long)v->l->id);
 	return 0;
 }
 
@@ -298,7 +299,6 @@ fail:
 static void
 visit_free(struct visit *v)
 {
-	link_free(&v->l);
 	free(v->short_url);
 }
 
@@ -384,23 +384,23 @@ redirect_visit(struct lz_req *r)
 		not_found(r);
 		return;
 	}
-	if ((rc = store_link_by_slug(&links.db, v.slug, &v.l)) == -1) {
+	if ((rc = linkcache_get(&links.db, v.slug, r->now_ms, &v.l)) == -1) {
 		unavailable(r);
 		return;
 	}
-	if (rc == 0 || v.l.deleted_at != 0) {
+	if (rc == 0 || v.l->deleted_at != 0) {
 		not_found(r);
 		goto out;
 	}
-	if (gone(r, &v.l))
+	if (gone(r, v.l))
 		goto out;
-	if (r->meth == LZ_M_POST && v.l.password_hash == NULL) {
+	if (r->meth == LZ_M_POST && v.l->password_hash == NULL) {
 		lz_resp_header(r, "Allow", "GET, HEAD");
 		message(r, 405, "Method not allowed", "This short link is "
 		    "opened with GET.");
 		goto out;
 	}
-	if (v.l.password_hash != NULL) {
+	if (v.l->password_hash != NULL) {
 		if (r->meth != LZ_M_POST) {
 			password_form(&v, 200, NULL);
 			goto out;
@@ -419,7 +419,7 @@ redirect_visit(struct lz_req *r)
 		free(v.short_url);
 		v.short_url = s;
 	}
-	if (!v.posted && v.ua.inapp != UA_INAPP_NONE && v.l.escape_inapp &&
+	if (!v.posted && v.ua.inapp != UA_INAPP_NONE && v.l->escape_inapp &&
 	    !v.bot && !wants_stay(r)) {
 		escape(&v);
 		goto out;
@@ -429,27 +429,27 @@ redirect_visit(struct lz_req *r)
 	tv.os = v.ua.os;
 	tv.desktop = v.ua.device == UA_DESKTOP;
 	tv.country = v.country;
-	if (v.l.mode == MODE_AB)
+	if (v.l->mode == MODE_AB)
 		tv.bucket = visitor_bucket(r->remote_addr, r->user_agent,
-		    v.l.id);
-	url = target_pick(&v.l, &tv, variant);
-	if ((target = target_with_utm(&v.l, url)) == NULL) {
+		    v.l->id);
+	url = target_pick(v.l, &tv, variant);
+	if ((target = target_with_utm(v.l, url)) == NULL) {
 		lz_log(LZ_LOG_ERR, "rid=%s: link %lld: target URL does not "
-		    "parse", r->request_id, (long long)v.l.id);
+		    "parse", r->request_id, (long long)v.l->id);
 		unavailable(r);
 		goto out;
 	}
 	if (r->meth != LZ_M_HEAD && record(&v, variant, target) == -1)
 		goto out;
 
-	if (v.ua.preview && v.l.og != NULL) {
-		pages_preview(&p, &v.l, v.short_url, target);
+	if (v.ua.preview && v.l->og != NULL) {
+		pages_preview(&p, v.l, v.short_url, target);
 		page_send(r, 200, &p);
-	} else if (!v.bot && has_pixels(&v.l)) {
-		pages_pixels(&p, &v.l, target);
+	} else if (!v.bot && has_pixels(v.l)) {
+		pages_pixels(&p, v.l, target);
 		page_send(r, 200, &p);
 	} else {
-		status = v.posted ? 303 : v.l.redirect_type;
+		status = v.posted ? 303 : v.l->redirect_type;
 		lz_resp_header(r, "Location", "%s", target);
 		/* A permanent redirect is cached briefly, so caps, expiry
 		 * and counting keep working. */

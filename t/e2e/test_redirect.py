@@ -248,6 +248,16 @@ class TestRedirect(Base):
             self.assertEqual(r.status, 404, path)
             self.assertEqual(r.json()["error"], "not_found", path)
 
+    def test_delete_after_visits(self):
+        link = self.create(slug="deleted2")
+        self.assertEqual(self.visit("/deleted2").status, 302)
+        r = self.inst.api("DELETE", "/api/v1/links/%d" % link["id"], self.key)
+        self.assertEqual(r.status, 200)
+        # Workers keep a link they read for at most a second.
+        time.sleep(1.1)
+        for _ in range(8):
+            self.assertPage(self.visit("/deleted2"), 404, "Link not found")
+
     def test_head_counts_nothing(self):
         link = self.create(slug="head1", max_clicks=5)
         for _ in range(3):
