@@ -56,7 +56,8 @@
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
 	S(log_level,		"info") \
-	B(access_log,		1)
+	B(access_log,		1) \
+	B(sandbox,		1)
 
 #define LZ_CONF_FIELD_S(n, d)		char *n;
 #define LZ_CONF_FIELD_I(n, d, lo, hi)	long long n;

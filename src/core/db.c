@@ -36,10 +36,7 @@ lz_db_open(struct lz_db *db, const char *path, int flags, char *err,
 	db->path = xstrdup(path);
 	sqlite3_busy_timeout(db->h, 5000);
 	sqlite3_extended_result_codes(db->h, 1);
-	if (!(flags & LZ_DB_RO)) {
-		if (lz_db_exec(db, "PRAGMA journal_mode=WAL") == -1)
-			goto fail;
-	}
+	/* journal_mode=WAL is persistent: lz_db_migrate sets it once. */
 	if (lz_db_exec(db, "PRAGMA synchronous=NORMAL;"
 	    "PRAGMA foreign_keys=ON;"
 	    "PRAGMA temp_store=MEMORY;") == -1)
@@ -160,6 +157,12 @@ lz_db_migrate(struct lz_db *db, const struct lz_migration *m, size_t n,
 		snprintf(err, errlen, "%s: schema version %d is newer than "
 		    "this program's %d; refusing to touch it", db->path, v,
 		    newest(m, n));
+		return -1;
+	}
+	if (v < newest(m, n) && lz_db_exec(db, "PRAGMA journal_mode=WAL") ==
+	    -1) {
+		snprintf(err, errlen, "%s: cannot switch to WAL: %s", db->path,
+		    sqlite3_errmsg(db->h));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {

@@ -41,7 +41,9 @@ int	lz_db_check_version(struct lz_db *, const struct lz_migration *, size_t,
 	    char *err, size_t errlen);
 /*
  * Applies the migrations newer than the database's user_version, each in
- * one transaction.  Refuses a database newer than the newest migration.
+ * one transaction, after switching the database to WAL (a persistent
+ * setting).  Refuses a database newer than the newest migration without
+ * changing a byte of it.
  * Returns 0 (with *from and *to) or -1 with err.
  */
 int	lz_db_migrate(struct lz_db *, const struct lz_migration *, size_t,

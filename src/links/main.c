@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,9 @@
 #include "pool.h"
 #include "resp.h"
 #include "route.h"
+#include "sandbox.h"
 #include "store.h"
+#include "util.h"
 #include "visitor.h"
 
 
@@ -47,6 +50,21 @@ static const struct lz_router router = {
 	routes, LZ_NELEM(routes), before, NULL, redirect_notfound
 };
 
+/* Supervisor, before the fork: the country table, shared by all workers. */
+static int
+pre_fork(void *arg)
+{
+	char	 err[512];
+
+	(void)arg;
+	if (geo_load(links.conf->geoip_file, links.conf->geoip6_file, err,
+	    sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 worker_init(void *arg)
 {
@@ -59,26 +77,6 @@ worker_init(void *arg)
 		return LZ_EXIT_CONFIG;
 	}
 	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		lz_db_close(&links.db);
-		return LZ_EXIT_CONFIG;
-	}
-	return 0;
-}
-
-/* A pool worker: worker_init, then its click journal. */
-static int
-worker_start(void *arg)
-{
-	char	 err[512], *dir;
-	int	 rc;
-
-	if ((rc = worker_init(arg)) != 0)
-		return rc;
-	dir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
-	rc = clicklog_open(&links.db, dir, err, sizeof(err));
-	free(dir);
-	if (rc == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		lz_db_close(&links.db);
 		return LZ_EXIT_CONFIG;
@@ -101,19 +99,51 @@ worker_tick(void *arg)
 	lz_db_reset_all(&links.db);
 }
 
-/* The supervisor, before the workers: the geo table they share. */
+/* After init: confine the worker to its data directory (lz-links(8)). */
 static int
-pre_fork(void *arg)
+worker_sandbox(const char *clicks_dir)
 {
-	char	 err[512];
+	char		*dup, err[512];
+	const char	*rw[3];
+	int		 landlocked, rc;
 
-	(void)arg;
-	if (geo_load(links.conf->geoip_file, links.conf->geoip6_file, err,
-	    sizeof(err)) == -1) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		return -1;
+	if (!links.conf->sandbox)
+		return 0;
+	dup = xstrdup(links.conf->links_db);
+	rw[0] = dirname(dup);
+	rw[1] = clicks_dir;
+	rw[2] = NULL;
+	rc = lz_sandbox(rw, NULL, &landlocked, err, sizeof(err));
+	free(dup);
+	if (rc == -1) {
+		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
+		    "without)", err);
+		return LZ_EXIT_CONFIG;
 	}
+	if (!landlocked)
+		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
 	return 0;
+}
+
+/* A pool worker: worker_init, its click journal, then the sandbox. */
+static int
+worker_start(void *arg)
+{
+	char	 err[512], *dir;
+	int	 rc;
+
+	if ((rc = worker_init(arg)) != 0)
+		return rc;
+	dir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
+	if (clicklog_open(&links.db, dir, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		free(dir);
+		lz_db_close(&links.db);
+		return LZ_EXIT_CONFIG;
+	}
+	rc = worker_sandbox(dir);
+	free(dir);
+	return rc;
 }
 
 static void
@@ -173,6 +203,10 @@ reload(struct lz_pool_opts *o, void *arg)
 	if (strcmp(c->links_socket, links.conf->links_socket) != 0)
 		lz_log(LZ_LOG_WARN, "links_socket changed; restart the pool "
 		    "to move the socket");
+	/* New workers get the new geo files; a bad file keeps the old. */
+	if (geo_load(c->geoip_file, c->geoip6_file, err, sizeof(err)) == -1)
+		lz_log(LZ_LOG_ERR, "%s; keeping the loaded country table",
+		    err);
 	lz_conf_free(links.conf);
 	links.conf = c;
 	lz_log_level(c->loglevel);
@@ -225,8 +259,9 @@ main(int argc, char *argv[])
 	}
 	lz_log_level(links.conf->loglevel);
 	if (test) {
-		/* -t: check the configuration and the database, then exit. */
-		if (pre_fork(NULL) != 0 || worker_init(NULL) != 0)
+		/* -t: check the configuration, the database and the geo
+		 * files, then exit. */
+		if (worker_init(NULL) != 0 || pre_fork(NULL) == -1)
 			return 1;
 		worker_fini(NULL);
 		printf("lz-links: configuration %s and database %s are ok\n",

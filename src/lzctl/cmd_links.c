@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <sodium.h>
 
+#include "accounts.h"
 #include "db.h"
 #include "keyfile.h"
 #include "keys.h"
@@ -154,15 +155,6 @@ print_account(const struct account *a, void *arg)
 }
 
 static int
-valid_email(const char *s)
-{
-	const char	*at = strchr(s, '@');
-
-	return at != NULL && at != s && at[1] != '\0' && strchr(at + 1, '@')
-	    == NULL && strlen(s) <= 254 && strpbrk(s, " \t\r\n<>\"'") == NULL;
-}
-
-static int
 account_add(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -186,7 +178,7 @@ account_add(int argc, char **argv)
 		    "[--plan PLAN]\n");
 		return EXIT_USAGE;
 	}
-	if (!valid_email(argv[optind])) {
+	if (!account_email_ok(argv[optind])) {
 		ctl_err("'%s' is not an e-mail address", argv[optind]);
 		return 1;
 	}
@@ -195,8 +187,7 @@ account_add(int argc, char **argv)
 		return 1;
 	}
 	ctl_links_open();
-	id = store_account_add(&links.db, argv[optind], plan, NULL,
-	    lz_now_ms());
+	id = account_create(argv[optind], plan, NULL, lz_now_ms());
 	if (id < 0)
 		return 1;
 	if (id == 0) {
@@ -290,8 +281,7 @@ key_create(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char		 key[KEY_LEN + 1], prefix[KEY_SHOWN_LEN + 1], last4[5];
-	unsigned char	 hash[KEY_HASH_LEN];
+	char		 key[KEY_LEN + 1];
 	const char	*name = "";
 	int64_t		 account;
 	int		 ch;
@@ -312,11 +302,7 @@ key_create(int argc, char **argv)
 	ctl_links_open();
 	if ((account = ctl_account_id(argv[optind])) == 0)
 		return EXIT_NOTFOUND;
-	key_generate(key);
-	key_hash(key, hash);
-	key_display(key, prefix, last4);
-	if (store_key_add(&links.db, account, hash, prefix, last4, name,
-	    lz_now_ms()) < 0)
+	if (apikey_create(account, name, lz_now_ms(), key) < 0)
 		return 1;
 	/* Shown once: only the hash is stored. */
 	printf("%s\n", key);

@@ -36,6 +36,9 @@ static const struct {
 	{ "account",	cmd_account,	"add|list|show|plan|disable|enable" },
 	{ "key",	cmd_key,	"create|list|revoke API keys" },
 	{ "link",	cmd_link,	"list|show|delete links" },
+	{ "backup",	cmd_backup,	"copy the links database, online" },
+	{ "restore",	cmd_restore,	"put a backup back" },
+	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },
 };
 
 void

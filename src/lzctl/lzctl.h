@@ -33,5 +33,8 @@ int	cmd_migrate(int, char **);
 int	cmd_account(int, char **);
 int	cmd_key(int, char **);
 int	cmd_link(int, char **);
+int	cmd_backup(int, char **);
+int	cmd_restore(int, char **);
+int	cmd_check(int, char **);
 
 #endif

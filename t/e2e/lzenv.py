@@ -8,7 +8,7 @@ included unchanged.  Tests then speak HTTP to nginx.
 Environment (set by "make check"):
   LZ_BUILDDIR  the build tree (programs)
   LZ_SRCDIR    the source tree (nginx/, www/, data/)
-  NGINX        the nginx binary
+  LZ_NGINX     the nginx binary
   LZ_KEEP=1    keep the instance directory after the run, for debugging
 """
 
@@ -27,7 +27,9 @@ BUILDDIR = os.environ.get("LZ_BUILDDIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 SRCDIR = os.environ.get("LZ_SRCDIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
-NGINX = os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
+# Not $NGINX: nginx itself reads that variable (inherited sockets).
+NGINX = (os.environ.get("LZ_NGINX") or shutil.which("nginx") or
+         "/usr/sbin/nginx")
 
 
 def prog(name):
@@ -93,6 +95,25 @@ class Response:
         return "<Response %d %r>" % (self.status, self.body[:300])
 
 
+INSTANCES = []
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                   "runtime error:")
+
+
+def main():
+    """unittest.main, then the logs of every instance if a test failed."""
+    import unittest
+    prog = unittest.main(exit=False, verbosity=2)
+    ok = prog.result.wasSuccessful()
+    if not ok:
+        for inst in INSTANCES:
+            for name, text in inst.saved_logs.items():
+                sys.stderr.write("---- %s: last lines of %s ----\n%s\n" %
+                                 (inst.dir, name,
+                                  "\n".join(text.splitlines()[-60:])))
+    sys.exit(0 if ok else 1)
+
+
 class Instance:
     """One lz instance: config, databases, pools and nginx."""
 
@@ -113,6 +134,8 @@ class Instance:
         self.want_links = links
         self.want_prompts = prompts
         self.procs = {}
+        self.saved_logs = {}
+        INSTANCES.append(self)
         self.conf = os.path.join(self.dir, "lz.conf")
         self.write_conf(extra_conf)
         self.ctl("init")
@@ -133,9 +156,9 @@ class Instance:
                 "prompts_workers = %d\n"
                 "key_file = data/lz.key\n"
                 "socket_mode = 0666\n"
-                "log_level = info\n"
-                "%s%s\n" % (self.links_port, self.workers, self.workers,
-                            user, extra))
+                "%s%s%s\n" % (self.links_port, self.workers, self.workers,
+                              user, "" if "log_level" in extra else
+                              "log_level = info\n", extra))
         os.makedirs(os.path.join(self.dir, "run"), exist_ok=True)
 
     def path(self, *parts):
@@ -241,11 +264,14 @@ http {
     default_type application/octet-stream;
     types { text/html html; text/css css; application/javascript js;
             application/json json; image/svg+xml svg; image/png png; }
-    upstream lz_links { server unix:%s; }
-    upstream lz_prompts { server unix:%s; }
+    upstream lz_links { server unix:%s max_fails=0;
+                        server unix:%s max_fails=0; }
+    upstream lz_prompts { server unix:%s max_fails=0;
+                          server unix:%s max_fails=0; }
 %s}
 """ % (user, ndir, ndir, ndir, ndir, ndir, ndir, ndir, ndir,
-            self.path("run", "links.sock"), self.path("run", "prompts.sock"),
+            self.path("run", "links.sock"), self.path("run", "links.sock"),
+            self.path("run", "prompts.sock"), self.path("run", "prompts.sock"),
             servers)
         with open(os.path.join(ndir, "nginx.conf"), "w") as f:
             f.write(conf)
@@ -287,10 +313,26 @@ http {
                 p.wait()
         for name in list(self.procs):
             self.stop_pool(name)
+        for name in ("lz-links", "lz-prompts", "lz-hooks", "nginx"):
+            text = self.log(name)
+            if name == "nginx":
+                try:
+                    text += open(self.path("nginx", "error.log")).read()
+                except OSError:
+                    pass
+            if text:
+                self.saved_logs[name] = text
         if self.keep:
             sys.stderr.write("instance kept in %s\n" % self.dir)
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
+        # Under --enable-sanitizers a worker's report only reaches its log:
+        # make it fail the test run.
+        for name, text in self.saved_logs.items():
+            for mark in SANITIZER_MARKS:
+                if mark in text:
+                    raise AssertionError("%s reported '%s' (see its log "
+                                         "below)" % (name, mark))
 
     # -- HTTP ----------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """No served redirect loses its click (DESIGN 3.4, 5): lz-links workers
 are killed with SIGKILL under a redirect load through real nginx, then the
 whole pool is; afterwards the clicks table holds a click for every 302
-that was served (and at most one more for each request that failed when
-its worker died between recording and answering).
+that was served, and at most one more per killed worker (a worker killed
+between recording a click and answering; nginx retries that request on
+another worker, which records it again).
 """
 
 import os
@@ -73,12 +74,6 @@ class TestKill(unittest.TestCase):
     def tearDown(self):
         self.inst.stop()
 
-    def run(self, result=None):
-        r = super().run(result)
-        if result is not None and not result.wasSuccessful():
-            sys.stderr.write("\n--- lz-links log ---\n" +
-                             self.inst.log("lz-links")[-5000:])
-        return r
 
     def clicks(self):
         return self.inst.sql("SELECT count(*) FROM clicks WHERE link_id = %d"
@@ -105,7 +100,7 @@ class TestKill(unittest.TestCase):
         got = self.settle(load.served)
         self.assertGreaterEqual(got, load.served,
                                 "clicks of served redirects were lost")
-        self.assertLessEqual(got, load.served + load.failed)
+        self.assertLessEqual(got, load.served + len(killed))
         # The dead workers' journals were moved and removed.
         names = os.listdir(self.jdir)
         for pid in killed:
@@ -131,7 +126,7 @@ class TestKill(unittest.TestCase):
         self.inst.start_pool("lz-links")
         got = self.settle(before + load2.served)
         self.assertGreaterEqual(got, before + load2.served)
-        self.assertLessEqual(got, before + load2.served + load2.failed)
+        self.assertLessEqual(got, before + load2.served + self.inst.workers)
         for n in left:
             self.assertFalse(os.path.exists(os.path.join(self.jdir, n)), n)
 
@@ -143,10 +138,10 @@ class TestKill(unittest.TestCase):
         self.assertEqual(self.inst.sql("SELECT count(*) FROM click_journals"),
                          [(0,)])
         final = self.clicks()
-        self.assertGreaterEqual(final, got + load3.served)
-        self.assertLessEqual(final, got + load3.served + load3.failed)
+        self.assertEqual(load3.failed, 0)
+        self.assertEqual(final, got + load3.served)
         self.assertEqual(self.inst.sql("PRAGMA integrity_check"), [("ok",)])
 
 
 if __name__ == "__main__":
-    unittest.main()
+    lzenv.main()

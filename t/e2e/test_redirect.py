@@ -100,15 +100,6 @@ class Base(unittest.TestCase):
     def tearDownClass(cls):
         cls.inst.stop()
 
-    def run(self, result=None):
-        r = super().run(result)
-        if result is not None and not result.wasSuccessful() and \
-                not getattr(self.__class__, "_logged", False):
-            self.__class__._logged = True
-            sys.stderr.write("\n--- lz-links log ---\n" +
-                             self.inst.log("lz-links")[-6000:])
-        return r
-
     # -- helpers -----------------------------------------------------------
 
     def create(self, key=None, **fields):
@@ -685,4 +676,4 @@ class TestCountryParam(Base):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    lzenv.main()

@@ -1,0 +1,126 @@
+"""benchlib -- shared pieces of the benchmarks in bench/.
+
+Every benchmark measures the service and a baseline in the same run, on
+the same nginx, with the same number of FastCGI workers: the baseline is
+bench/null-fcgi.c, a libfcgi responder that does nothing.  Machines are
+shared and noisy, so absolute numbers mean little; the ratio service/null
+of interleaved rounds is what we report.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(TOP, "t", "e2e"))
+os.environ.setdefault("LZ_BUILDDIR", os.path.join(TOP, "build"))
+os.environ.setdefault("LZ_SRCDIR", TOP)
+
+import lzenv  # noqa: E402
+
+
+def build_null(outdir):
+    """Compiles bench/null-fcgi.c into outdir; returns the binary path."""
+    out = os.path.join(outdir, "null-fcgi")
+    subprocess.run(["cc", "-O2", "-o", out,
+                    os.path.join(TOP, "bench", "null-fcgi.c"), "-lfcgi"],
+                   check=True)
+    return out
+
+
+class NullResponder:
+    """null-fcgi on a unix socket, served by its own nginx server block."""
+
+    def __init__(self, inst, workers, status=200):
+        self.sock = inst.path("run", "null.sock")
+        self.proc = subprocess.Popen(
+            [build_null(inst.dir), self.sock, str(workers), str(status)],
+            start_new_session=True)
+        lzenv.wait_for(lambda: lzenv.unix_connectable(self.sock),
+                       what="null-fcgi")
+
+    def stop(self):
+        os.killpg(self.proc.pid, 15)
+        self.proc.wait()
+
+
+def nginx_with_null(inst, null_port):
+    """Adds a server block for the null responder to inst's nginx
+    (call before inst.start())."""
+    orig = inst.start_nginx
+
+    def start_nginx():
+        orig()
+        conf = inst.path("nginx", "nginx.conf")
+        text = open(conf).read()
+        extra = """
+    upstream lz_null { server unix:%s max_fails=0;
+                       server unix:%s max_fails=0; }
+    server {
+        listen 127.0.0.1:%d;
+        location / {
+            include lz/lz-fastcgi.conf;
+            fastcgi_pass lz_null;
+        }
+    }
+}
+""" % (inst.path("run", "null.sock"), inst.path("run", "null.sock"),
+            null_port)
+        text = text.rstrip()[:-1] + extra
+        open(conf, "w").write(text)
+        inst.procs["nginx"].send_signal(1)      # SIGHUP: reload
+        lzenv.wait_for(lambda: lzenv.tcp_connectable(null_port),
+                       what="nginx reload")
+    inst.start_nginx = start_nginx
+
+
+def wrk(url, seconds=5, connections=32, threads=2, headers=()):
+    """Runs wrk; returns (requests/s, p50 ms, p99 ms, non-2xx/3xx)."""
+    cmd = ["wrk", "-t%d" % threads, "-c%d" % connections,
+           "-d%ds" % seconds, "--latency"]
+    for h in headers:
+        cmd += ["-H", h]
+    cmd.append(url)
+    out = subprocess.run(cmd, capture_output=True, text=True,
+                         check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+    def pct(p):
+        m = re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)" % p, out, re.M)
+        v = float(m.group(1))
+        return {"us": v / 1000, "ms": v, "s": v * 1000}[m.group(2)]
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    return rps, pct(50), pct(99), int(bad.group(1)) if bad else 0
+
+
+def rounds(cases, n=3, seconds=5, connections=32):
+    """Runs each (name, url, headers) case n times, interleaved; returns
+    {name: [(rps, p50, p99, bad), ...]}."""
+    res = {name: [] for name, _, _ in cases}
+    for _ in range(n):
+        for name, url, headers in cases:
+            res[name].append(wrk(url, seconds, connections,
+                                 headers=headers))
+    return res
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def report(res, baseline):
+    """Prints a table of medians and the ratio of each case to baseline."""
+    base = median([r[0] for r in res[baseline]])
+    print("%-28s %10s %8s %8s %6s %7s" % ("case", "req/s", "p50 ms",
+                                           "p99 ms", "errors", "ratio"))
+    for name, runs in res.items():
+        rps = median([r[0] for r in runs])
+        print("%-28s %10.0f %8.2f %8.2f %6d %7.2f" % (
+            name, rps, median([r[1] for r in runs]),
+            median([r[2] for r in runs]), sum(r[3] for r in runs),
+            rps / base))
+    sys.stdout.flush()

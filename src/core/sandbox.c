@@ -1,0 +1,197 @@
+/*
+ * sandbox.c -- seccomp and Landlock for pool workers.
+ */
+#include "config.h"
+
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/landlock.h>
+#include <seccomp.h>
+
+#include "sandbox.h"
+#include "util.h"
+
+/* Read-only system paths: name resolution, TLS roots, shared libraries
+ * loaded late (NSS modules), time zones. */
+static const char *const system_ro[] = {
+	"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf",
+	"/etc/host.conf", "/etc/gai.conf", "/etc/ssl", "/etc/ca-certificates",
+	"/usr/share/ca-certificates", "/usr/lib", "/lib", "/usr/share/zoneinfo",
+	"/etc/localtime", "/dev/urandom", "/dev/null", "/proc/self",
+	NULL
+};
+
+/* System calls a worker never makes; refused with EPERM. */
+static const char *const denied[] = {
+	"execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv",
+	"process_vm_writev", "init_module", "finit_module", "delete_module",
+	"mount", "umount2", "pivot_root", "chroot", "reboot", "swapon",
+	"swapoff", "kexec_load", "kexec_file_load", "keyctl", "add_key",
+	"request_key", "bpf", "perf_event_open", "userfaultfd", "acct",
+	"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid",
+	"setgroups", "unshare", "setns", "open_by_handle_at", "iopl", "ioperm",
+};
+
+static int
+apply_seccomp(char *err, size_t errlen)
+{
+	scmp_filter_ctx	 ctx;
+	size_t		 i;
+	int		 nr, rc;
+
+	if ((ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL) {
+		snprintf(err, errlen, "seccomp_init failed");
+		return -1;
+	}
+	for (i = 0; i < LZ_NELEM(denied); i++) {
+		if ((nr = seccomp_syscall_resolve_name(denied[i])) ==
+		    __NR_SCMP_ERROR)
+			continue;	/* not on this architecture */
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr,
+		    0)) < 0) {
+			snprintf(err, errlen, "seccomp rule %s: %s",
+			    denied[i], strerror(-rc));
+			seccomp_release(ctx);
+			return -1;
+		}
+	}
+	/*
+	 * glibc's fork() is clone() without CLONE_THREAD: refuse that, allow
+	 * threads (libcurl's resolver).  clone3 passes its flags in memory a
+	 * filter cannot read, so it answers ENOSYS and glibc falls back to
+	 * clone.
+	 */
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0))) < 0 ||
+	    (rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+	    SCMP_SYS(clone3), 0)) < 0) {
+		snprintf(err, errlen, "seccomp rule clone: %s", strerror(-rc));
+		seccomp_release(ctx);
+		return -1;
+	}
+	if ((rc = seccomp_load(ctx)) < 0) {
+		snprintf(err, errlen, "seccomp_load: %s", strerror(-rc));
+		seccomp_release(ctx);
+		return -1;
+	}
+	seccomp_release(ctx);
+	return 0;
+}
+
+#define FS_READ	(LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+#define FS_ALL_V1 (LANDLOCK_ACCESS_FS_EXECUTE | \
+	LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | \
+	LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | \
+	LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR | \
+	LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG | \
+	LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | \
+	LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM)
+#define FS_RW_V1 (LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | \
+	LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_REG)
+
+/* Adds a rule for path (a file or a directory); a missing path is fine. */
+static int
+add_path(int rs, const char *path, uint64_t access, uint64_t handled)
+{
+	struct landlock_path_beneath_attr	 pb;
+	struct stat				 st;
+	int					 fd, rc;
+
+	if ((fd = open(path, O_PATH | O_CLOEXEC)) == -1)
+		return errno == ENOENT || errno == EACCES ? 0 : -1;
+	/* Directory-only rights cannot be granted on a file. */
+	if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+		access &= LANDLOCK_ACCESS_FS_READ_FILE |
+		    LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_EXECUTE;
+	pb.allowed_access = access & handled;
+	pb.parent_fd = fd;
+	rc = (int)syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH,
+	    &pb, 0);
+	close(fd);
+	return rc;
+}
+
+/* 1 applied, 0 Landlock not available, -1 error. */
+static int
+apply_landlock(const char *const *rw, const char *const *ro, char *err,
+    size_t errlen)
+{
+	struct landlock_ruleset_attr	 attr;
+	uint64_t			 handled = FS_ALL_V1, rwmask = FS_RW_V1;
+	long				 abi;
+	int				 rs;
+	size_t				 i;
+
+	abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+	    LANDLOCK_CREATE_RULESET_VERSION);
+	if (abi < 1)
+		return 0;
+#ifdef LANDLOCK_ACCESS_FS_REFER
+	if (abi >= 2)
+		handled |= LANDLOCK_ACCESS_FS_REFER;
+#endif
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+	if (abi >= 3) {
+		handled |= LANDLOCK_ACCESS_FS_TRUNCATE;
+		rwmask |= LANDLOCK_ACCESS_FS_TRUNCATE;
+	}
+#endif
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = handled;
+	if ((rs = (int)syscall(SYS_landlock_create_ruleset, &attr,
+	    sizeof(attr), 0)) == -1) {
+		snprintf(err, errlen, "landlock_create_ruleset: %s",
+		    strerror(errno));
+		return -1;
+	}
+	for (i = 0; rw && rw[i]; i++)
+		if (add_path(rs, rw[i], rwmask, handled) == -1)
+			goto fail;
+	for (i = 0; ro && ro[i]; i++)
+		if (add_path(rs, ro[i], FS_READ, handled) == -1)
+			goto fail;
+	for (i = 0; system_ro[i]; i++)
+		if (add_path(rs, system_ro[i], FS_READ, handled) == -1)
+			goto fail;
+	if (syscall(SYS_landlock_restrict_self, rs, 0) == -1) {
+		snprintf(err, errlen, "landlock_restrict_self: %s",
+		    strerror(errno));
+		close(rs);
+		return -1;
+	}
+	close(rs);
+	return 1;
+fail:
+	snprintf(err, errlen, "landlock rule: %s", strerror(errno));
+	close(rs);
+	return -1;
+}
+
+int
+lz_sandbox(const char *const *rw, const char *const *ro, int *landlocked,
+    char *err, size_t errlen)
+{
+	int	 rc;
+
+	*landlocked = 0;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1) {
+		snprintf(err, errlen, "PR_SET_NO_NEW_PRIVS: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if ((rc = apply_landlock(rw, ro, err, errlen)) == -1)
+		return -1;
+	*landlocked = rc == 1;
+	return apply_seccomp(err, errlen);
+}
