@@ -72,10 +72,16 @@ static int64_t		 last_scan;
 
 /* ---- records --------------------------------------------------------- */
 
+/* Copies s into a zeroed field of len bytes, cut to fit with its NUL. */
 static void
 put(char *dst, size_t len, const char *s)
 {
-	snprintf(dst, len, "%s", s ? s : "");
+	size_t	 n;
+
+	if (s == NULL)
+		return;
+	n = strnlen(s, len - 1);
+	memcpy(dst, s, n);
 }
 
 void

@@ -55,7 +55,8 @@ struct visit {
 	int		 bot;
 	int		 posted;	/* the right password was posted */
 	char		 country[3];
-	char		*short_url;	/* base_url/slug[/suffix] */
+	char		*short_url;	/* base_url/slug[/suffix], or NULL
+					   until short_url() */
 };
 
 static void
@@ -326,6 +327,19 @@ gone(struct lz_req *r, const struct link *l)
 	return 1;
 }
 
+/* The public URL of the visit: base_url/slug[/suffix]. */
+static void
+short_url(struct visit *v)
+{
+	if (v->short_url != NULL)
+		return;
+	if (*v->suffix)
+		v->short_url = xasprintf("%s/%s/%s", links.conf->base_url,
+		    v->slug, v->suffix);
+	else
+		v->short_url = link_short_url(links.conf->base_url, v->slug);
+}
+
 static void
 escape(struct visit *v)
 {
@@ -339,6 +353,7 @@ escape(struct visit *v)
 	const char	*app = (unsigned)v->ua.inapp < LZ_NELEM(apps) ?
 	    apps[v->ua.inapp] : "this app";
 
+	short_url(v);
 	if (v->ua.inapp == UA_INAPP_LINE)
 		kind = ESCAPE_LINE;
 	else if (strcmp(v->ua.os, "android") == 0)
@@ -412,13 +427,6 @@ redirect_visit(struct lz_req *r)
 
 	ua_parse(r->user_agent, &v.ua);
 	v.bot = v.ua.bot || v.ua.preview;
-	v.short_url = link_short_url(links.conf->base_url, v.slug);
-	if (*v.suffix) {
-		char	*s = xasprintf("%s/%s", v.short_url, v.suffix);
-
-		free(v.short_url);
-		v.short_url = s;
-	}
 	if (!v.posted && v.ua.inapp != UA_INAPP_NONE && v.l->escape_inapp &&
 	    !v.bot && !wants_stay(r)) {
 		escape(&v);
@@ -443,6 +451,7 @@ redirect_visit(struct lz_req *r)
 		goto out;
 
 	if (v.ua.preview && v.l->og != NULL) {
+		short_url(&v);
 		pages_preview(&p, v.l, v.short_url, target);
 		page_send(r, 200, &p);
 	} else if (!v.bot && has_pixels(v.l)) {
