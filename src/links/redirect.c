@@ -76,6 +76,13 @@ not_found(struct lz_req *r)
 }
 
 static void
+capped(struct lz_req *r)
+{
+	message(r, 410, "Link no longer available", "This link has reached "
+	    "the number of visits its owner allowed.");
+}
+
+static void
 unavailable(struct lz_req *r)
 {
 	lz_resp_header(r, "Retry-After", "5");
@@ -280,8 +287,7 @@ record(struct visit *v, const char *variant, const char *target)
 		return 0;
 	lz_db_rollback(&links.db);
 	if (rc == 0) {
-		message(r, 410, "Link no longer available", "This link has "
-		    "reached the number of visits its owner allowed.");
+		capped(r);
 		return -1;
 	}
 fail:
@@ -320,8 +326,7 @@ gone(struct lz_req *r, const struct link *l)
 		    "no longer leads anywhere.");
 		break;
 	case STATUS_CAPPED:
-		message(r, 410, "Link no longer available", "This link has "
-		    "reached the number of visits its owner allowed.");
+		capped(r);
 		break;
 	}
 	return 1;
