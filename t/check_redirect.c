@@ -517,6 +517,12 @@ q1(const char *sql)
 	return v;
 }
 
+static void
+exec_sql(const char *sql)
+{
+	ck_assert_int_eq(sqlite3_exec(db.h, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
 static int
 files_in(const char *dir)
 {
@@ -539,7 +545,7 @@ START_TEST(t_journal_own)
 
 	ck_assert_msg(clicklog_open(&db, jdir, err, sizeof(err)) == 0, "%s",
 	    err);
-	ck_assert_int_eq(files_in(jdir), 1);
+	ck_assert_int_eq(files_in(jdir), 2);	/* the journal and the lock */
 	for (i = 0; i < 5; i++) {
 		click_of(&c, link_id, "https://www.Example.org/p");
 		c.bot = i == 4;
@@ -563,8 +569,47 @@ START_TEST(t_journal_own)
 	ck_assert_int_eq(clicklog_append(&c), 0);
 	clicklog_close(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 6);
-	ck_assert_int_eq(files_in(jdir), 0);
+	ck_assert_int_eq(files_in(jdir), 1);	/* the lock */
 	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 0);
+}
+END_TEST
+
+START_TEST(t_journal_rotate)
+{
+	struct click	 c;
+	char		 err[256];
+	int		 i;
+	long long	 second;
+
+	ck_assert_int_eq(clicklog_open(&db, jdir, err, sizeof(err)), 0);
+	/* Another link, so that a batch holds runs of two links. */
+	exec_sql("INSERT INTO links (account_id, slug, target_url, "
+	    "created_at) SELECT account_id, 'two', target_url, 1 FROM links "
+	    "WHERE slug = 'abc'");
+	second = q1("SELECT id FROM links WHERE slug = 'two'");
+	/* 8 MiB of records: the size at which a journal is replaced. */
+	for (i = 0; i < 8192; i++) {
+		click_of(&c, i % 3 == 2 ? second : link_id, "");
+		c.bot = i % 7 == 0;
+		ck_assert_int_eq(clicklog_append(&c), 0);
+	}
+	clicklog_tick(&db);
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 8192);
+	ck_assert_int_eq(q1("SELECT sum(clicks) FROM links"),
+	    q1("SELECT count(*) FROM clicks WHERE bot = 0"));
+	ck_assert_int_eq(q1("SELECT clicks FROM links WHERE slug = 'two'"),
+	    q1("SELECT count(*) FROM clicks WHERE bot = 0 AND link_id = "
+	    "(SELECT id FROM links WHERE slug = 'two')"));
+	/* Replaced: a new, empty journal; the old one's position goes on
+	 * the next move. */
+	ck_assert_int_eq(files_in(jdir), 2);
+	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 1);
+	click_of(&c, link_id, "");
+	ck_assert_int_eq(clicklog_append(&c), 0);
+	clicklog_tick(&db);
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 8193);
+	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 1);
+	ck_assert_int_eq(q1("SELECT pos FROM click_journals"), CLICKREC_SIZE);
 }
 END_TEST
 
@@ -612,17 +657,20 @@ START_TEST(t_journal_dead)
 
 	ck_assert_msg(clicklog_open(&db, jdir, err, sizeof(err)) == 0, "%s",
 	    err);
-	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 3 + 2);
-	ck_assert_int_eq(q1("SELECT clicks FROM links"), 5);
-	ck_assert_int_eq(files_in(jdir), 2);	/* ours and the live one */
-	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 0);
-	/* Its worker dies: the next look moves it. */
+	/* The dead ones are moved to their end, the live one as far as it
+	 * is written. */
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 3 + 2 + 2);
+	ck_assert_int_eq(q1("SELECT clicks FROM links"), 7);
+	ck_assert_int_eq(files_in(jdir), 3);	/* ours, the live one, lock */
+	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 1);
+	ck_assert_int_eq(q1("SELECT pos FROM click_journals WHERE name = "
+	    "'w333-cccc.j'"), 2 * CLICKREC_SIZE);
+	/* Its worker dies: the next move removes it, moving nothing twice. */
 	close(fd);
-	ck_assert_int_eq(clicklog_collect(&db, jdir), 2);
-	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 7);
-	ck_assert_int_eq(files_in(jdir), 1);
 	ck_assert_int_eq(clicklog_collect(&db, jdir), 0);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 7);
+	ck_assert_int_eq(files_in(jdir), 2);
+	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 0);
 }
 END_TEST
 
@@ -641,7 +689,7 @@ START_TEST(t_click_cap)
 	for (i = 0; i < 5; i++) {
 		click_of(&c, link_id, "");
 		ck_assert_int_eq(lz_db_begin(&db), 0);
-		if (clicks_store(&db, &l, &c, 1, CLICKS_CAP) == 1) {
+		if (clicks_store(&db, &l, &c, 1, CLICKS_CAP, NULL) == 1) {
 			served++;
 			ck_assert_int_eq(lz_db_commit(&db), 0);
 		} else
@@ -652,17 +700,11 @@ START_TEST(t_click_cap)
 	/* A bot never counts against the cap. */
 	click_of(&c, link_id, "");
 	c.bot = 1;
-	ck_assert_int_eq(clicks_store(&db, &l, &c, 1, CLICKS_CAP), 1);
+	ck_assert_int_eq(clicks_store(&db, &l, &c, 1, CLICKS_CAP, NULL), 1);
 	ck_assert_int_eq(q1("SELECT clicks FROM links"), 3);
 	link_free(&l);
 }
 END_TEST
-
-static void
-exec_sql(const char *sql)
-{
-	ck_assert_int_eq(sqlite3_exec(db.h, sql, NULL, NULL, NULL), SQLITE_OK);
-}
 
 START_TEST(t_linkcache)
 {
@@ -733,6 +775,7 @@ suite(void)
 	tcase_add_checked_fixture(tc, db_setup, db_teardown);
 	tcase_add_test(tc, t_journal_own);
 	tcase_add_test(tc, t_journal_dead);
+	tcase_add_test(tc, t_journal_rotate);
 	tcase_add_test(tc, t_click_cap);
 	tcase_add_test(tc, t_linkcache);
 	suite_add_tcase(s, tc);

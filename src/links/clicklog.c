@@ -33,9 +33,8 @@
 #define REC_BOT		0x01
 
 #define BATCH		256		/* records per transaction */
-#define TICK_MAX	(64 * BATCH)	/* records moved per tick */
 #define ROTATE_BYTES	(8 * 1024 * 1024)
-#define SCAN_US		(10 * 1000000LL)
+#define LOCK_NAME	"mover.lock"
 
 /* A journal record.  Strings are NUL-terminated within their field. */
 struct rec {
@@ -61,14 +60,13 @@ struct journal {
 	int	 fd;
 	char	 name[64];
 	char	*path;
-	int64_t	 size;		/* bytes written */
-	int64_t	 pos;		/* bytes moved into the database */
+	int64_t	 size;		/* bytes written (own) or complete */
 };
 
-static struct journal	 own = { -1, "", NULL, 0, 0 };
+static struct journal	 own = { -1, "", NULL, 0 };
 static char		*jdir;
+static int		 lockfd = -1;	/* the mover's lock */
 static unsigned char	*batch;		/* BATCH records */
-static int64_t		 last_scan;
 
 /* ---- records --------------------------------------------------------- */
 
@@ -141,7 +139,8 @@ clicklog_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c)
 static struct link	 cur;
 
 static int
-store_one(struct lz_db *db, struct click *c, int64_t now)
+store_one(struct lz_db *db, struct click *c, int64_t now,
+    struct clicks_tally *tally)
 {
 	char	*target;
 	int	 rc;
@@ -159,34 +158,40 @@ store_one(struct lz_db *db, struct click *c, int64_t now)
 	 * which never changes. */
 	target = target_with_utm(&cur, target_of_variant(&cur, c->variant));
 	c->target = target ? target : "";
-	rc = clicks_store(db, &cur, c, now, 0);
+	rc = clicks_store(db, &cur, c, now, 0, tally);
 	free(target);
 	c->target = NULL;
 	return rc < 0 ? -1 : 0;
 }
 
 /*
- * Moves the records in [*pos, end) of fd into the database, BATCH to a
- * transaction that also records the new position, until max records are
- * moved.  Returns the records moved, or -1 (then *pos is where it got).
+ * Moves the records of journal j from the position the database holds
+ * for it up to j->size, BATCH to a transaction that also moves the
+ * position.  In a live journal (live) a record that does not check out
+ * is one still being written: moving stops before it; in a dead one it
+ * is skipped.  Returns the records moved and the position reached in
+ * *pos, or -1.
  */
 static long
-move(struct lz_db *db, int fd, const char *name, int64_t *pos, int64_t end,
-    long max)
+move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 {
+	struct clicks_tally tally;
 	struct click	 c;
 	ssize_t		 got;
 	int64_t		 now;
-	long		 moved = 0, n, i;
+	long		 moved = 0, n, i, stored;
 
-	while (*pos + CLICKREC_SIZE <= end && moved < max) {
-		n = (long)((end - *pos) / CLICKREC_SIZE);
+	if ((*pos = store_journal_get(db, j->name)) < 0)
+		return -1;
+	while (*pos + CLICKREC_SIZE <= j->size) {
+		n = (long)((j->size - *pos) / CLICKREC_SIZE);
 		if (n > BATCH)
 			n = BATCH;
-		got = pread(fd, batch, (size_t)n * CLICKREC_SIZE, (off_t)*pos);
+		got = pread(j->fd, batch, (size_t)n * CLICKREC_SIZE,
+		    (off_t)*pos);
 		if (got < 0) {
-			lz_log(LZ_LOG_ERR, "click journal %s: read: %s", name,
-			    strerror(errno));
+			lz_log(LZ_LOG_ERR, "click journal %s: read: %s",
+			    j->name, strerror(errno));
 			goto fail;
 		}
 		if ((n = (long)(got / CLICKREC_SIZE)) == 0)
@@ -194,22 +199,33 @@ move(struct lz_db *db, int fd, const char *name, int64_t *pos, int64_t end,
 		now = lz_now_ms();
 		if (lz_db_begin(db) == -1)
 			goto fail;
-		for (i = 0; i < n; i++) {
+		memset(&tally, 0, sizeof(tally));
+		for (i = stored = 0; i < n; i++) {
 			if (clicklog_unpack(batch + i * CLICKREC_SIZE,
 			    &c) == -1) {
+				if (live)
+					break;
 				lz_log(LZ_LOG_ERR, "click journal %s: record "
-				    "at %lld is damaged; skipped", name,
+				    "at %lld is damaged; skipped", j->name,
 				    (long long)(*pos + i * CLICKREC_SIZE));
 				continue;
 			}
-			if (store_one(db, &c, now) == -1)
+			if (store_one(db, &c, now, &tally) == -1)
 				goto rollback;
+			stored++;
 		}
-		if (store_journal_set(db, name, *pos + n * CLICKREC_SIZE) ==
+		if (i == 0) {
+			lz_db_rollback(db);
+			break;
+		}
+		if (clicks_tally_flush(db, &tally) == -1 ||
+		    store_journal_set(db, j->name, *pos + i * CLICKREC_SIZE) ==
 		    -1 || lz_db_commit(db) == -1)
 			goto rollback;
-		*pos += n * CLICKREC_SIZE;
-		moved += n;
+		*pos += i * CLICKREC_SIZE;
+		moved += stored;
+		if (i < n)
+			break;
 	}
 	link_free(&cur);
 	return moved;
@@ -257,9 +273,9 @@ create(struct journal *j, char *err, size_t errlen)
 			return -1;
 		}
 		/*
-		 * Another worker may have taken the brand-new, unlocked,
-		 * empty file for a dead one's and removed it: then start
-		 * over with another name.
+		 * A mover may have taken the brand-new, unlocked, empty file
+		 * for a dead worker's and removed it: then start over with
+		 * another name.
 		 */
 		if (flock(fd, LOCK_EX | LOCK_NB) == -1 ||
 		    fstat(fd, &st) == -1 || st.st_nlink == 0) {
@@ -267,7 +283,7 @@ create(struct journal *j, char *err, size_t errlen)
 			continue;
 		}
 		j->fd = fd;
-		j->size = j->pos = 0;
+		j->size = 0;
 		return 0;
 	}
 	snprintf(err, errlen, "click journal: cannot create a journal in %s",
@@ -304,9 +320,173 @@ clicklog_dir(const char *dir, const char *links_db)
 	return xasprintf("%.*s/clicks", (int)(slash - links_db), links_db);
 }
 
+/*
+ * Moves another worker's journal: all of it, then removes it, when its
+ * worker is gone (nobody holds its flock); else what is complete.
+ */
+static long
+move_other(struct lz_db *db, const char *name)
+{
+	struct journal	 j;
+	struct stat	 st;
+	int64_t		 pos;
+	long		 n;
+	int		 dead;
+
+	memset(&j, 0, sizeof(j));
+	j.path = xasprintf("%s/%s", jdir, name);
+	snprintf(j.name, sizeof(j.name), "%s", name);
+	if ((j.fd = open(j.path, O_RDONLY | O_CLOEXEC)) == -1) {
+		free(j.path);
+		return 0;
+	}
+	dead = flock(j.fd, LOCK_EX | LOCK_NB) == 0;
+	/* Unlinked: retired just now (a worker's last move). */
+	if (fstat(j.fd, &st) == -1 || st.st_nlink == 0) {
+		close(j.fd);
+		free(j.path);
+		return 0;
+	}
+	/* A live worker's writes end at i_size only once complete. */
+	j.size = st.st_size - st.st_size % CLICKREC_SIZE;
+	if ((n = move(db, &j, !dead, &pos)) < 0) {
+		close(j.fd);
+		free(j.path);
+		return -1;
+	}
+	if (dead) {
+		if (n > 0)
+			lz_log(LZ_LOG_INFO, "click journal %s of a stopped "
+			    "worker: %ld clicks moved", name, n);
+		retire(db, &j);
+	} else {
+		close(j.fd);
+		free(j.path);
+	}
+	return n;
+}
+
+struct names {
+	char	**v;
+	size_t	  n;
+};
+
+static void
+add_name(const char *name, void *arg)
+{
+	struct names	*ns = arg;
+
+	ns->v = xreallocarray(ns->v, ns->n + 1, sizeof(*ns->v));
+	ns->v[ns->n++] = xstrdup(name);
+}
+
+/*
+ * With the mover's lock held: moves this worker's journal and every
+ * other one in the directory.  Returns the clicks moved, or -1 when some
+ * could not be.
+ */
+static long
+move_all(struct lz_db *db)
+{
+	struct names	 ns = { NULL, 0 };
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*d;
+	char		*path;
+	int64_t		 pos;
+	long		 total = 0, n;
+	size_t		 i;
+	int		 failed = 0;
+
+	if (own.fd != -1) {
+		if ((n = move(db, &own, 1, &pos)) < 0)
+			failed = 1;
+		else
+			total += n;
+	}
+	if ((d = opendir(jdir)) == NULL) {
+		lz_log(LZ_LOG_ERR, "click journals: %s: %s", jdir,
+		    strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!is_journal_name(de->d_name) ||
+		    strcmp(de->d_name, own.name) == 0)
+			continue;
+		if ((n = move_other(db, de->d_name)) < 0)
+			failed = 1;
+		else
+			total += n;
+	}
+	closedir(d);
+	/*
+	 * Positions of journals that are gone: replaced ones (see
+	 * rotate()), or a worker died between removing its journal and
+	 * forgetting the position.  A journal once removed is never seen
+	 * again, so its position can go.
+	 */
+	if (store_journal_list(db, add_name, &ns) >= 0)
+		for (i = 0; i < ns.n; i++) {
+			path = xasprintf("%s/%s", jdir, ns.v[i]);
+			if (strcmp(ns.v[i], own.name) != 0 &&
+			    stat(path, &st) == -1 && errno == ENOENT)
+				(void)store_journal_del(db, ns.v[i]);
+			free(path);
+		}
+	lz_strlist_free(ns.v, ns.n);
+	return failed ? -1 : total;
+}
+
+/*
+ * Replaces this worker's journal by a new one once it is big and all of
+ * it is in the database.  No lock is needed: the old journal gets no new
+ * records, and its position stays (at its end) until a mover sees the
+ * file gone, so a mover that opened it just before it was removed moves
+ * nothing twice.
+ */
+static void
+rotate(struct lz_db *db)
+{
+	struct journal	 old;
+	char		 err[256];
+
+	if (own.fd == -1 || own.size < ROTATE_BYTES ||
+	    store_journal_get(db, own.name) != own.size)
+		return;
+	old = own;
+	own.path = NULL;
+	if (create(&own, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_WARN, "%s", err);
+		free(own.path);
+		own = old;
+		return;
+	}
+	if (unlink(old.path) == -1)
+		lz_log(LZ_LOG_WARN, "click journal %s: %s", old.path,
+		    strerror(errno));
+	close(old.fd);
+	free(old.path);
+}
+
+/* Takes the mover's lock (waiting for it when wait) and moves. */
+static long
+move_locked(struct lz_db *db, int wait)
+{
+	long	 n;
+
+	if (lockfd == -1 || flock(lockfd, LOCK_EX | (wait ? 0 : LOCK_NB)) ==
+	    -1)
+		return 0;
+	n = move_all(db);
+	(void)flock(lockfd, LOCK_UN);
+	return n;
+}
+
 int
 clicklog_open(struct lz_db *db, const char *dir, char *err, size_t errlen)
 {
+	char	*path;
+
 	if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
 		snprintf(err, errlen, "click journal directory %s: %s", dir,
 		    strerror(errno));
@@ -316,10 +496,18 @@ clicklog_open(struct lz_db *db, const char *dir, char *err, size_t errlen)
 	jdir = xstrdup(dir);
 	if (batch == NULL)
 		batch = xmalloc(BATCH * CLICKREC_SIZE);
+	path = xasprintf("%s/%s", dir, LOCK_NAME);
+	lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+	if (lockfd == -1) {
+		snprintf(err, errlen, "click journal lock %s: %s", path,
+		    strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
 	if (create(&own, err, errlen) == -1)
 		return -1;
-	last_scan = lz_mono_us();
-	if (clicklog_collect(db, dir) == -1)
+	if (move_locked(db, 0) < 0)
 		lz_log(LZ_LOG_WARN, "click journals in %s: some could not be "
 		    "moved yet", dir);
 	return 0;
@@ -348,132 +536,39 @@ clicklog_append(const struct click *c)
 	return -1;
 }
 
-/* Moves the rest of the unlocked journal name, then removes it. */
-static long
-collect_one(struct lz_db *db, const char *dir, const char *name)
+void
+clicklog_tick(struct lz_db *db)
 {
-	struct journal	 j;
-	struct stat	 st;
-	long		 n;
-
-	memset(&j, 0, sizeof(j));
-	j.path = xasprintf("%s/%s", dir, name);
-	snprintf(j.name, sizeof(j.name), "%s", name);
-	if ((j.fd = open(j.path, O_RDWR | O_CLOEXEC)) == -1) {
-		free(j.path);
-		return 0;
-	}
-	/* Held: its worker is alive.  Unlinked: someone just moved it. */
-	if (flock(j.fd, LOCK_EX | LOCK_NB) == -1 || fstat(j.fd, &st) == -1 ||
-	    st.st_nlink == 0) {
-		close(j.fd);
-		free(j.path);
-		return 0;
-	}
-	j.size = st.st_size - st.st_size % CLICKREC_SIZE;
-	if ((j.pos = store_journal_get(db, name)) < 0 ||
-	    (n = move(db, j.fd, name, &j.pos, j.size, LONG_MAX)) < 0) {
-		close(j.fd);
-		free(j.path);
-		return -1;
-	}
-	if (n > 0)
-		lz_log(LZ_LOG_INFO, "click journal %s of a stopped worker: "
-		    "%ld clicks moved", name, n);
-	retire(db, &j);
-	return n;
-}
-
-struct names {
-	char	**v;
-	size_t	  n;
-};
-
-static void
-add_name(const char *name, void *arg)
-{
-	struct names	*ns = arg;
-
-	ns->v = xreallocarray(ns->v, ns->n + 1, sizeof(*ns->v));
-	ns->v[ns->n++] = xstrdup(name);
+	/*
+	 * One worker at a time moves every journal: workers tick together
+	 * (their timers start at fork), and several would only queue for
+	 * SQLite's write lock.
+	 */
+	(void)move_locked(db, 0);
+	rotate(db);
 }
 
 long
 clicklog_collect(struct lz_db *db, const char *dir)
 {
-	struct names	 ns = { NULL, 0 };
-	struct dirent	*de;
-	struct stat	 st;
-	DIR		*d;
-	char		*path;
-	long		 total = 0, n;
-	size_t		 i;
-	int		 failed = 0;
-
-	if ((d = opendir(dir)) == NULL) {
-		lz_log(LZ_LOG_ERR, "click journals: %s: %s", dir,
-		    strerror(errno));
+	if (jdir == NULL || strcmp(dir, jdir) != 0)
 		return -1;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (!is_journal_name(de->d_name) ||
-		    strcmp(de->d_name, own.name) == 0)
-			continue;
-		if ((n = collect_one(db, dir, de->d_name)) < 0)
-			failed = 1;
-		else
-			total += n;
-	}
-	closedir(d);
-	/* Positions of journals that are gone (removed by a worker that
-	 * died before it could forget the position). */
-	if (store_journal_list(db, add_name, &ns) >= 0)
-		for (i = 0; i < ns.n; i++) {
-			path = xasprintf("%s/%s", dir, ns.v[i]);
-			if (strcmp(ns.v[i], own.name) != 0 &&
-			    stat(path, &st) == -1 && errno == ENOENT)
-				(void)store_journal_del(db, ns.v[i]);
-			free(path);
-		}
-	lz_strlist_free(ns.v, ns.n);
-	return failed ? -1 : total;
-}
-
-void
-clicklog_tick(struct lz_db *db)
-{
-	struct journal	 old;
-	char		 err[256];
-
-	if (own.fd == -1)
-		return;
-	if (own.pos < own.size)
-		(void)move(db, own.fd, own.name, &own.pos, own.size, TICK_MAX);
-	if (own.pos == own.size && own.size >= ROTATE_BYTES) {
-		old = own;
-		own.path = NULL;
-		if (create(&own, err, sizeof(err)) == -1) {
-			lz_log(LZ_LOG_WARN, "%s", err);
-			free(own.path);
-			own = old;
-		} else
-			retire(db, &old);
-	}
-	if (lz_mono_us() - last_scan >= SCAN_US) {
-		last_scan = lz_mono_us();
-		(void)clicklog_collect(db, jdir);
-	}
+	return move_locked(db, 1);
 }
 
 void
 clicklog_close(struct lz_db *db)
 {
+	int64_t	 pos = -1;
+
 	if (own.fd == -1)
 		return;
-	if (move(db, own.fd, own.name, &own.pos, own.size, LONG_MAX) >= 0 &&
-	    own.pos == own.size)
-		retire(db, &own);
-	else {
+	if (lockfd != -1 && flock(lockfd, LOCK_EX) == 0) {
+		if (move(db, &own, 1, &pos) >= 0 && pos == own.size)
+			retire(db, &own);
+		(void)flock(lockfd, LOCK_UN);
+	}
+	if (own.fd != -1) {
 		lz_log(LZ_LOG_WARN, "click journal %s: left for the next "
 		    "worker to move", own.path);
 		close(own.fd);
@@ -481,4 +576,7 @@ clicklog_close(struct lz_db *db)
 	}
 	free(own.path);
 	own.path = NULL;
+	if (lockfd != -1)
+		close(lockfd);
+	lockfd = -1;
 }

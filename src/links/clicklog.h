@@ -6,16 +6,17 @@
  * each worker appends its clicks to a journal file of its own, one
  * pwrite(2) of a fixed-size record before it answers: once the call
  * returns the record is in the page cache, which outlives the worker even
- * under SIGKILL.  About once a second (the pool's tick) the worker moves
- * new records into the clicks table in a few short transactions, each of
- * which also stores how far the journal has been moved; a crash at any
- * point neither loses nor repeats a click.
+ * under SIGKILL.
  *
- * A worker holds an exclusive flock(2) on its journal for its lifetime.
- * The kernel drops it when the worker dies, however it dies; any worker
- * that then finds the journal unlocked moves the rest of it and removes
- * it (at start and every ten seconds).  A worker that stops cleanly moves
- * and removes its own.
+ * About once a second (the pool's tick) one worker -- whichever takes the
+ * mover's lock, a flock(2) on "mover.lock" -- moves the new records of
+ * every journal into the clicks table, in short transactions each of
+ * which also stores how far that journal has been moved; a crash at any
+ * point neither loses nor repeats a click.  A worker holds an exclusive
+ * flock on its own journal for its lifetime; the kernel drops it when
+ * the worker dies, however it dies, and a journal nobody holds is moved
+ * to its end and removed.  A worker that stops cleanly moves and removes
+ * its own; a big journal is replaced by a new one once it is all moved.
  *
  * Journal files are "w<pid>-<random>.j" in the journal directory;
  * records are in the host's byte order and never leave it.
@@ -33,8 +34,8 @@ struct lz_db;
 				   never split across pages */
 
 /*
- * Opens this worker's journal in dir (made when missing) and moves
- * journals left by dead workers.  0, or -1 with err.
+ * Opens this worker's journal in dir (made when missing) and, unless
+ * another worker is moving, moves the journals there.  0, or -1 with err.
  */
 int	clicklog_open(struct lz_db *, const char *dir, char *err,
 	    size_t errlen);
@@ -45,8 +46,8 @@ int	clicklog_open(struct lz_db *, const char *dir, char *err,
  */
 int	clicklog_append(const struct click *c);
 
-/* Moves new records into the database; every ten seconds also looks for
- * journals of dead workers.  Call between requests. */
+/* Moves new records of every journal into the database, unless another
+ * worker is at it.  Call between requests. */
 void	clicklog_tick(struct lz_db *);
 
 /* Moves everything and removes the journal (clean exit).  A journal that
@@ -54,8 +55,9 @@ void	clicklog_tick(struct lz_db *);
 void	clicklog_close(struct lz_db *);
 
 /*
- * Moves every journal in dir that no live worker holds, and forgets the
- * positions of journals that are gone.  Returns the clicks moved, or -1.
+ * Moves every journal in dir (the one clicklog_open() was given), waiting
+ * for the mover's lock: live ones as far as they are written, dead ones
+ * to the end, then removes those.  Returns the clicks moved, or -1.
  */
 long	clicklog_collect(struct lz_db *, const char *dir);
 

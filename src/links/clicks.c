@@ -58,14 +58,32 @@ clicks_referrer_host(const char *referrer, char *out, size_t outlen)
 }
 
 int
+clicks_tally_flush(struct lz_db *db, struct clicks_tally *t)
+{
+	int	 rc = 0;
+
+	if (t->n > 0)
+		rc = store_click_add(db, t->link_id, t->n);
+	t->link_id = 0;
+	t->n = 0;
+	return rc;
+}
+
+int
 clicks_store(struct lz_db *db, const struct link *l, const struct click *c,
-    int64_t now, int flags)
+    int64_t now, int flags, struct clicks_tally *tally)
 {
 	char	 host[256];
 	int	 rc;
 
 	(void)now;
-	if (!c->bot) {
+	if (!c->bot && tally != NULL) {
+		if (tally->link_id != l->id &&
+		    clicks_tally_flush(db, tally) == -1)
+			return -1;
+		tally->link_id = l->id;
+		tally->n++;
+	} else if (!c->bot) {
 		if ((rc = store_click_count(db, l->id)) == -1)
 			return -1;
 		if (rc == 0 && (flags & CLICKS_CAP))

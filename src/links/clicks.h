@@ -33,12 +33,27 @@ void	clicks_referrer_host(const char *referrer, char *out, size_t outlen);
 #define CLICKS_CAP	0x01	/* refuse a human click past max_clicks */
 
 /*
+ * Human clicks of one link stored but not counted yet: a batch of clicks
+ * counts them with one UPDATE per run of a link instead of one per click
+ * (clicks_tally_flush(), in the same transaction).  Zero it to start.
+ */
+struct clicks_tally {
+	int64_t	 link_id;
+	int64_t	 n;
+};
+
+/*
  * Stores click c of link l, in the caller's transaction.  A human click
- * (not c->bot) counts in the link's clicks.  With CLICKS_CAP, a human
- * click of a link that reached max_clicks is refused and nothing
- * changes.  Returns 1 stored, 0 refused (capped), -1 on error.
+ * (not c->bot) counts in the link's clicks: at once, or in tally when
+ * one is given.  With CLICKS_CAP (and no tally), a human click of a link
+ * that reached max_clicks is refused and nothing changes.  Returns 1
+ * stored, 0 refused (capped), -1 on error.
  */
 int	clicks_store(struct lz_db *, const struct link *l,
-	    const struct click *c, int64_t now, int flags);
+	    const struct click *c, int64_t now, int flags,
+	    struct clicks_tally *tally);
+
+/* Writes the counts kept in tally and empties it.  0 or -1. */
+int	clicks_tally_flush(struct lz_db *, struct clicks_tally *);
 
 #endif

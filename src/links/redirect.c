@@ -282,7 +282,7 @@ record(struct visit *v, const char *variant, const char *target)
 	if (lz_db_begin(&links.db) == -1)
 		goto fail;
 	rc = clicks_store(&links.db, v->l, &c, r->now_ms,
-	    v->l->max_clicks ? CLICKS_CAP : 0);
+	    v->l->max_clicks ? CLICKS_CAP : 0, NULL);
 	if (rc == 1 && lz_db_commit(&links.db) == 0)
 		return 0;
 	lz_db_rollback(&links.db);

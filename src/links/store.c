@@ -55,6 +55,7 @@ enum stmt {
 	ST_LINK_BY_ID,
 	ST_CLICK_COUNT,
 	ST_CLICK_INSERT,
+	ST_CLICK_ADD,
 	ST_JOURNAL_GET,
 	ST_JOURNAL_SET,
 	ST_JOURNAL_DEL,
@@ -166,6 +167,8 @@ static const char *const sql[ST__MAX] = {
 	    "INSERT INTO clicks (link_id, at, suffix, country, device, os, "
 	    "browser, referrer, referrer_host, variant, visitor, bot) VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_CLICK_ADD] =
+	    "UPDATE links SET clicks = clicks + ?2 WHERE id = ?1",
 	[ST_JOURNAL_GET] =
 	    "SELECT pos FROM click_journals WHERE name = ?",
 	[ST_JOURNAL_SET] =
@@ -745,6 +748,16 @@ store_click_count(struct lz_db *db, int64_t link_id)
 
 	sqlite3_bind_int64(st, 1, link_id);
 	return changes_of(db, st, "click count");
+}
+
+int
+store_click_add(struct lz_db *db, int64_t link_id, int64_t n)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CLICK_ADD);
+
+	sqlite3_bind_int64(st, 1, link_id);
+	sqlite3_bind_int64(st, 2, n);
+	return changes_of(db, st, "click add") < 0 ? -1 : 0;
 }
 
 int

@@ -123,6 +123,8 @@ int	store_link_by_id(struct lz_db *, int64_t id, struct link *);
  * max_clicks (then nothing changed: the cap is exact), -1 on error.
  */
 int	store_click_count(struct lz_db *, int64_t link_id);
+/* Adds n human clicks to a link's count, cap or not.  0 or -1. */
+int	store_click_add(struct lz_db *, int64_t link_id, int64_t n);
 /* Stores one click; 0 or -1. */
 int	store_click_insert(struct lz_db *, const struct click *,
 	    const char *referrer_host);
