@@ -419,12 +419,8 @@ move_all(struct lz_db *db)
 			total += n;
 	}
 	closedir(d);
-	/*
-	 * Positions of journals that are gone: replaced ones (see
-	 * rotate()), or a worker died between removing its journal and
-	 * forgetting the position.  A journal once removed is never seen
-	 * again, so its position can go.
-	 */
+	/* Positions of journals that are gone (a worker died between
+	 * removing its journal and forgetting the position). */
 	if (store_journal_list(db, add_name, &ns) >= 0)
 		for (i = 0; i < ns.n; i++) {
 			path = xasprintf("%s/%s", jdir, ns.v[i]);
@@ -438,20 +434,17 @@ move_all(struct lz_db *db)
 }
 
 /*
- * Replaces this worker's journal by a new one once it is big and all of
- * it is in the database.  No lock is needed: the old journal gets no new
- * records, and its position stays (at its end) until a mover sees the
- * file gone, so a mover that opened it just before it was removed moves
- * nothing twice.
+ * Replaces this worker's journal by a new one once it is big.  The old
+ * one is closed, not removed: with nobody holding its flock it is a
+ * finished journal, which the next mover moves to its end and removes.
  */
 static void
-rotate(struct lz_db *db)
+rotate(void)
 {
 	struct journal	 old;
 	char		 err[256];
 
-	if (own.fd == -1 || own.size < ROTATE_BYTES ||
-	    store_journal_get(db, own.name) != own.size)
+	if (own.fd == -1 || own.size < ROTATE_BYTES)
 		return;
 	old = own;
 	own.path = NULL;
@@ -461,9 +454,6 @@ rotate(struct lz_db *db)
 		own = old;
 		return;
 	}
-	if (unlink(old.path) == -1)
-		lz_log(LZ_LOG_WARN, "click journal %s: %s", old.path,
-		    strerror(errno));
 	close(old.fd);
 	free(old.path);
 }
@@ -545,7 +535,7 @@ clicklog_tick(struct lz_db *db)
 	 * SQLite's write lock.
 	 */
 	(void)move_locked(db, 0);
-	rotate(db);
+	rotate();
 }
 
 long

@@ -16,7 +16,8 @@
  * flock on its own journal for its lifetime; the kernel drops it when
  * the worker dies, however it dies, and a journal nobody holds is moved
  * to its end and removed.  A worker that stops cleanly moves and removes
- * its own; a big journal is replaced by a new one once it is all moved.
+ * its own; one whose journal has grown big starts a new one and closes
+ * the old, which is then moved to its end and removed like a dead one.
  *
  * Journal files are "w<pid>-<random>.j" in the journal directory;
  * records are in the host's byte order and never leave it.
