@@ -138,6 +138,7 @@ clicklog_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c)
 /* The link of the records being moved (they come in runs of one link). */
 static struct link	 cur;
 
+/* Stores one click read back: 1, 0 when its link is gone, -1. */
 static int
 store_one(struct lz_db *db, struct click *c, int64_t now,
     struct clicks_tally *tally)
@@ -151,7 +152,7 @@ store_one(struct lz_db *db, struct click *c, int64_t now,
 			if (rc == 0)
 				lz_log(LZ_LOG_ERR, "click journal: no link %lld; "
 				    "click dropped", (long long)c->link_id);
-			return rc == 0 ? 0 : -1;
+			return rc;
 		}
 	}
 	/* The journal keeps the variant; the URL follows from the link,
@@ -161,7 +162,7 @@ store_one(struct lz_db *db, struct click *c, int64_t now,
 	rc = clicks_store(db, &cur, c, now, 0, tally);
 	free(target);
 	c->target = NULL;
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? -1 : 1;
 }
 
 /*
@@ -210,9 +211,13 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 				    (long long)(*pos + i * CLICKREC_SIZE));
 				continue;
 			}
-			if (store_one(db, &c, now, &tally) == -1)
+			switch (store_one(db, &c, now, &tally)) {
+			case -1:
 				goto rollback;
-			stored++;
+			case 1:
+				stored++;
+				break;
+			}
 		}
 		if (i == 0) {
 			lz_db_rollback(db);
