@@ -17,6 +17,7 @@
 #include "lztime.h"
 #include "query.h"
 #include "req.h"
+#include "rnd.h"
 #include "route.h"
 #include "utf8.h"
 #include "util.h"
@@ -521,6 +522,27 @@ START_TEST(routes)
 }
 END_TEST
 
+/* ---- randomness --------------------------------------------------------- */
+
+START_TEST(base62_random)
+{
+	static char	 buf[62 * 2000 + 1];
+	size_t		 count[62] = { 0 }, i;
+	const char	*p;
+
+	lz_rnd_base62(buf, sizeof(buf) - 1);
+	ck_assert_int_eq(strlen(buf), sizeof(buf) - 1);
+	for (i = 0; i < sizeof(buf) - 1; i++) {
+		ck_assert_ptr_nonnull(p = strchr(lz_base62, buf[i]));
+		count[p - lz_base62]++;
+	}
+	/* Each of 62 characters about 2000 times; far outside means bias. */
+	for (i = 0; i < 62; i++)
+		ck_assert_msg(count[i] > 1700 && count[i] < 2300,
+		    "'%c' drawn %zu times", lz_base62[i], count[i]);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -543,6 +565,7 @@ suite(void)
 	tcase_add_test(t, cidr);
 	tcase_add_test(t, html);
 	tcase_add_test(t, routes);
+	tcase_add_test(t, base62_random);
 	suite_add_tcase(s, t);
 	return s;
 }

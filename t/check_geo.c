@@ -155,21 +155,25 @@ expect(u128 v, const char *want, const char *path, size_t i)
 }
 
 /*
- * Probes every range of path: first, middle and last address, and the
+ * Probes the ranges of path: first, middle and last address, and the
  * addresses just outside, which belong to the neighbour when adjacent.
- * Returns the number of probes.
+ * Every stride-th range, and every IPv6 range that starts or ends inside
+ * a /64 (the fine table's).  Returns the number of probes.
  */
 static size_t
-probe_all(const char *path, int v6)
+probe_all(const char *path, int v6, size_t stride)
 {
 	struct row	*r;
 	size_t		 n, i, probes = 0;
 	u128		 lo = v6 ? 0 : (u128)0xffff << 32;
-	u128		 hi = v6 ? ~(u128)0 : ((u128)0xffff << 32) | 0xffffffff;
+	u128		 hi = v6 ? ~(u128)0 : lo | 0xffffffff;
 
 	n = read_rows(path, v6, &r);
 	ck_assert_uint_gt(n, 0);
 	for (i = 0; i < n; i++) {
+		if (i % stride != 0 && !(v6 && ((uint64_t)r[i].from != 0 ||
+		    (uint64_t)r[i].to != UINT64_MAX)))
+			continue;
 		expect(r[i].from, r[i].cc, path, i);
 		expect(r[i].to, r[i].cc, path, i);
 		expect(r[i].from + (r[i].to - r[i].from) / 2, r[i].cc, path, i);
@@ -206,9 +210,9 @@ START_TEST(fixture_lookups)
 	ck_assert_str_eq(look("1.0.0.255"), "AU");
 	ck_assert_str_eq(look("1.0.1.0"), "CN");
 	ck_assert_str_eq(look("1.0.16.1"), "JP");
-	ck_assert_str_eq(look("1.0.32.0"), "");		/* after the last */
+	ck_assert_str_eq(look("1.0.32.0"), "");	/* after the last */
 	ck_assert_str_eq(look("0.239.249.150"), "");	/* a ?? range */
-	ck_assert_str_eq(look("0.0.0.0"), "");		/* before the first */
+	ck_assert_str_eq(look("0.0.0.0"), "");	/* before the first */
 	ck_assert_str_eq(look("8.8.8.8"), "US");
 	ck_assert_str_eq(look("::ffff:8.8.8.8"), "US");	/* mapped */
 	ck_assert_str_eq(look("80.80.47.255"), "");
@@ -268,8 +272,8 @@ START_TEST(fixture_every_range)
 	char	 err[256];
 
 	ck_assert_int_eq(geo_load(v4path, v6path, err, sizeof(err)), 0);
-	ck_assert_uint_gt(probe_all(v4path, 0), 50);
-	ck_assert_uint_gt(probe_all(v6path, 1), 100);
+	ck_assert_uint_gt(probe_all(v4path, 0, 1), 50);
+	ck_assert_uint_gt(probe_all(v6path, 1, 1), 100);
 }
 END_TEST
 
@@ -395,7 +399,8 @@ START_TEST(debian_files)
 	ck_assert_str_eq(look("2001:4860:4860::8888"), "US");
 	ck_assert_str_eq(look("127.0.0.1"), "");
 
-	probes = probe_all(DEB_V4, 0) + probe_all(DEB_V6, 1);
+	/* A quarter of the ranges, so check-valgrind stays short. */
+	probes = probe_all(DEB_V4, 0, 4) + probe_all(DEB_V6, 1, 4);
 	/* Look-up time, over the probes' addresses again. */
 	a = addr("8.8.8.8");
 	{

@@ -65,7 +65,8 @@ START_TEST(corpus)
 		for (p = line, i = 0; i < 7; i++) {
 			f[i] = p;
 			p = strchr(p, '\t');
-			ck_assert_msg(p != NULL, "line %d: too few fields", lineno);
+			ck_assert_msg(p != NULL, "line %d: too few fields",
+			    lineno);
 			*p++ = '\0';
 		}
 		f[7] = p;	/* the header, the rest of the line */
@@ -143,8 +144,8 @@ START_TEST(edges)
 {
 	static char	 big[20000];
 	struct ua_info	 u;
-	const char	*mac = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) "
-			    "AppleWebKit/605.1.15 (KHTML, like Gecko) "
+	const char	*mac = "Mozilla/5.0 (Macintosh; Intel Mac OS X "
+			    "10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) "
 			    "Version/17.6 Safari/605.1.15";
 	unsigned	 c;
 
@@ -182,11 +183,11 @@ START_TEST(edges)
 	memset(big, 'A', sizeof(big) - 1);
 	memcpy(big + sizeof(big) - 20, " Googlebot/2.1", 14);
 	ua_parse(big, &u);
-	ck_assert_int_eq(u.bot, 1);		/* "AAAA...": no OS, browser */
+	ck_assert_int_eq(u.bot, 1);	/* "AAAA...": no OS, no browser */
 	memcpy(big, "Mozilla/5.0 (iPhone) Safari", 27);
 	ua_parse(big, &u);
 	ck_assert_str_eq(u.os, "ios");
-	ck_assert_int_eq(u.bot, 0);		/* the bot token is past 2 KiB */
+	ck_assert_int_eq(u.bot, 0);	/* the bot token is past 2 KiB */
 }
 END_TEST
 

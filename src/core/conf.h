@@ -55,6 +55,11 @@
 	S(signup,		"closed") \
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
+	B(webhook_allow_loopback, 0) \
+	P(webhook_ca_file,	"") \
+	I(webhook_timeout,	10, 1, 60) \
+	I(webhook_parallel,	16, 1, 256) \
+	I(webhook_log_days,	30, 1, 3650) \
 	S(log_level,		"info") \
 	B(access_log,		1) \
 	B(sandbox,		1)

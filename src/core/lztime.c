@@ -27,6 +27,8 @@ lz_mono_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+#define ISO_MAX_S	253402300799LL	/* 9999-12-31T23:59:59Z */
+
 static int
 digits(const char **p, int n, int *out)
 {
@@ -123,7 +125,9 @@ lz_time_parse_iso(const char *s, int64_t *ms)
 		return -1;
 	t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
 	t -= (int64_t)sign * (oh * 3600 + om * 60);
-	if (t < 0)
+	/* The instant itself must lie in 1970..9999 UTC, or its own
+	 * formatting ("10000-01-01T...Z") would not parse back. */
+	if (t < 0 || t > ISO_MAX_S)
 		return -1;
 	*ms = t * 1000 + frac;
 	return 0;

@@ -15,8 +15,8 @@ int64_t	lz_mono_us(void);
 /*
  * Parses an ISO 8601 date-time with a mandatory offset, "Z" or "+HH:MM"
  * (or "+HHMM"): YYYY-MM-DDTHH:MM[:SS[.fraction]]<offset>.  'T' may be a
- * space or lower-case 't'/'z'.  Years 1970-9999.  Returns 0 and the time in
- * ms, or -1.
+ * space or lower-case 't'/'z'.  Years 1970-9999, both of the date written
+ * and of the instant in UTC.  Returns 0 and the time in ms, or -1.
  */
 int	lz_time_parse_iso(const char *s, int64_t *ms);
 

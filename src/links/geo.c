@@ -12,7 +12,7 @@
  *
  *	v4	 uint32 key[], uint16 cc[]		6 bytes a row
  *	v6	 uint64 hi[],  uint16 cc[]		10 bytes a row
- *	v6 fine	 uint64 hi[], lo[], uint16 cc[]		18 bytes a row
+ *	v6 fine	 uint64 hi[], lo[], uint16 cc[]	18 bytes a row
  *
  * Nearly every IPv6 boundary falls on a /64 (providers assign /64 and
  * larger), so the v6 table is keyed by the upper 64 bits alone.  A /64

@@ -36,7 +36,7 @@ int	 geo_lookup(const struct lz_addr *a, char cc[3]);
 struct geo_stats {
 	size_t	 v4_ranges;	/* lines read */
 	size_t	 v6_ranges;
-	size_t	 v4_entries;	/* table rows after merging and gaps */
+	size_t	 v4_entries;	/* rows after merging, with gaps */
 	size_t	 v6_entries;
 	size_t	 v6_fine;	/* rows of the 128-bit table */
 	size_t	 bytes;		/* size of the shared mapping */

@@ -7,6 +7,7 @@
 
 #include <sodium.h>
 
+#include "events.h"
 #include "link.h"
 #include "linkops.h"
 #include "links.h"
@@ -102,6 +103,9 @@ linkops_create(const json_t *body, int64_t account_id,
 		lz_log(LZ_LOG_ERR, "no free random slug in %d tries", tries);
 		goto dberr;
 	}
+	/* link.created is queued in the transaction that creates the link. */
+	if (events_link_created(&links.db, l, links.conf->base_url, now) == -1)
+		goto dberr;
 	if (lz_db_commit(&links.db) == -1)
 		goto dberr;
 	return 0;

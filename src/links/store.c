@@ -16,6 +16,7 @@
 #include "log.h"
 #include "store.h"
 #include "util.h"
+#include "webhook.h"
 
 #define LINK_COLS \
 	"id, account_id, slug, target_url, title, mode, variants, " \
@@ -26,6 +27,14 @@
 
 #define ACCOUNT_COLS \
 	"id, email, plan, disabled, password_hash IS NOT NULL, created_at"
+
+#define WEBHOOK_COLS \
+	"w.id, w.account_id, w.url, w.events, w.secret_box, w.created_at, " \
+	"w.rotated_at, w.disabled_at, w.disabled_reason"
+
+#define DELIVERY_COLS \
+	"id, uuid, webhook_id, event, body, state, attempts, created_at, " \
+	"next_at, finished_at, last_status, last_error"
 
 enum stmt {
 	ST_ACCOUNT_ADD,
@@ -51,6 +60,24 @@ enum stmt {
 	ST_LINK_LIST,
 	ST_LINK_LIST_ALL,
 	ST_LINK_DELETE,
+	ST_WEBHOOK_ADD,
+	ST_WEBHOOK_GET,
+	ST_WEBHOOK_LIST,
+	ST_WEBHOOK_COUNT,
+	ST_WEBHOOK_SET_SECRET,
+	ST_WEBHOOK_DISABLE,
+	ST_WEBHOOK_TARGETS,
+	ST_DELIVERY_ADD,
+	ST_DELIVERY_CANCEL,
+	ST_DELIVERY_DUE,
+	ST_DELIVERY_LEASE,
+	ST_ATTEMPT_ADD,
+	ST_DELIVERY_DELIVERED,
+	ST_DELIVERY_FAILED,
+	ST_DELIVERY_LIST,
+	ST_DELIVERY_BY_UUID,
+	ST_ATTEMPT_LIST,
+	ST_DELIVERY_PURGE,
 	/* redirects, clicks and statistics */
 	ST_LINK_BY_ID,
 	ST_CLICK_COUNT,
@@ -81,7 +108,6 @@ enum stmt {
 	"SELECT " col ", count(*) AS n FROM clicks WHERE link_id = ?1 AND " \
 	"at >= ?2 AND at < ?3 AND bot = 0 GROUP BY " col " ORDER BY n DESC, " \
 	col " LIMIT ?4"
-
 
 static const char *const sql[ST__MAX] = {
 	[ST_ACCOUNT_ADD] =
@@ -156,6 +182,76 @@ static const char *const sql[ST__MAX] = {
 	[ST_LINK_DELETE] =
 	    "UPDATE links SET deleted_at = ?1 WHERE id = ?2 AND "
 	    "(?3 = 0 OR account_id = ?3) AND deleted_at IS NULL",
+
+	[ST_WEBHOOK_ADD] =
+	    "INSERT INTO webhooks (account_id, url, events, secret_box, "
+	    "created_at) VALUES (?, ?, ?, ?, ?)",
+	[ST_WEBHOOK_GET] =
+	    "SELECT " WEBHOOK_COLS " FROM webhooks w WHERE w.id = ?1 AND "
+	    "(?2 = 0 OR w.account_id = ?2)",
+	[ST_WEBHOOK_LIST] =
+	    "SELECT " WEBHOOK_COLS ", (SELECT count(*) FROM "
+	    "webhook_deliveries d WHERE d.webhook_id = w.id AND "
+	    "d.next_at IS NOT NULL) FROM webhooks w WHERE "
+	    "(?1 = 0 OR w.account_id = ?1) ORDER BY w.id",
+	[ST_WEBHOOK_COUNT] =
+	    "SELECT count(*) FROM webhooks WHERE account_id = ? AND "
+	    "disabled_at IS NULL",
+	[ST_WEBHOOK_SET_SECRET] =
+	    "UPDATE webhooks SET secret_box = ?1, rotated_at = ?2 WHERE "
+	    "id = ?3 AND (?4 = 0 OR account_id = ?4) AND disabled_at IS NULL",
+	[ST_WEBHOOK_DISABLE] =
+	    "UPDATE webhooks SET disabled_at = ?1, disabled_reason = ?2 WHERE "
+	    "id = ?3 AND (?4 = 0 OR account_id = ?4) AND disabled_at IS NULL",
+	[ST_WEBHOOK_TARGETS] =
+	    "SELECT id FROM webhooks WHERE account_id = ?1 AND "
+	    "disabled_at IS NULL AND (events & ?2) != 0 ORDER BY id",
+
+	[ST_DELIVERY_ADD] =
+	    "INSERT INTO webhook_deliveries (uuid, webhook_id, event, body, "
+	    "created_at, next_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+	[ST_DELIVERY_CANCEL] =
+	    "UPDATE webhook_deliveries SET state = 'cancelled', next_at = NULL, "
+	    "lease = NULL, finished_at = ?1, last_error = ?2 WHERE "
+	    "webhook_id = ?3 AND next_at IS NOT NULL",
+	/* Per subscription its oldest due ones: a slow receiver with a
+	 * backlog cannot crowd the others out of a run. */
+	[ST_DELIVERY_DUE] =
+	    "SELECT d.id, d.webhook_id FROM webhooks w JOIN "
+	    "webhook_deliveries d ON d.id IN (SELECT x.id FROM "
+	    "webhook_deliveries x WHERE x.webhook_id = w.id AND "
+	    "x.next_at <= ?1 ORDER BY x.next_at LIMIT ?2) WHERE "
+	    "w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT ?3",
+	[ST_DELIVERY_LEASE] =
+	    "UPDATE webhook_deliveries SET next_at = ?1, lease = ?2 WHERE "
+	    "id = ?3 AND next_at <= ?4 RETURNING " DELIVERY_COLS,
+	[ST_ATTEMPT_ADD] =
+	    "INSERT INTO webhook_attempts (delivery_id, at, status, error, "
+	    "duration_ms) VALUES (?, ?, ?, ?, ?)",
+	[ST_DELIVERY_DELIVERED] =
+	    "UPDATE webhook_deliveries SET state = 'delivered', "
+	    "attempts = attempts + 1, last_status = ?1, last_error = NULL, "
+	    "next_at = NULL, lease = NULL, finished_at = ?2 WHERE id = ?3 AND "
+	    "state = 'pending'",
+	[ST_DELIVERY_FAILED] =
+	    "UPDATE webhook_deliveries SET attempts = attempts + 1, "
+	    "last_status = ?1, last_error = ?2, next_at = ?3, lease = NULL, "
+	    "state = CASE WHEN ?3 IS NULL THEN 'failed' ELSE 'pending' END, "
+	    "finished_at = CASE WHEN ?3 IS NULL THEN ?4 END WHERE id = ?5 AND "
+	    "lease = ?6 AND state = 'pending'",
+	[ST_DELIVERY_LIST] =
+	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
+	    "webhook_id = ?1 AND (?2 = 0 OR id < ?2) ORDER BY id DESC "
+	    "LIMIT ?3",
+	[ST_DELIVERY_BY_UUID] =
+	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE uuid = ?",
+	[ST_ATTEMPT_LIST] =
+	    "SELECT at, status, error, duration_ms FROM webhook_attempts "
+	    "WHERE delivery_id = ? ORDER BY id",
+	[ST_DELIVERY_PURGE] =
+	    "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM "
+	    "webhook_deliveries WHERE finished_at < ?1 ORDER BY finished_at "
+	    "LIMIT ?2)",
 
 	[ST_LINK_BY_ID] =
 	    "SELECT " LINK_COLS " FROM links WHERE id = ?",
@@ -728,6 +824,387 @@ store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
 	sqlite3_bind_int64(st, 2, id);
 	sqlite3_bind_int64(st, 3, account_id);
 	return changes_of(db, st, "link delete");
+}
+
+/* ---- webhooks -------------------------------------------------------- */
+
+static void
+row_webhook(sqlite3_stmt *st, struct webhook *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->id = sqlite3_column_int64(st, 0);
+	w->account_id = sqlite3_column_int64(st, 1);
+	copy_text(w->url, sizeof(w->url), st, 2);
+	w->events = (unsigned)sqlite3_column_int(st, 3);
+	if (sqlite3_column_bytes(st, 4) == WEBHOOK_BOX_LEN)
+		memcpy(w->box, sqlite3_column_blob(st, 4), WEBHOOK_BOX_LEN);
+	w->created_at = sqlite3_column_int64(st, 5);
+	w->rotated_at = col_int_or0(st, 6);
+	w->disabled_at = col_int_or0(st, 7);
+	copy_text(w->disabled_reason, sizeof(w->disabled_reason), st, 8);
+}
+
+int64_t
+store_webhook_add(struct lz_db *db, int64_t account_id, const char *url,
+    unsigned events, const unsigned char *box, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_WEBHOOK_ADD);
+
+	sqlite3_bind_int64(st, 1, account_id);
+	lz_db_bind_text(st, 2, url);
+	sqlite3_bind_int(st, 3, (int)events);
+	sqlite3_bind_blob(st, 4, box, WEBHOOK_BOX_LEN, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 5, now);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "webhook add");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int
+store_webhook_get(struct lz_db *db, int64_t id, int64_t account_id,
+    struct webhook *w)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_WEBHOOK_GET);
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, account_id);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		row_webhook(st, w);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "webhook get");
+	return -1;
+}
+
+long
+store_webhook_list(struct lz_db *db, int64_t account_id,
+    void (*fn)(const struct webhook *, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_WEBHOOK_LIST);
+	struct webhook	 w;
+	long		 n = 0;
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, account_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_webhook(st, &w);
+		w.pending = sqlite3_column_int64(st, 9);
+		fn(&w, arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "webhook list");
+		return -1;
+	}
+	return n;
+}
+
+long long
+store_webhook_count(struct lz_db *db, int64_t account_id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_WEBHOOK_COUNT);
+	long long	 n = -1;
+
+	sqlite3_bind_int64(st, 1, account_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	else
+		logerr(db, "webhook count");
+	sqlite3_reset(st);
+	return n;
+}
+
+int
+store_webhook_set_secret(struct lz_db *db, int64_t id, int64_t account_id,
+    const unsigned char *box, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_WEBHOOK_SET_SECRET);
+
+	sqlite3_bind_blob(st, 1, box, WEBHOOK_BOX_LEN, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_int64(st, 3, id);
+	sqlite3_bind_int64(st, 4, account_id);
+	return changes_of(db, st, "webhook rotate");
+}
+
+int
+store_webhook_disable(struct lz_db *db, int64_t id, int64_t account_id,
+    const char *reason, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_WEBHOOK_DISABLE);
+
+	sqlite3_bind_int64(st, 1, now);
+	lz_db_bind_text(st, 2, reason);
+	sqlite3_bind_int64(st, 3, id);
+	sqlite3_bind_int64(st, 4, account_id);
+	return changes_of(db, st, "webhook disable");
+}
+
+int
+store_webhook_targets(struct lz_db *db, int64_t account_id, unsigned bit,
+    int64_t *ids, int max)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_WEBHOOK_TARGETS);
+	int		 rc, n = 0;
+
+	sqlite3_bind_int64(st, 1, account_id);
+	sqlite3_bind_int(st, 2, (int)bit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		logerr(db, "webhook targets");
+		return -1;
+	}
+	return n;
+}
+
+/* ---- the outbox ------------------------------------------------------ */
+
+static void
+row_delivery(sqlite3_stmt *st, struct webhook_delivery *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->id = sqlite3_column_int64(st, 0);
+	copy_text(d->uuid, sizeof(d->uuid), st, 1);
+	d->webhook_id = sqlite3_column_int64(st, 2);
+	copy_text(d->event, sizeof(d->event), st, 3);
+	d->bodylen = (size_t)sqlite3_column_bytes(st, 4);
+	d->body = xstrndup(lz_db_text(st, 4), d->bodylen);
+	copy_text(d->state, sizeof(d->state), st, 5);
+	d->attempts = sqlite3_column_int(st, 6);
+	d->created_at = sqlite3_column_int64(st, 7);
+	d->next_at = col_int_or0(st, 8);
+	d->finished_at = col_int_or0(st, 9);
+	d->last_status = (int)col_int_or0(st, 10);
+	copy_text(d->last_error, sizeof(d->last_error), st, 11);
+}
+
+int
+store_delivery_add(struct lz_db *db, int64_t webhook_id, const char *uuid,
+    const char *event, const char *body, size_t len, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_DELIVERY_ADD);
+
+	lz_db_bind_text(st, 1, uuid);
+	sqlite3_bind_int64(st, 2, webhook_id);
+	lz_db_bind_text(st, 3, event);
+	sqlite3_bind_text(st, 4, body, (int)len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, now);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "delivery add");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return 0;
+}
+
+int
+store_delivery_cancel(struct lz_db *db, int64_t webhook_id, const char *why,
+    int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_DELIVERY_CANCEL);
+
+	sqlite3_bind_int64(st, 1, now);
+	lz_db_bind_text(st, 2, why);
+	sqlite3_bind_int64(st, 3, webhook_id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "delivery cancel");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_changes(db->h);
+}
+
+long
+store_delivery_due(struct lz_db *db, int64_t now, int per_hook, long limit,
+    void (*fn)(int64_t, int64_t, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_DELIVERY_DUE);
+	long		 n = 0;
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int(st, 2, per_hook);
+	sqlite3_bind_int64(st, 3, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		fn(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+		    arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "delivery due");
+		return -1;
+	}
+	return n;
+}
+
+int
+store_delivery_lease(struct lz_db *db, int64_t id, const char *lease,
+    int64_t until, int64_t now, struct webhook_delivery *d)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_DELIVERY_LEASE);
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, until);
+	lz_db_bind_text(st, 2, lease);
+	sqlite3_bind_int64(st, 3, id);
+	sqlite3_bind_int64(st, 4, now);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_delivery(st, d);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "delivery lease");
+		return -1;
+	}
+	return sqlite3_changes(db->h) > 0 ? 1 : 0;
+}
+
+int
+store_attempt_add(struct lz_db *db, int64_t delivery_id,
+    const struct webhook_attempt *a)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ATTEMPT_ADD);
+
+	sqlite3_bind_int64(st, 1, delivery_id);
+	sqlite3_bind_int64(st, 2, a->at);
+	if (a->status > 0)
+		sqlite3_bind_int(st, 3, a->status);
+	lz_db_bind_text(st, 4, a->error[0] ? a->error : NULL);
+	sqlite3_bind_int64(st, 5, a->duration_ms);
+	return changes_of(db, st, "attempt add") < 0 ? -1 : 0;
+}
+
+int
+store_delivery_delivered(struct lz_db *db, int64_t id, int status,
+    int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_DELIVERY_DELIVERED);
+
+	sqlite3_bind_int(st, 1, status);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_int64(st, 3, id);
+	return changes_of(db, st, "delivery delivered");
+}
+
+int
+store_delivery_failed(struct lz_db *db, int64_t id, const char *lease,
+    int status, const char *error, int64_t next_at, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_DELIVERY_FAILED);
+
+	if (status > 0)
+		sqlite3_bind_int(st, 1, status);
+	lz_db_bind_text(st, 2, error);
+	if (next_at > 0)
+		sqlite3_bind_int64(st, 3, next_at);
+	sqlite3_bind_int64(st, 4, now);
+	sqlite3_bind_int64(st, 5, id);
+	lz_db_bind_text(st, 6, lease);
+	return changes_of(db, st, "delivery failed");
+}
+
+long
+store_delivery_list(struct lz_db *db, int64_t webhook_id, int64_t before,
+    long limit, void (*fn)(const struct webhook_delivery *, void *),
+    void *arg)
+{
+	sqlite3_stmt		*st = lz_db_stmt(db, ST_DELIVERY_LIST);
+	struct webhook_delivery	 d;
+	long			 n = 0;
+	int			 rc;
+
+	sqlite3_bind_int64(st, 1, webhook_id);
+	sqlite3_bind_int64(st, 2, before);
+	sqlite3_bind_int64(st, 3, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_delivery(st, &d);
+		fn(&d, arg);
+		webhook_delivery_free(&d);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "delivery list");
+		return -1;
+	}
+	return n;
+}
+
+int
+store_delivery_by_uuid(struct lz_db *db, const char *uuid,
+    struct webhook_delivery *d)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_DELIVERY_BY_UUID);
+	int		 rc;
+
+	lz_db_bind_text(st, 1, uuid);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		row_delivery(st, d);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "delivery by uuid");
+	return -1;
+}
+
+long
+store_attempt_list(struct lz_db *db, int64_t delivery_id,
+    void (*fn)(const struct webhook_attempt *, void *), void *arg)
+{
+	sqlite3_stmt		*st = lz_db_stmt(db, ST_ATTEMPT_LIST);
+	struct webhook_attempt	 a;
+	long			 n = 0;
+	int			 rc;
+
+	sqlite3_bind_int64(st, 1, delivery_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&a, 0, sizeof(a));
+		a.at = sqlite3_column_int64(st, 0);
+		a.status = (int)col_int_or0(st, 1);
+		copy_text(a.error, sizeof(a.error), st, 2);
+		a.duration_ms = sqlite3_column_int64(st, 3);
+		fn(&a, arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "attempt list");
+		return -1;
+	}
+	return n;
+}
+
+long
+store_delivery_purge(struct lz_db *db, int64_t before, long limit)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_DELIVERY_PURGE);
+
+	sqlite3_bind_int64(st, 1, before);
+	sqlite3_bind_int64(st, 2, limit);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "delivery purge");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_changes(db->h);
 }
 
 /* ---- redirects, clicks and statistics -------------------------------- */

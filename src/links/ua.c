@@ -38,7 +38,7 @@ enum kind {
 	K_BOT,		/* crawler, script, monitor */
 	K_NOTBOT,	/* cancels generic K_BOT rows: "cubot" phones */
 	K_INAPP,	/* in-app browser; val = enum ua_inapp */
-	K_OS,		/* name = os; val = device, or DEV_ANDROID / DEV_HINT */
+	K_OS,		/* name = os; val = device, DEV_ANDROID, DEV_HINT */
 	K_DEVICE,	/* device hint for OSes that do not fix it */
 	K_MACMOBILE,	/* "mobile/" on a Macintosh: an iPad */
 	K_BROWSER,	/* name = browser */
@@ -281,7 +281,7 @@ static const struct rule rules[] = {
  * at least two bytes.
  */
 #define NBUCKET		1024
-#define BUCKET(a, b)	((((unsigned)(a) * 31u) ^ (unsigned)(b)) & (NBUCKET - 1))
+#define BUCKET(a, b)	(((unsigned)(a) * 31u ^ (unsigned)(b)) & (NBUCKET - 1))
 
 static unsigned short	 head[NBUCKET], chain[NRULES];
 static unsigned char	 toklen[NRULES];
@@ -419,7 +419,8 @@ ua_parse(const char *ua, struct ua_info *out)
 		else if (dev != NULL)
 			out->device = (enum ua_device)dev->val;
 		if (first[K_MACMOBILE] && strcmp(os->tok, "macintosh") == 0) {
-			out->os = "ios";	/* an iPad app in desktop mode */
+			/* An iPad app in desktop mode. */
+			out->os = "ios";
 			out->device = UA_TABLET;
 		}
 	} else if (dev != NULL)
@@ -432,5 +433,5 @@ ua_parse(const char *ua, struct ua_info *out)
 		out->browser = br->name;
 	else if (br != NULL && (strcmp(out->os, "ios") == 0 ||
 	    strcmp(out->os, "macos") == 0))
-		out->browser = "webview";	/* WKWebView: no Safari token */
+		out->browser = "webview";	/* no Safari token */
 }

@@ -29,18 +29,22 @@ enum ua_inapp {
 
 struct ua_info {
 	enum ua_device	 device;
-	const char	*os;		/* "ios", "android", "windows", "macos",
-					   "linux", "chromeos", "other", ... */
-	const char	*browser;	/* "chrome", "safari", "firefox", "edge",
-					   "opera", "samsung", ..., "other" */
-	int		 bot;		/* crawlers, scripts, monitors and link
-					   previewers: never counted */
-	int		 preview;	/* a social link previewer that reads
-					   og: tags (implies bot) */
-	enum ua_inapp	 inapp;		/* in-app browser, or NONE */
+	/* "ios", "android", "windows", "macos", "linux", "chromeos", "bsd",
+	 * "harmonyos", "other" */
+	const char	*os;
+	/* "chrome", "safari", "firefox", "edge", "opera", "samsung",
+	 * "yandex", "uc", "vivaldi", "duckduckgo", "brave", "google", "ie",
+	 * "webview", ..., the in-app browser's app, or "other" */
+	const char	*browser;
+	int		 bot;	  /* crawler, script, monitor, previewer */
+	int		 preview; /* social link previewer (implies bot) */
+	enum ua_inapp	 inapp;	  /* in-app browser, or UA_INAPP_NONE */
 };
 
-/* Parses ua ("" or NULL: desktop, "other", not a bot).  Never fails. */
+/*
+ * Parses ua into out; never fails.  "" or NULL is desktop, "other" and a
+ * bot: no browser omits the header.
+ */
 void		 ua_parse(const char *ua, struct ua_info *out);
 
 /* "desktop", "mobile", "tablet". */

@@ -39,6 +39,7 @@ static const struct {
 	{ "backup",	cmd_backup,	"copy the links database, online" },
 	{ "restore",	cmd_restore,	"put a backup back" },
 	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },
+	{ "webhook",	cmd_webhook,	"add|list|rotate|disable|deliveries" },
 };
 
 void

@@ -36,5 +36,6 @@ int	cmd_link(int, char **);
 int	cmd_backup(int, char **);
 int	cmd_restore(int, char **);
 int	cmd_check(int, char **);
+int	cmd_webhook(int, char **);
 
 #endif

@@ -1,0 +1,214 @@
+/*
+ * main.c -- lz-hooks: sends the webhook deliveries that are due, then
+ * does the housekeeping of the links database.  Run by cron every minute,
+ * or with --loop where there is no cron.  See lz-hooks(8).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <sodium.h>
+
+#include "conf.h"
+#include "db.h"
+#include "log.h"
+#include "lztime.h"
+#include "outbox.h"
+#include "sender.h"
+#include "store.h"
+#include "util.h"
+#include "webhook.h"
+
+/* A cron run stops claiming after this long, so runs do not pile up; the
+ * next run goes on where it stopped. */
+#define CLAIM_MS		(50 * 1000)
+#define CHECKPOINT_EVERY_MS	(60 * 1000)
+#define CHECKPOINT_BUSY_MS	1000
+
+static volatile sig_atomic_t	 stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: lz-hooks [-f lz.conf] [-l [-i seconds]]\n");
+	exit(2);
+}
+
+/*
+ * Folds the write-ahead log back into the database and truncates it, when
+ * nobody is in the middle of a transaction.  Waits at most
+ * CHECKPOINT_BUSY_MS for that, then leaves it to the next run.
+ */
+static void
+checkpoint(struct lz_db *db)
+{
+	int	 rc, nlog = 0, nckpt = 0;
+
+	sqlite3_busy_timeout(db->h, CHECKPOINT_BUSY_MS);
+	rc = sqlite3_wal_checkpoint_v2(db->h, NULL,
+	    SQLITE_CHECKPOINT_TRUNCATE, &nlog, &nckpt);
+	sqlite3_busy_timeout(db->h, 5000);
+	if (rc == SQLITE_OK)
+		lz_log(LZ_LOG_DEBUG, "wal checkpoint: %d frames, truncated",
+		    nckpt);
+	else if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; next "
+		    "run");
+	else
+		lz_log(LZ_LOG_WARN, "wal checkpoint: %s",
+		    sqlite3_errmsg(db->h));
+}
+
+/* One run: send, then housekeeping.  0 or -1. */
+static int
+run_once(struct lz_db *db, const struct lz_conf *c,
+    const unsigned char key[WEBHOOK_KEY_BYTES], int64_t *last_checkpoint)
+{
+	struct sender_opts	 o;
+	struct outbox_stats	 st;
+	int64_t			 t0 = lz_mono_us();
+	long			 purged;
+	int			 rc = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.allow_loopback = c->webhook_allow_loopback;
+	o.ca_file = c->webhook_ca_file;
+	o.timeout_s = (long)c->webhook_timeout;
+	o.parallel = (int)c->webhook_parallel;
+	o.claim_ms = CLAIM_MS;
+	memset(&st, 0, sizeof(st));
+	if (sender_run(db, key, &o, &stop, &st) == -1)
+		rc = -1;
+	if (st.delivered + st.retrying + st.failed + st.lost > 0)
+		lz_log(LZ_LOG_INFO, "%ld delivered, %ld to retry, %ld failed "
+		    "for good, %ld late (lease lost), %ld webhooks disabled, "
+		    "in %lld ms", st.delivered, st.retrying, st.failed,
+		    st.lost, st.disabled,
+		    (long long)((lz_mono_us() - t0) / 1000));
+
+	if ((purged = outbox_purge(db, (int)c->webhook_log_days,
+	    lz_now_ms())) < 0)
+		rc = -1;
+	else if (purged > 0)
+		lz_log(LZ_LOG_INFO, "purged %ld deliveries finished more than "
+		    "%lld days ago", purged, c->webhook_log_days);
+	if (lz_now_ms() - *last_checkpoint >= CHECKPOINT_EVERY_MS) {
+		checkpoint(db);
+		*last_checkpoint = lz_now_ms();
+	}
+	return rc;
+}
+
+/* Sleeps up to seconds, less when a signal comes. */
+static void
+nap(long seconds)
+{
+	struct timespec	 ts;
+	int64_t		 end = lz_mono_us() + seconds * 1000000;
+	int64_t		 left;
+
+	while (!stop && (left = end - lz_mono_us()) > 0) {
+		ts.tv_sec = left / 1000000;
+		ts.tv_nsec = (left % 1000000) * 1000;
+		if (nanosleep(&ts, NULL) == -1 && errno != EINTR)
+			break;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "loop", no_argument, NULL, 'l' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct sigaction	 sa;
+	struct lz_conf		*c;
+	struct lz_db		 db;
+	const char		*conffile = NULL;
+	unsigned char		 key[WEBHOOK_KEY_BYTES];
+	char			 err[512];
+	long long		 interval = 10;
+	int64_t			 last_checkpoint = 0;
+	int			 ch, loop = 0, rc = 0;
+
+	while ((ch = getopt_long(argc, argv, "f:i:lV", opts, NULL)) != -1)
+		switch (ch) {
+		case 'f':
+			conffile = optarg;
+			break;
+		case 'i':
+			if (lz_parse_ll(optarg, 1, 3600, &interval) == -1) {
+				fprintf(stderr, "lz-hooks: -i: expected "
+				    "1-3600 seconds\n");
+				usage();
+			}
+			break;
+		case 'l':
+			loop = 1;
+			break;
+		case 'V':
+			printf("lz-hooks %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage();
+		}
+	if (optind != argc)
+		usage();
+
+	lz_log_open("lz-hooks", LZ_LOG_INFO);
+	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
+		lz_log(LZ_LOG_ERR, "cannot initialise libsodium or libcurl");
+		return 1;
+	}
+	if ((c = lz_conf_load(conffile, err, sizeof(err))) == NULL) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		return 1;
+	}
+	lz_log_level(c->loglevel);
+	if (webhook_key_load(c, key, err, sizeof(err)) == -1 ||
+	    store_open(&db, c->links_db, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		sodium_memzero(key, sizeof(key));
+		lz_conf_free(c);
+		return 1;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+
+	do {
+		if (run_once(&db, c, key, &last_checkpoint) == -1)
+			rc = 1;
+		if (loop)
+			nap((long)interval);
+	} while (loop && !stop);
+
+	sodium_memzero(key, sizeof(key));
+	lz_db_close(&db);
+	lz_conf_free(c);
+	curl_global_cleanup();
+	return rc;
+}

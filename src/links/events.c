@@ -1,0 +1,119 @@
+/*
+ * events.c -- webhook events into the outbox.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <sodium.h>
+
+#include "click.h"
+#include "events.h"
+#include "link.h"
+#include "log.h"
+#include "lztime.h"
+#include "resp.h"
+#include "rnd.h"
+#include "store.h"
+#include "util.h"
+#include "webhook.h"
+
+/*
+ * A new delivery id: "dlv_" and 128 random bits in 22 base62 digits.  One
+ * read of the random source (libsodium's is a system call each time), as
+ * this runs for every event.
+ */
+static void
+delivery_id(char out[WEBHOOK_DELIVERY_LEN + 1])
+{
+	uint64_t	 r[2];
+
+	randombytes_buf(r, sizeof(r));
+	memcpy(out, WEBHOOK_DELIVERY_PREFIX, 4);
+	lz_base62_fixed(r[0], out + 4, 11);
+	lz_base62_fixed(r[1], out + 15, 11);
+	out[WEBHOOK_DELIVERY_LEN] = '\0';
+}
+
+/*
+ * Queues one delivery of event (a WEBHOOK_EV_* bit) per subscription in
+ * ids[0..n).  Takes over the reference to data.
+ */
+static int
+enqueue(struct lz_db *db, const int64_t *ids, int n, unsigned bit,
+    json_t *data, int64_t now)
+{
+	const char	*name = webhook_event_name(bit);
+	char		 sent_at[32], uuid[WEBHOOK_DELIVERY_LEN + 1], *body;
+	json_t		*j;
+	size_t		 len;
+	int		 i, rc = 0;
+
+	lz_time_fmt_iso(now, sent_at, sizeof(sent_at), 1);
+	j = json_object();
+	json_object_set_new(j, "event", json_string(name));
+	json_object_set_new(j, "sent_at", json_string(sent_at));
+	json_object_set_new(j, "data", data);
+	body = lz_json_dump(j, &len);
+	json_decref(j);
+	for (i = 0; i < n && rc == 0; i++) {
+		delivery_id(uuid);
+		rc = store_delivery_add(db, ids[i], uuid, name, body, len, now);
+	}
+	free(body);
+	return rc;
+}
+
+int
+events_link_created(struct lz_db *db, const struct link *l,
+    const char *base_url, int64_t now)
+{
+	int64_t	 ids[WEBHOOK_MAX_PER_ACCOUNT];
+	int	 n;
+
+	n = store_webhook_targets(db, l->account_id, WEBHOOK_EV_LINK_CREATED,
+	    ids, (int)LZ_NELEM(ids));
+	if (n <= 0)
+		return n;
+	return enqueue(db, ids, n, WEBHOOK_EV_LINK_CREATED,
+	    link_json(l, base_url, now), now);
+}
+
+/* A string field; "" for none, and for bytes that are not UTF-8 (a raw
+ * Referer header can be anything), which JSON cannot carry. */
+static json_t *
+str_or_empty(const char *s)
+{
+	json_t	*j;
+
+	if (s == NULL || (j = json_string(s)) == NULL)
+		j = json_string("");
+	return j;
+}
+
+int
+events_click(struct lz_db *db, const struct link *l, const struct click *c,
+    int64_t now)
+{
+	int64_t	 ids[WEBHOOK_MAX_PER_ACCOUNT];
+	json_t	*data;
+	int	 n;
+
+	if (c->bot)
+		return 0;
+	n = store_webhook_targets(db, l->account_id, WEBHOOK_EV_CLICK, ids,
+	    (int)LZ_NELEM(ids));
+	if (n <= 0)
+		return n;
+	data = json_object();
+	json_object_set_new(data, "slug", str_or_empty(l->slug));
+	json_object_set_new(data, "suffix", str_or_empty(c->suffix));
+	json_object_set_new(data, "target", str_or_empty(c->target));
+	json_object_set_new(data, "country", str_or_empty(c->country));
+	json_object_set_new(data, "device", str_or_empty(c->device));
+	json_object_set_new(data, "os", str_or_empty(c->os));
+	json_object_set_new(data, "referrer", str_or_empty(c->referrer));
+	return enqueue(db, ids, n, WEBHOOK_EV_CLICK, data, now);
+}

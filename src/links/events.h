@@ -1,0 +1,37 @@
+/*
+ * events.h -- webhook events into the outbox (spec 6, DESIGN 3.6).
+ *
+ * Each function runs inside the caller's write transaction, the one that
+ * makes the event happen (the link insert, the click record), so an event
+ * is queued exactly when its cause is committed.  For every active
+ * subscription of the link's account to the event it queues one delivery
+ * whose body, {"event", "sent_at", "data"}, is serialised once here and
+ * stored as the exact bytes lz-hooks signs and sends on every attempt;
+ * sent_at is now, the time the event is queued, in UTC with
+ * milliseconds.  An account
+ * without such a subscription costs one index look-up and nothing else.
+ */
+#ifndef LZ_EVENTS_H
+#define LZ_EVENTS_H
+
+#include <stdint.h>
+
+struct click;
+struct link;
+struct lz_db;
+
+/*
+ * link.created: data is the link representation (link_json) of l, with
+ * short_url built on base_url.  0, or -1 (logged): roll back.
+ */
+int	events_link_created(struct lz_db *, const struct link *l,
+	    const char *base_url, int64_t now);
+
+/*
+ * click: data is {slug, suffix, target, country, device, os, referrer}.
+ * Bots (c->bot) are never sent.  0, or -1 (logged): roll back.
+ */
+int	events_click(struct lz_db *, const struct link *l,
+	    const struct click *c, int64_t now);
+
+#endif
