@@ -40,6 +40,7 @@
 #define PW_TRIES	10
 #define PW_WINDOW_MS	(15 * 60 * 1000LL)
 #define PW_MAX_BYTES	(128 * 4)	/* 128 characters of UTF-8 */
+#define PW_FORM_MAX	4096		/* bytes of a posted form */
 
 /* The query parameter by which the escape page lets a visitor stay in
  * the app; LINE's own is openExternalBrowser. */
@@ -192,6 +193,11 @@ password_check(struct visit *v)
 	memset(&q, 0, sizeof(q));
 	if (!is_form_type(r->content_type)) {
 		password_form(v, 400, "Enter the password in the form.");
+		return 0;
+	}
+	/* The form is a few hundred bytes; the JSON 413 is for the API. */
+	if (r->content_length > PW_FORM_MAX) {
+		password_form(v, 413, "Enter the password in the form.");
 		return 0;
 	}
 	if (lz_req_body(r) == -1)

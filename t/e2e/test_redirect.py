@@ -426,6 +426,9 @@ class TestPagesAndOptions(Base):
         r = self.visit("/pw1", method="POST", ip=ip, headers=form,
                        body="other=1")
         self.assertPage(r, 400, "Enter the password")
+        r = self.visit("/pw1", method="POST", ip=ip, headers=form,
+                       body="password=" + "x" * 5000)
+        self.assertPage(r, 413, "Enter the password")
         rows = self.wait_clicks(link["id"], 1)
         self.assertEqual(rows[0][0], "mail")
         self.assertNotIn("s3cret", self.inst.log("lz-links"))
