@@ -619,6 +619,35 @@ START_TEST(t_journal_rotate)
 }
 END_TEST
 
+START_TEST(t_journal_thread)
+{
+	struct click	 c;
+	char		 err[256];
+	int		 i;
+
+	ck_assert_int_eq(clicklog_open(&db, jdir, err, sizeof(err)), 0);
+	ck_assert_msg(clicklog_start(dbpath, err, sizeof(err)) == 0, "%s",
+	    err);
+	/* The worker's thread only writes; the mover thread moves. */
+	ck_assert_int_eq(clicklog_collect(&db, jdir), -1);
+	for (i = 0; i < 300; i++) {
+		click_of(&c, link_id, "");
+		ck_assert_int_eq(clicklog_append(&c), 0);
+	}
+	clicklog_tick(&db);
+	for (i = 0; i < 50 && q1("SELECT count(*) FROM clicks") < 300; i++)
+		usleep(100000);
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 300);
+	/* Stopping joins the thread and moves the rest. */
+	click_of(&c, link_id, "");
+	ck_assert_int_eq(clicklog_append(&c), 0);
+	clicklog_close(&db);
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 301);
+	ck_assert_int_eq(q1("SELECT clicks FROM links"), 301);
+	ck_assert_int_eq(files_in(jdir), 1);
+}
+END_TEST
+
 /* Writes n records as a dead worker's journal would hold them. */
 static void
 dead_journal(const char *name, int n, int torn)
@@ -782,6 +811,7 @@ suite(void)
 	tcase_add_test(tc, t_journal_own);
 	tcase_add_test(tc, t_journal_dead);
 	tcase_add_test(tc, t_journal_rotate);
+	tcase_add_test(tc, t_journal_thread);
 	tcase_add_test(tc, t_click_cap);
 	tcase_add_test(tc, t_linkcache);
 	suite_add_tcase(s, tc);

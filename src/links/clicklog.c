@@ -10,6 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +59,11 @@ struct rec {
 _Static_assert(sizeof(struct rec) == CLICKREC_SIZE,
     "a journal record is CLICKREC_SIZE bytes");
 
+#define JOURNAL_NAME_MAX	64
+
 struct journal {
 	int	 fd;
-	char	 name[64];
+	char	 name[JOURNAL_NAME_MAX];
 	char	*path;
 	int64_t	 size;		/* bytes written (own) or complete */
 };
@@ -67,6 +72,12 @@ static struct journal	 own = { -1, "", NULL, 0 };
 static char		*jdir;
 static int		 lockfd = -1;	/* the mover's lock */
 static unsigned char	*batch;		/* BATCH records */
+
+/* The mover thread, when running, and how to stop it. */
+static pthread_t	 mover;
+static int		 mover_on;
+static int		 mover_stop[2] = { -1, -1 };
+static struct lz_db	 mover_db;
 
 /* ---- records --------------------------------------------------------- */
 
@@ -248,7 +259,7 @@ is_journal_name(const char *s)
 {
 	size_t	 n = strlen(s);
 
-	return s[0] == 'w' && n > 3 && n < sizeof(own.name) &&
+	return s[0] == 'w' && n > 3 && n < JOURNAL_NAME_MAX &&
 	    strcmp(s + n - 2, ".j") == 0 && strchr(s, '/') == NULL;
 }
 
@@ -386,12 +397,14 @@ add_name(const char *name, void *arg)
 }
 
 /*
- * With the mover's lock held: moves this worker's journal and every
- * other one in the directory.  Returns the clicks moved, or -1 when some
- * could not be.
+ * With the mover's lock held: moves every journal in the directory.
+ * with_own: this worker's own journal through its state (the worker's
+ * thread); else it is taken like any other (the mover thread, which
+ * leaves that state to the worker's thread).  Returns the clicks moved,
+ * or -1 when some could not be.
  */
 static long
-move_all(struct lz_db *db)
+move_all(struct lz_db *db, int with_own)
 {
 	struct names	 ns = { NULL, 0 };
 	struct dirent	*de;
@@ -403,7 +416,7 @@ move_all(struct lz_db *db)
 	size_t		 i;
 	int		 failed = 0;
 
-	if (own.fd != -1) {
+	if (with_own && own.fd != -1) {
 		if ((n = move(db, &own, 1, &pos)) < 0)
 			failed = 1;
 		else
@@ -416,7 +429,7 @@ move_all(struct lz_db *db)
 	}
 	while ((de = readdir(d)) != NULL) {
 		if (!is_journal_name(de->d_name) ||
-		    strcmp(de->d_name, own.name) == 0)
+		    (with_own && strcmp(de->d_name, own.name) == 0))
 			continue;
 		if ((n = move_other(db, de->d_name)) < 0)
 			failed = 1;
@@ -429,8 +442,7 @@ move_all(struct lz_db *db)
 	if (store_journal_list(db, add_name, &ns) >= 0)
 		for (i = 0; i < ns.n; i++) {
 			path = xasprintf("%s/%s", jdir, ns.v[i]);
-			if (strcmp(ns.v[i], own.name) != 0 &&
-			    stat(path, &st) == -1 && errno == ENOENT)
+			if (stat(path, &st) == -1 && errno == ENOENT)
 				(void)store_journal_del(db, ns.v[i]);
 			free(path);
 		}
@@ -465,16 +477,85 @@ rotate(void)
 
 /* Takes the mover's lock (waiting for it when wait) and moves. */
 static long
-move_locked(struct lz_db *db, int wait)
+move_locked(struct lz_db *db, int wait, int with_own)
 {
 	long	 n;
 
 	if (lockfd == -1 || flock(lockfd, LOCK_EX | (wait ? 0 : LOCK_NB)) ==
 	    -1)
 		return 0;
-	n = move_all(db);
+	n = move_all(db, with_own);
 	(void)flock(lockfd, LOCK_UN);
 	return n;
+}
+
+/*
+ * The mover thread: about once a second, unless another worker is at
+ * it, moves every journal with its own database connection, so that
+ * neither the moving nor SQLite's checkpoints (which wait for the disk)
+ * hold up the worker's requests.
+ */
+static void *
+mover_main(void *arg)
+{
+	struct pollfd	 pfd;
+
+	(void)arg;
+	pfd.fd = mover_stop[0];
+	pfd.events = POLLIN;
+	for (;;) {
+		pfd.revents = 0;
+		if (poll(&pfd, 1, 1000) != 0 && (pfd.revents || errno != EINTR))
+			break;
+		(void)move_locked(&mover_db, 0, 0);
+	}
+	return NULL;
+}
+
+int
+clicklog_start(const char *db_path, char *err, size_t errlen)
+{
+	sigset_t	 all, old;
+	int		 rc;
+
+	if (own.fd == -1 || mover_on)
+		return 0;
+	if (store_open(&mover_db, db_path, err, errlen) == -1)
+		return -1;
+	if (pipe2(mover_stop, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "click mover: pipe: %s", strerror(errno));
+		lz_db_close(&mover_db);
+		return -1;
+	}
+	/* Signals are the worker's thread's business. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&mover, NULL, mover_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		snprintf(err, errlen, "click mover: %s", strerror(rc));
+		close(mover_stop[0]);
+		close(mover_stop[1]);
+		mover_stop[0] = mover_stop[1] = -1;
+		lz_db_close(&mover_db);
+		return -1;
+	}
+	mover_on = 1;
+	return 0;
+}
+
+static void
+mover_end(void)
+{
+	if (!mover_on)
+		return;
+	(void)!write(mover_stop[1], "x", 1);
+	pthread_join(mover, NULL);
+	close(mover_stop[0]);
+	close(mover_stop[1]);
+	mover_stop[0] = mover_stop[1] = -1;
+	lz_db_close(&mover_db);
+	mover_on = 0;
 }
 
 int
@@ -502,7 +583,7 @@ clicklog_open(struct lz_db *db, const char *dir, char *err, size_t errlen)
 	free(path);
 	if (create(&own, err, errlen) == -1)
 		return -1;
-	if (move_locked(db, 0) < 0)
+	if (move_locked(db, 0, 1) < 0)
 		lz_log(LZ_LOG_WARN, "click journals in %s: some could not be "
 		    "moved yet", dir);
 	return 0;
@@ -535,20 +616,21 @@ void
 clicklog_tick(struct lz_db *db)
 {
 	/*
-	 * One worker at a time moves every journal: workers tick together
-	 * (their timers start at fork), and several would only queue for
-	 * SQLite's write lock.
+	 * Without the mover thread, the worker moves: one worker at a
+	 * time, as workers tick together (their timers start at fork) and
+	 * several would only queue for SQLite's write lock.
 	 */
-	(void)move_locked(db, 0);
+	if (!mover_on)
+		(void)move_locked(db, 0, 1);
 	rotate();
 }
 
 long
 clicklog_collect(struct lz_db *db, const char *dir)
 {
-	if (jdir == NULL || strcmp(dir, jdir) != 0)
+	if (jdir == NULL || strcmp(dir, jdir) != 0 || mover_on)
 		return -1;
-	return move_locked(db, 1);
+	return move_locked(db, 1, 1);
 }
 
 void
@@ -556,6 +638,7 @@ clicklog_close(struct lz_db *db)
 {
 	int64_t	 pos = -1;
 
+	mover_end();
 	if (own.fd == -1)
 		return;
 	if (lockfd != -1 && flock(lockfd, LOCK_EX) == 0) {

@@ -8,7 +8,7 @@
  * returns the record is in the page cache, which outlives the worker even
  * under SIGKILL.
  *
- * About once a second (the pool's tick) one worker -- whichever takes the
+ * About once a second one worker's mover thread -- whichever takes the
  * mover's lock, a flock(2) on "mover.lock" -- moves the new records of
  * every journal into the clicks table, in short transactions each of
  * which also stores how far that journal has been moved; a crash at any
@@ -42,23 +42,33 @@ int	clicklog_open(struct lz_db *, const char *dir, char *err,
 	    size_t errlen);
 
 /*
+ * Starts the mover thread, with a connection of its own to the database
+ * at db_path.  Call it once the worker is confined (threads started
+ * before do not inherit seccomp and Landlock).  Without it
+ * clicklog_tick() moves.  0, or -1 with err.
+ */
+int	clicklog_start(const char *db_path, char *err, size_t errlen);
+
+/*
  * Appends c to the journal.  0 once it is written; -1 when it could not
  * be (disk full, no journal): the caller stores the click itself.
  */
 int	clicklog_append(const struct click *c);
 
-/* Moves new records of every journal into the database, unless another
- * worker is at it.  Call between requests. */
+/* Starts a new journal when this one is big; without the mover thread,
+ * also moves (unless another worker is at it).  Call between requests. */
 void	clicklog_tick(struct lz_db *);
 
-/* Moves everything and removes the journal (clean exit).  A journal that
- * cannot be moved now stays for the next worker. */
+/* Stops the mover thread, moves this worker's journal and removes it
+ * (clean exit).  A journal that cannot be moved now stays for the next
+ * worker. */
 void	clicklog_close(struct lz_db *);
 
 /*
  * Moves every journal in dir (the one clicklog_open() was given), waiting
  * for the mover's lock: live ones as far as they are written, dead ones
- * to the end, then removes those.  Returns the clicks moved, or -1.
+ * to the end, then removes those.  Returns the clicks moved, or -1 (also
+ * while the mover thread runs).
  */
 long	clicklog_collect(struct lz_db *, const char *dir);
 

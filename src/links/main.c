@@ -143,7 +143,12 @@ worker_start(void *arg)
 	}
 	rc = worker_sandbox(dir);
 	free(dir);
-	return rc;
+	if (rc != 0)
+		return rc;
+	/* The mover thread starts confined, like the worker. */
+	if (clicklog_start(links.conf->links_db, err, sizeof(err)) == -1)
+		lz_log(LZ_LOG_WARN, "%s; moving clicks between requests", err);
+	return 0;
 }
 
 static void
