@@ -161,8 +161,9 @@ store_one(struct lz_db *db, struct click *c, int64_t now,
 		link_free(&cur);
 		if ((rc = store_link_by_id(db, c->link_id, &cur)) != 1) {
 			if (rc == 0)
-				lz_log(LZ_LOG_ERR, "click journal: no link %lld; "
-				    "click dropped", (long long)c->link_id);
+				lz_log(LZ_LOG_ERR, "click journal: no link "
+				    "%lld; click dropped",
+				    (long long)c->link_id);
 			return rc;
 		}
 	}

@@ -117,7 +117,9 @@ pages_password(struct page *p, const char *action, const char *error)
 {
 	struct lz_buf		 body = LZ_BUF_INIT, err = LZ_BUF_INIT;
 	const char *const	 evars[] = { "error", error, NULL };
-	const char		*vars[] = { "action", action, "error", "", NULL };
+	const char		*vars[] = {
+		"action", action, "error", "", NULL
+	};
 
 	page_init(p, 0);
 	if (error != NULL) {
@@ -329,14 +331,16 @@ static const struct pixel_def {
 		"gtag('js',new Date());gtag('config','{{id}}');</script>\n",
 		NULL,
 		"https://www.googletagmanager.com",
-		"https://www.google-analytics.com https://www.googletagmanager.com",
+		"https://www.google-analytics.com "
+		"https://www.googletagmanager.com",
 		"https://www.google-analytics.com "
 		"https://*.google-analytics.com https://*.analytics.google.com "
 		"https://www.googletagmanager.com",
 		NULL
 	},
 	[PIXEL_GTM] = {
-		"<script nonce=\"{{nonce}}\">(function(w,d,s,l,i){w[l]=w[l]||[];"
+		"<script nonce=\"{{nonce}}\">"
+		"(function(w,d,s,l,i){w[l]=w[l]||[];"
 		"w[l].push({'gtm.start':new Date().getTime(),event:'gtm.js'});"
 		"var f=d.getElementsByTagName(s)[0],j=d.createElement(s),"
 		"dl=l!='dataLayer'?'&l='+l:'';j.async=true;"
@@ -345,7 +349,8 @@ static const struct pixel_def {
 		"n&&j.setAttribute('nonce',n.nonce||n.getAttribute('nonce'));"
 		"f.parentNode.insertBefore(j,f);})(window,document,'script',"
 		"'dataLayer','{{id}}');</script>\n",
-		"<noscript><iframe class=\"lz-hidden\" height=\"0\" width=\"0\" "
+		"<noscript><iframe class=\"lz-hidden\" height=\"0\" "
+		"width=\"0\" "
 		"src=\"https://www.googletagmanager.com/ns.html?id={{id}}\">"
 		"</iframe></noscript>\n",
 		"https://www.googletagmanager.com",
@@ -359,16 +364,17 @@ static const struct pixel_def {
 		"ttq.methods=['page','track','identify','instances','debug',"
 		"'on','off','once','ready','alias','group','enableCookie',"
 		"'disableCookie'],ttq.setAndDefer=function(t,e){t[e]=function()"
-		"{t.push([e].concat(Array.prototype.slice.call(arguments,0)))}};"
-		"for(var i=0;i<ttq.methods.length;i++)ttq.setAndDefer(ttq,"
+		"{t.push([e].concat(Array.prototype.slice.call(arguments,0)))}"
+		"};for(var i=0;i<ttq.methods.length;i++)ttq.setAndDefer(ttq,"
 		"ttq.methods[i]);ttq.instance=function(t){for(var e=ttq._i[t]"
 		"||[],n=0;n<ttq.methods.length;n++)ttq.setAndDefer(e,"
 		"ttq.methods[n]);return e},ttq.load=function(e,n){"
 		"var i='https://analytics.tiktok.com/i18n/pixel/events.js';"
 		"ttq._i=ttq._i||{},ttq._i[e]=[],ttq._i[e]._u=i,ttq._t=ttq._t||"
 		"{},ttq._t[e]=+new Date,ttq._o=ttq._o||{},ttq._o[e]=n||{};"
-		"var o=document.createElement('script');o.type='text/javascript'"
-		",o.async=!0,o.src=i+'?sdkid='+e+'&lib='+t;"
+		"var o=document.createElement('script');"
+		"o.type='text/javascript',o.async=!0,"
+		"o.src=i+'?sdkid='+e+'&lib='+t;"
 		"var a=document.getElementsByTagName('script')[0];"
 		"a.parentNode.insertBefore(o,a)};ttq.load('{{id}}');ttq.page();"
 		"}(window,document,'ttq');</script>\n",
@@ -379,9 +385,11 @@ static const struct pixel_def {
 		NULL
 	},
 	[PIXEL_LINE] = {
-		"<script nonce=\"{{nonce}}\">(function(g,d,o){g._ltq=g._ltq||[];"
+		"<script nonce=\"{{nonce}}\">"
+		"(function(g,d,o){g._ltq=g._ltq||[];"
 		"g._lt=g._lt||function(){g._ltq.push(arguments)};"
-		"var h='https://d.line-scdn.net';var s=d.createElement('script');"
+		"var h='https://d.line-scdn.net';"
+		"var s=d.createElement('script');"
 		"s.async=1;s.src=o||h+'/n/line_tag/public/release/v1/lt.js';"
 		"var t=d.getElementsByTagName('script')[0];"
 		"t.parentNode.insertBefore(s,t);})(window,document);"

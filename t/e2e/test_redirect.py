@@ -8,6 +8,8 @@ import ipaddress
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -532,6 +534,8 @@ class TestPagesAndOptions(Base):
     def test_pixels(self):
         link = self.create(slug="px1", pixel_fb="123456789012",
                            pixel_ga="G-ABCD1234", pixel_gtm="GTM-WXYZ12",
+                           pixel_tiktok="CABCDEFGHIJK1234",
+                           pixel_line="abcd-1234-efgh-5678",
                            utm={"source": "px"})
         r = self.visit("/px1", ua=ANDROID)
         self.assertEqual(r.status, 200, r)
@@ -558,11 +562,29 @@ class TestPagesAndOptions(Base):
                      "https://www.googletagmanager.com",
                      "https://www.facebook.com"):
             self.assertIn(host, csp)
-        self.assertNotIn("tiktok", csp)
-        self.assertNotIn("line", csp)
+        self.assertIn("ttq.load('CABCDEFGHIJK1234')", html)
+        self.assertIn("tagId:'abcd-1234-efgh-5678'", html)
+        self.assertIn("https://analytics.tiktok.com", csp)
+        self.assertIn("https://d.line-scdn.net", csp)
         self.assertNotIn("unsafe-inline", csp)
+        self.assertNotIn("*;", csp)
+        # Only the configured pixels' hosts.
+        only_fb = self.create(slug="px2", pixel_fb="123456789012")
+        csp2 = self.visit("/px2", ua=ANDROID).header(
+            "Content-Security-Policy")
+        for host in ("googletagmanager.com", "analytics.tiktok.com",
+                     "line-scdn.net", "tr.line.me", "google-analytics.com"):
+            self.assertNotIn(host, csp2)
+        self.assertIn("https://connect.facebook.net", csp2)
+        self.assertEqual(len(self.wait_clicks(only_fb["id"], 1)), 1)
         self.assertIn("frame-src https://www.googletagmanager.com", csp)
         self.assertEqual(r.header("Cache-Control"), "no-store")
+        # The inline scripts are JavaScript (where node can tell).
+        if shutil.which("node"):
+            for src in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
+                p = subprocess.run(["node", "--check", "-"], input=src,
+                                   capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, (src, p.stderr))
         # Bots do not run pixels: they get the redirect.
         r = self.visit("/px1", ua=GOOGLEBOT)
         self.assertEqual(r.status, 302)
