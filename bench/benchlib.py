@@ -77,12 +77,15 @@ def nginx_with_null(inst, null_port):
     inst.start_nginx = start_nginx
 
 
-def wrk(url, seconds=5, connections=32, threads=2, headers=()):
-    """Runs wrk; returns (requests/s, p50 ms, p99 ms, non-2xx/3xx)."""
+def wrk(url, seconds=5, connections=32, threads=2, headers=(), script=None):
+    """Runs wrk; returns (requests/s, p50 ms, p99 ms, non-2xx/3xx).
+    script: a wrk Lua script (e.g. one that varies headers)."""
     cmd = ["wrk", "-t%d" % threads, "-c%d" % connections,
            "-d%ds" % seconds, "--latency"]
     for h in headers:
         cmd += ["-H", h]
+    if script:
+        cmd += ["-s", script]
     cmd.append(url)
     out = subprocess.run(cmd, capture_output=True, text=True,
                          check=True).stdout
@@ -96,14 +99,14 @@ def wrk(url, seconds=5, connections=32, threads=2, headers=()):
     return rps, pct(50), pct(99), int(bad.group(1)) if bad else 0
 
 
-def rounds(cases, n=3, seconds=5, connections=32):
+def rounds(cases, n=3, seconds=5, connections=32, script=None):
     """Runs each (name, url, headers) case n times, interleaved; returns
     {name: [(rps, p50, p99, bad), ...]}."""
     res = {name: [] for name, _, _ in cases}
     for _ in range(n):
         for name, url, headers in cases:
             res[name].append(wrk(url, seconds, connections,
-                                 headers=headers))
+                                 headers=headers, script=script))
     return res
 
 

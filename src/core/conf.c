@@ -286,6 +286,15 @@ conf_finish(struct lz_conf *c, char *err, size_t errlen)
 		    "code such as USD");
 		return -1;
 	}
+	if (strcmp(c->safe_browsing_fail, "open") == 0)
+		c->sb_fail_closed = 0;
+	else if (strcmp(c->safe_browsing_fail, "closed") == 0)
+		c->sb_fail_closed = 1;
+	else {
+		snprintf(err, errlen, "safe_browsing_fail: expected open or "
+		    "closed");
+		return -1;
+	}
 	if (lz_conf_plan(c, c->default_plan) == NULL) {
 		snprintf(err, errlen, "default_plan: no plan called '%s'",
 		    c->default_plan);

@@ -26,6 +26,16 @@
 
 #define LZ_CONF_DEFAULT_PATH LZ_SYSCONFDIR "/lz/lz.conf"
 
+/* The safety scan (DESIGN 3.5): other link shorteners (no chains). */
+#define LZ_SHORTENERS_DEFAULT \
+	"bit.ly, bitly.com, j.mp, tinyurl.com, t.co, goo.gl, ow.ly, is.gd, " \
+	"v.gd, buff.ly, rebrand.ly, cutt.ly, shorturl.at, rb.gy, tiny.cc, " \
+	"t.ly, bl.ink, s.id, shorte.st, adf.ly, bit.do, soo.gd, clck.ru, " \
+	"qr.ae, tr.im, x.co, lnkd.in, db.tt, po.st, su.pr, cli.gs, short.io, " \
+	"t2m.io, urlz.fr, tiny.one, shrtco.de, 1url.com, u.to, dub.sh, kutt.it"
+#define LZ_SAFE_BROWSING_URL \
+	"https://safebrowsing.googleapis.com/v4/threatMatches:find"
+
 /*
  * S(name, default)                  string
  * P(name, default)                  path (relative to the config file)
@@ -52,6 +62,13 @@
 	P(geoip_file,		"/usr/share/tor/geoip") \
 	P(geoip6_file,		"/usr/share/tor/geoip6") \
 	P(clicks_dir,		"") \
+	B(allow_ip_hosts,	0) \
+	S(own_hosts,		"") \
+	S(shorteners,		LZ_SHORTENERS_DEFAULT) \
+	S(safe_browsing_key,	"") \
+	S(safe_browsing_url,	LZ_SAFE_BROWSING_URL) \
+	I(safe_browsing_timeout_ms, 1500, 100, 30000) \
+	S(safe_browsing_fail,	"open") \
 	S(signup,		"closed") \
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
@@ -62,7 +79,9 @@
 	I(webhook_log_days,	30, 1, 3650) \
 	S(log_level,		"info") \
 	B(access_log,		1) \
-	B(sandbox,		1)
+	B(sandbox,		1) \
+	S(prompts_base_url,	"http://127.0.0.1:8081") \
+	I(prompts_ratelimit_slots, 8192, 64, 1048576)
 
 #define LZ_CONF_FIELD_S(n, d)		char *n;
 #define LZ_CONF_FIELD_I(n, d, lo, hi)	long long n;
@@ -85,6 +104,7 @@ struct lz_conf {
 	int		 signup_open;	/* signup == "open" */
 	int		 loglevel;	/* parsed log_level */
 	unsigned	 sockmode;	/* parsed socket_mode */
+	int		 sb_fail_closed; /* safe_browsing_fail == "closed" */
 };
 
 /*

@@ -11,10 +11,27 @@
 #include "log.h"
 #include "util.h"
 
+/* "file:PATH?immutable=1", with the URI's special characters escaped. */
+static char *
+immutable_uri(const char *path)
+{
+	struct lz_buf	 b = LZ_BUF_INIT;
+
+	lz_buf_puts(&b, "file:");
+	for (; *path; path++)
+		if (*path == '%' || *path == '?' || *path == '#')
+			lz_buf_printf(&b, "%%%02X", (unsigned char)*path);
+		else
+			lz_buf_putc(&b, *path);
+	lz_buf_puts(&b, "?immutable=1");
+	return lz_buf_detach(&b);
+}
+
 int
 lz_db_open(struct lz_db *db, const char *path, int flags, char *err,
     size_t errlen)
 {
+	char	*uri = NULL;
 	int	 oflags, rc;
 
 	memset(db, 0, sizeof(*db));
@@ -25,7 +42,12 @@ lz_db_open(struct lz_db *db, const char *path, int flags, char *err,
 		oflags |= SQLITE_OPEN_READWRITE;
 	if (flags & LZ_DB_CREATE)
 		oflags |= SQLITE_OPEN_CREATE;
-	rc = sqlite3_open_v2(path, &db->h, oflags, NULL);
+	if ((flags & LZ_DB_IMMUTABLE) && (flags & LZ_DB_RO)) {
+		uri = immutable_uri(path);
+		oflags |= SQLITE_OPEN_URI;
+	}
+	rc = sqlite3_open_v2(uri ? uri : path, &db->h, oflags, NULL);
+	free(uri);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db->h ?
 		    sqlite3_errmsg(db->h) : sqlite3_errstr(rc));

@@ -27,6 +27,9 @@ struct lz_db {
 
 #define LZ_DB_RO	0x01	/* read-only */
 #define LZ_DB_CREATE	0x02	/* create if missing */
+#define LZ_DB_IMMUTABLE	0x04	/* with LZ_DB_RO: a file nobody changes in
+				   place (replaced by rename only), read
+				   without locks or journals */
 
 /* Opens path; returns 0, or -1 with a message in err. */
 int	lz_db_open(struct lz_db *, const char *path, int flags, char *err,

@@ -10,7 +10,9 @@
 
 #include "dest.h"
 #include "link.h"
+#include "links.h"
 #include "req.h"
+#include "safety.h"
 #include "utf8.h"
 
 int
@@ -42,18 +44,58 @@ dest_url_ok(const char *url)
 	return ok;
 }
 
+/* The scheme of "scheme:..." (RFC 3986 syntax) into buf, or "". */
+static const char *
+scheme_of(const char *url, char *buf, size_t len)
+{
+	size_t	 n;
+
+	n = strspn(url, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789+.-");
+	if (n == 0 || url[n] != ':' || !((url[0] | 0x20) >= 'a' &&
+	    (url[0] | 0x20) <= 'z') || n >= len)
+		return "";
+	memcpy(buf, url, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 int
 dest_check(const char *url, const char *param, struct lz_verr *e)
 {
+	char		 why[512], scheme[32];
+	const char	*sch;
+
 	if (strlen(url) > URL_MAX) {
-		lz_verr_set(e, 400, "invalid_url", param, "'%s' is longer "
-		    "than %d bytes.", param, URL_MAX);
+		lz_verr_set(e, 400, "unsafe_destination", param, "'%s' is "
+		    "refused by the safety scan: it is longer than 2,048 "
+		    "bytes.", param);
 		return -1;
 	}
 	if (!dest_url_ok(url)) {
-		lz_verr_set(e, 400, "invalid_url", param, "'%s' must be an "
-		    "absolute http:// or https:// URL.", param);
+		sch = scheme_of(url, scheme, sizeof(scheme));
+		if (*sch != '\0' && strcasecmp(sch, "http") != 0 &&
+		    strcasecmp(sch, "https") != 0)
+			lz_verr_set(e, 400, "unsafe_destination", param, "'%s' "
+			    "is refused by the safety scan: only http:// and "
+			    "https:// destinations are allowed, not %s:.",
+			    param, sch);
+		else
+			lz_verr_set(e, 400, "invalid_url", param, "'%s' must "
+			    "be an absolute http:// or https:// URL.", param);
 		return -1;
 	}
-	return 0;
+	switch (safety_scan(links.conf, links.db.h != NULL ? &links.db : NULL,
+	    url, why, sizeof(why))) {
+	case 0:
+		return 0;
+	case 1:
+		lz_verr_set(e, 400, "unsafe_destination", param, "'%s' is "
+		    "refused by the safety scan: %s.", param, why);
+		return -1;
+	default:
+		lz_verr_set(e, 500, "internal_error", param, "'%s' could not "
+		    "be checked: %s.", param, why);
+		return -1;
+	}
 }

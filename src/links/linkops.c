@@ -14,6 +14,7 @@
 #include "log.h"
 #include "req.h"
 #include "rnd.h"
+#include "safety.h"
 #include "store.h"
 #include "util.h"
 
@@ -47,6 +48,10 @@ linkops_create(const json_t *body, int64_t account_id,
 
 	memset(l, 0, sizeof(*l));
 	if (link_parse(body, now, l, e) == -1)
+		goto fail;
+	/* The local scan ran in link_parse; Safe Browsing sees every
+	 * destination of the link in one request. */
+	if (safety_remote(links.conf, l, e) == -1)
 		goto fail;
 	if (l->slug != NULL && slug_reserved(links.conf, l->slug)) {
 		lz_verr_set(e, 409, "slug_reserved", "slug", "The slug '%s' is "

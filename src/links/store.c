@@ -78,6 +78,16 @@ enum stmt {
 	ST_DELIVERY_BY_UUID,
 	ST_ATTEMPT_LIST,
 	ST_DELIVERY_PURGE,
+	ST_BL_FIND,
+	ST_BL_UPSERT,
+	ST_BL_PRUNE,
+	ST_BL_REMOVE,
+	ST_BL_LIST,
+	ST_BL_COUNT,
+	ST_LINK_SCAN,
+	ST_LINK_FLAG,
+	ST_LINK_UNFLAG,
+	ST_LINK_FLAGGED,
 	/* redirects, clicks and statistics */
 	ST_LINK_BY_ID,
 	ST_CLICK_COUNT,
@@ -252,6 +262,39 @@ static const char *const sql[ST__MAX] = {
 	    "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM "
 	    "webhook_deliveries WHERE finished_at < ?1 ORDER BY finished_at "
 	    "LIMIT ?2)",
+
+	[ST_BL_FIND] =
+	    "SELECT source, reason FROM blocklist WHERE kind = ?1 AND "
+	    "value = ?2 LIMIT 1",
+	[ST_BL_UPSERT] =
+	    "INSERT INTO blocklist (kind, value, source, reason, added_at, "
+	    "seen_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT (kind, "
+	    "value, source) DO UPDATE SET reason = excluded.reason, "
+	    "seen_at = excluded.seen_at",
+	[ST_BL_PRUNE] =
+	    "DELETE FROM blocklist WHERE source = ?1 AND seen_at < ?2",
+	[ST_BL_REMOVE] =
+	    "DELETE FROM blocklist WHERE kind = ?1 AND value = ?2 AND "
+	    "(?3 IS NULL OR source = ?3)",
+	[ST_BL_LIST] =
+	    "SELECT kind, value, source, reason, added_at FROM blocklist "
+	    "WHERE ?1 IS NULL OR source = ?1 ORDER BY kind, value, source "
+	    "LIMIT ?2",
+	[ST_BL_COUNT] =
+	    "SELECT source, count(*), max(seen_at) FROM blocklist "
+	    "GROUP BY source ORDER BY source",
+	[ST_LINK_SCAN] =
+	    "SELECT " LINK_COLS " FROM links WHERE id > ?1 AND "
+	    "deleted_at IS NULL AND flagged_at IS NULL ORDER BY id LIMIT ?2",
+	[ST_LINK_FLAG] =
+	    "UPDATE links SET flagged_at = ?1, flag_reason = ?2 WHERE id = ?3 "
+	    "AND flagged_at IS NULL",
+	[ST_LINK_UNFLAG] =
+	    "UPDATE links SET flagged_at = NULL, flag_reason = NULL WHERE "
+	    "id = ?1 AND flagged_at IS NOT NULL",
+	[ST_LINK_FLAGGED] =
+	    "SELECT " LINK_COLS " FROM links WHERE flagged_at IS NOT NULL AND "
+	    "deleted_at IS NULL ORDER BY flagged_at DESC, id DESC LIMIT ?1",
 
 	[ST_LINK_BY_ID] =
 	    "SELECT " LINK_COLS " FROM links WHERE id = ?",
@@ -1205,6 +1248,193 @@ store_delivery_purge(struct lz_db *db, int64_t before, long limit)
 	}
 	sqlite3_reset(st);
 	return sqlite3_changes(db->h);
+}
+
+/* ---- safety scan: blocklists and flagged links ------------------------ */
+
+int
+store_bl_find(struct lz_db *db, const char *kind, const char *value,
+    char *source, size_t srclen, char *reason, size_t reasonlen)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_BL_FIND);
+	int		 rc;
+
+	/* Called ~35 times per destination: no copies of the strings, which
+	 * outlive the step (the statement is reset before returning). */
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		copy_text(source, srclen, st, 0);
+		copy_text(reason, reasonlen, st, 1);
+		sqlite3_reset(st);
+		return 1;
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "blocklist find");
+	return -1;
+}
+
+int
+store_bl_upsert(struct lz_db *db, const char *kind, const char *value,
+    const char *source, const char *reason, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_BL_UPSERT);
+
+	lz_db_bind_text(st, 1, kind);
+	lz_db_bind_text(st, 2, value);
+	lz_db_bind_text(st, 3, source);
+	lz_db_bind_text(st, 4, reason ? reason : "");
+	sqlite3_bind_int64(st, 5, now);
+	return changes_of(db, st, "blocklist upsert") < 0 ? -1 : 0;
+}
+
+long
+store_bl_prune(struct lz_db *db, const char *source, int64_t before)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_BL_PRUNE);
+
+	lz_db_bind_text(st, 1, source);
+	sqlite3_bind_int64(st, 2, before);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "blocklist prune");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_changes(db->h);
+}
+
+long
+store_bl_remove(struct lz_db *db, const char *kind, const char *value,
+    const char *source)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_BL_REMOVE);
+
+	lz_db_bind_text(st, 1, kind);
+	lz_db_bind_text(st, 2, value);
+	lz_db_bind_text(st, 3, source);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "blocklist remove");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_changes(db->h);
+}
+
+long
+store_bl_list(struct lz_db *db, const char *source, long limit,
+    void (*fn)(const struct bl_row *, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_BL_LIST);
+	struct bl_row	 r;
+	long		 n = 0;
+	int		 rc;
+
+	lz_db_bind_text(st, 1, source);
+	sqlite3_bind_int64(st, 2, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.kind = lz_db_text(st, 0);
+		r.value = lz_db_text(st, 1);
+		r.source = lz_db_text(st, 2);
+		r.reason = lz_db_text(st, 3);
+		r.added_at = sqlite3_column_int64(st, 4);
+		fn(&r, arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "blocklist list");
+		return -1;
+	}
+	return n;
+}
+
+long
+store_bl_count(struct lz_db *db, void (*fn)(const char *source,
+    long long entries, int64_t seen_at, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_BL_COUNT);
+	long		 n = 0;
+	int		 rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		fn(lz_db_text(st, 0), sqlite3_column_int64(st, 1),
+		    sqlite3_column_int64(st, 2), arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "blocklist count");
+		return -1;
+	}
+	return n;
+}
+
+static long
+link_rows(struct lz_db *db, sqlite3_stmt *st, void (*fn)(struct link *,
+    void *), void *arg, const char *what)
+{
+	struct link	 l;
+	long		 n = 0;
+	int		 rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row_link(st, &l);
+		fn(&l, arg);
+		link_free(&l);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, what);
+		return -1;
+	}
+	return n;
+}
+
+long
+store_link_scan(struct lz_db *db, int64_t after, long limit,
+    void (*fn)(struct link *, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_SCAN);
+
+	sqlite3_bind_int64(st, 1, after);
+	sqlite3_bind_int64(st, 2, limit);
+	return link_rows(db, st, fn, arg, "link scan");
+}
+
+int
+store_link_flag(struct lz_db *db, int64_t id, int64_t now,
+    const char *reason)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_FLAG);
+
+	sqlite3_bind_int64(st, 1, now);
+	lz_db_bind_text(st, 2, reason);
+	sqlite3_bind_int64(st, 3, id);
+	return changes_of(db, st, "link flag");
+}
+
+int
+store_link_unflag(struct lz_db *db, int64_t id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_UNFLAG);
+
+	sqlite3_bind_int64(st, 1, id);
+	return changes_of(db, st, "link unflag");
+}
+
+long
+store_link_flagged(struct lz_db *db, long limit,
+    void (*fn)(struct link *, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_FLAGGED);
+
+	sqlite3_bind_int64(st, 1, limit);
+	return link_rows(db, st, fn, arg, "flagged links");
 }
 
 /* ---- redirects, clicks and statistics -------------------------------- */

@@ -419,6 +419,50 @@ link_list(int argc, char **argv)
 	    NULL) < 0;
 }
 
+static void
+print_flagged(struct link *l, void *arg)
+{
+	char	 ts[32];
+
+	(void)arg;
+	lz_time_fmt_iso(l->flagged_at, ts, sizeof(ts), 0);
+	printf("%lld\t%s\t%lld\t%s\t%s\t%s\n", (long long)l->id, l->slug,
+	    (long long)l->account_id, ts, l->target_url,
+	    l->flag_reason ? l->flag_reason : "");
+}
+
+/* lzctl link flagged: the links the safety scan disabled. */
+static int
+link_flagged(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "limit", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long long	 limit = 100;
+	int		 ch;
+
+	while ((ch = getopt_long(argc, argv, "n:", opts, NULL)) != -1)
+		switch (ch) {
+		case 'n':
+			if (lz_parse_ll(optarg, 1, 1000000, &limit) == -1) {
+				ctl_err("--limit: expected 1-1000000");
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	if (optind != argc) {
+		fprintf(stderr, "usage: lzctl link flagged [--limit N]\n");
+		return EXIT_USAGE;
+	}
+	ctl_links_open();
+	printf("ID\tSLUG\tACCOUNT\tFLAGGED\tTARGET\tREASON\n");
+	return store_link_flagged(&links.db, (long)limit, print_flagged,
+	    NULL) < 0;
+}
+
 int
 cmd_link(int argc, char **argv)
 {
@@ -437,12 +481,36 @@ cmd_link(int argc, char **argv)
 		j = link_json(&l, ctl_conf->base_url, lz_now_ms());
 		json_object_set_new(j, "account_id",
 		    json_integer(l.account_id));
+		if (l.flagged_at != 0) {
+			char	 ts[32];
+
+			lz_time_fmt_iso(l.flagged_at, ts, sizeof(ts), 0);
+			json_object_set_new(j, "flagged_at", json_string(ts));
+			json_object_set_new(j, "flag_reason",
+			    json_string(l.flag_reason ? l.flag_reason : ""));
+		}
 		s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 		printf("%s\n", s);
 		free(s);
 		json_decref(j);
 		link_free(&l);
 		return 0;
+	}
+	if (strcmp(sub, "flagged") == 0)
+		return link_flagged(argc - 1, argv + 1);
+	if (strcmp(sub, "unflag") == 0 && argc == 3) {
+		ctl_links_open();
+		if (!find_link(argv[2], &l))
+			return EXIT_NOTFOUND;
+		rc = store_link_unflag(&links.db, l.id);
+		if (rc == 1)
+			printf("link %lld (%s) is active again\n",
+			    (long long)l.id, l.slug);
+		else if (rc == 0)
+			ctl_err("link %lld (%s) is not flagged",
+			    (long long)l.id, l.slug);
+		link_free(&l);
+		return rc == 1 ? 0 : 1;
 	}
 	if (strcmp(sub, "delete") == 0 && argc == 3) {
 		ctl_links_open();
@@ -458,6 +526,8 @@ cmd_link(int argc, char **argv)
 	fprintf(stderr, "usage: lzctl link list [--account ACCOUNT] "
 	    "[--limit N]\n"
 	    "       lzctl link show ID|SLUG\n"
-	    "       lzctl link delete ID|SLUG\n");
+	    "       lzctl link delete ID|SLUG\n"
+	    "       lzctl link flagged [--limit N]\n"
+	    "       lzctl link unflag ID|SLUG\n");
 	return EXIT_USAGE;
 }

@@ -39,7 +39,9 @@ static const struct {
 	{ "backup",	cmd_backup,	"copy the links database, online" },
 	{ "restore",	cmd_restore,	"put a backup back" },
 	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },
+	{ "prompts",	cmd_prompts,	"import the prompt library's data" },
 	{ "webhook",	cmd_webhook,	"add|list|rotate|disable|deliveries" },
+	{ "blocklist",	cmd_blocklist,	"import|add|remove|list|check" },
 };
 
 void

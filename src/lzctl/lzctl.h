@@ -36,6 +36,8 @@ int	cmd_link(int, char **);
 int	cmd_backup(int, char **);
 int	cmd_restore(int, char **);
 int	cmd_check(int, char **);
+int	cmd_prompts(int, char **);
 int	cmd_webhook(int, char **);
+int	cmd_blocklist(int, char **);
 
 #endif

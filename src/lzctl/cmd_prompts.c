@@ -1,0 +1,118 @@
+/*
+ * cmd_prompts.c -- lzctl prompts: importing the prompt library's data.
+ *
+ * import checks the data file whole, builds a complete new database next
+ * to prompts_db, makes it durable, and renames it over the old one: the
+ * swap is atomic, and running lz-prompts workers notice the new file
+ * before their next request (no restart, no failed request).
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../prompts/import.h"
+#include "util.h"
+#include "lzctl.h"
+#include "lztime.h"
+
+static int
+fsync_path(const char *path, int dir)
+{
+	int	 fd, rc;
+
+	if ((fd = open(path, (dir ? O_DIRECTORY : 0) | O_RDONLY |
+	    O_CLOEXEC)) == -1)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+static int
+prompts_import(int argc, char **argv)
+{
+	struct import	*m;
+	const char	*file, *db = ctl_conf->prompts_db;
+	char		*tmp = NULL, *dup = NULL, err[512];
+	int64_t		 now = lz_now_ms();
+	int		 ch, dry = 0, rc = 1;
+
+	while ((ch = getopt(argc, argv, "n")) != -1)
+		switch (ch) {
+		case 'n':
+			dry = 1;
+			break;
+		default:
+			goto usage;
+		}
+	if (argc - optind != 1)
+		goto usage;
+	file = argv[optind];
+	if ((m = import_load(file, stderr, now)) == NULL)
+		return 1;
+	if (dry) {
+		printf("%s: ok: ", file);
+		import_summary(m, stdout);
+		import_free(m);
+		return 0;
+	}
+
+	/* The new file goes next to the old, so rename(2) can swap them. */
+	tmp = xasprintf("%s.new-%ld", db, (long)getpid());
+	if (unlink(tmp) == -1 && errno != ENOENT) {
+		ctl_err("%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (import_write(m, tmp, file, now, err, sizeof(err)) == -1) {
+		ctl_err("%s", err);
+		goto out;
+	}
+	if (chmod(tmp, 0644) == -1 || fsync_path(tmp, 0) == -1) {
+		ctl_err("%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	ctl_chown_to_user(tmp);
+	if (rename(tmp, db) == -1) {
+		ctl_err("rename %s to %s: %s", tmp, db, strerror(errno));
+		goto out;
+	}
+	free(tmp);
+	tmp = NULL;
+	dup = xstrdup(db);
+	if (fsync_path(dirname(dup), 1) == -1)
+		ctl_err("warning: fsync of the directory of %s: %s", db,
+		    strerror(errno));
+	printf("%s: imported into %s: ", file, db);
+	import_summary(m, stdout);
+	rc = 0;
+out:
+	if (tmp != NULL) {
+		(void)unlink(tmp);
+		free(tmp);
+	}
+	free(dup);
+	import_free(m);
+	return rc;
+usage:
+	fprintf(stderr, "usage: lzctl prompts import [-n] FILE\n");
+	return EXIT_USAGE;
+}
+
+int
+cmd_prompts(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "import") == 0) {
+		optind = 0;
+		return prompts_import(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "usage: lzctl prompts import [-n] FILE\n");
+	return EXIT_USAGE;
+}

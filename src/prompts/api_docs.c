@@ -1,0 +1,214 @@
+/*
+ * api_docs.c -- the stored reference texts: /api/v1/tutorials and
+ * /api/v1/keywords, lists and details (spec 4.10, 4.11).  They are in
+ * Traditional Chinese only: no lang parameter, nothing generated.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "prompts.h"
+#include "resp.h"
+#include "search.h"
+#include "store.h"
+#include "util.h"
+#include "values.h"
+
+#define SAFE_INT_MAX	9007199254740991LL
+
+/* ---- tutorials -------------------------------------------------------- */
+
+static json_t *
+tutorial_json(const struct tutrow *t)
+{
+	json_t	*o = json_object();
+
+	json_object_set_new(o, "slug", json_string(t->slug));
+	json_object_set_new(o, "title", json_string(t->title));
+	json_object_set_new(o, "summary", json_string(t->summary));
+	if (t->markdown != NULL) {
+		json_object_set_new(o, "content", json_string(t->markdown));
+		json_object_set_new(o, "content_language",
+		    json_string("zh-Hant"));
+		json_object_set_new(o, "content_format",
+		    json_string("markdown"));
+	}
+	json_object_set_new(o, "source_url", json_string(t->source_url));
+	json_object_set_new(o, "url", out_url(LANG_ZH, "tutorials", t->slug));
+	json_object_set_new(o, "published_at", out_time(t->published_at));
+	json_object_set_new(o, "updated_at", out_time(t->updated_at));
+	return o;
+}
+
+static void
+tutorial_one(const struct tutrow *t, void *arg)
+{
+	json_array_append_new(arg, tutorial_json(t));
+}
+
+void
+api_tutorials_list(struct lz_req *r)
+{
+	static const struct lz_param params[] = {
+		{ "q", LZ_PT_STR, 1, 200, 0, NULL, 0 },
+		{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
+		{ "offset", LZ_PT_INT, 0, SAFE_INT_MAX, 0, NULL, 0 },
+	};
+	struct lz_pval	 v[LZ_NELEM(params)];
+	long long	 total;
+	char		*q = NULL;
+	json_t		*j, *arr;
+
+	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+		return;
+	if (v[0].set)
+		q = search_fold_dup(v[0].s);
+	arr = json_array();
+	total = pstore_tutorials(&prompts.db, q, v[2].i, (long)v[1].i,
+	    tutorial_one, arr);
+	free(q);
+	if (total < 0) {
+		json_decref(arr);
+		out_dberr(r);
+		return;
+	}
+	j = out_obj();
+	json_object_set_new(j, "total", json_integer(total));
+	json_object_set_new(j, "showing", json_integer((json_int_t)
+	    json_array_size(arr)));
+	out_paging(j, v[1].i, v[2].i, total);
+	json_object_set_new(j, "tutorials", arr);
+	out_ok(r, j);
+}
+
+static void
+tutorial_detail(const struct tutrow *t, void *arg)
+{
+	*(json_t **)arg = tutorial_json(t);
+}
+
+void
+api_tutorials_get(struct lz_req *r)
+{
+	struct lz_pval	 v[1];
+	json_t		*t = NULL, *j;
+	int		 rc;
+
+	if (out_params(r, NULL, 0, v) == -1)
+		return;
+	rc = val_slug_ok(r->args[0]) ? pstore_tutorial(&prompts.db,
+	    r->args[0], tutorial_detail, &t) : 0;
+	if (rc < 0) {
+		out_dberr(r);
+		return;
+	}
+	if (rc == 0) {
+		lz_resp_error(r, 404, "not_found", NULL, "There is no tutorial "
+		    "with this slug; take a current one from the list.");
+		return;
+	}
+	j = out_obj();
+	json_object_set_new(j, "tutorial", t);
+	out_ok(r, j);
+}
+
+/* ---- keywords --------------------------------------------------------- */
+
+static json_t *
+keyword_json(const struct kwrow *k, int detail)
+{
+	json_t	*o = json_object();
+
+	json_object_set_new(o, "slug", json_string(k->slug));
+	json_object_set_new(o, "term", json_string(k->term));
+	json_object_set_new(o, "term_en", json_string(k->term_en));
+	json_object_set_new(o, "category", json_string(k->category));
+	if (detail) {
+		json_object_set_new(o, "definition",
+		    json_string(k->definition));
+		json_object_set_new(o, "when_to_use",
+		    json_string(k->when_to_use));
+		json_object_set_new(o, "how_to_ask",
+		    json_string(k->how_to_ask));
+		json_object_set_new(o, "gotcha", json_string(k->gotcha));
+		json_object_set_new(o, "related", out_json_array(k->related));
+		json_object_set_new(o, "tags", out_json_array(k->tags));
+	}
+	json_object_set_new(o, "url", out_url(LANG_ZH, "keywords", k->slug));
+	json_object_set_new(o, "updated_at", out_time(k->updated_at));
+	return o;
+}
+
+static void
+keyword_one(const struct kwrow *k, void *arg)
+{
+	json_array_append_new(arg, keyword_json(k, 0));
+}
+
+void
+api_keywords_list(struct lz_req *r)
+{
+	static const struct lz_param params[] = {
+		{ "q", LZ_PT_STR, 1, 200, 0, NULL, 0 },
+		{ "category", LZ_PT_ENUM, 0, 0, 0, val_keyword_categories, 0 },
+		{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
+		{ "offset", LZ_PT_INT, 0, SAFE_INT_MAX, 0, NULL, 0 },
+	};
+	struct lz_pval	 v[LZ_NELEM(params)];
+	long long	 total;
+	char		*q = NULL;
+	json_t		*j, *arr;
+
+	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+		return;
+	if (v[0].set)
+		q = search_fold_dup(v[0].s);
+	arr = json_array();
+	total = pstore_keywords(&prompts.db, q, v[1].set ?
+	    val_keyword_categories[v[1].i] : NULL, v[3].i, (long)v[2].i,
+	    keyword_one, arr);
+	free(q);
+	if (total < 0) {
+		json_decref(arr);
+		out_dberr(r);
+		return;
+	}
+	j = out_obj();
+	json_object_set_new(j, "total", json_integer(total));
+	json_object_set_new(j, "showing", json_integer((json_int_t)
+	    json_array_size(arr)));
+	out_paging(j, v[2].i, v[3].i, total);
+	json_object_set_new(j, "keywords", arr);
+	out_ok(r, j);
+}
+
+static void
+keyword_detail(const struct kwrow *k, void *arg)
+{
+	*(json_t **)arg = keyword_json(k, 1);
+}
+
+void
+api_keywords_get(struct lz_req *r)
+{
+	struct lz_pval	 v[1];
+	json_t		*k = NULL, *j;
+	int		 rc;
+
+	if (out_params(r, NULL, 0, v) == -1)
+		return;
+	rc = val_slug_ok(r->args[0]) ? pstore_keyword(&prompts.db,
+	    r->args[0], keyword_detail, &k) : 0;
+	if (rc < 0) {
+		out_dberr(r);
+		return;
+	}
+	if (rc == 0) {
+		lz_resp_error(r, 404, "not_found", NULL, "There is no keyword "
+		    "with this slug; take a current one from the list.");
+		return;
+	}
+	j = out_obj();
+	json_object_set_new(j, "keyword", k);
+	out_ok(r, j);
+}

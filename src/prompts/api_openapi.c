@@ -1,0 +1,20 @@
+/*
+ * api_openapi.c -- /api/v1/openapi.json (spec 4.12): the hand-written
+ * OpenAPI 3.1 document src/prompts/openapi.json, embedded at build time.
+ */
+#include "config.h"
+
+#include "prompts.h"
+
+extern const char	 lz_prompts_openapi[];
+extern const size_t	 lz_prompts_openapi_len;
+
+void
+api_openapi(struct lz_req *r)
+{
+	struct lz_pval	 v[1];
+
+	if (out_params(r, NULL, 0, v) == -1)
+		return;
+	out_body(r, lz_prompts_openapi, lz_prompts_openapi_len);
+}

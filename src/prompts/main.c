@@ -1,0 +1,317 @@
+/*
+ * main.c -- lz-prompts: the prompt library API's FastCGI pool.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "conf.h"
+#include "log.h"
+#include "lztime.h"
+#include "pool.h"
+#include "prompts.h"
+#include "ratelimit.h"
+#include "resp.h"
+#include "route.h"
+#include "sandbox.h"
+#include "util.h"
+
+#define L	(RF_LIST | RF_DATA)
+#define D	(RF_DETAIL | RF_DATA)
+
+static const struct lz_route routes[] = {
+	{ LZ_M_GET, "/api/v1/prompts",		 L, api_prompts_list },
+	{ LZ_M_GET, "/api/v1/prompts/:slug",	 D, api_prompts_get },
+	{ LZ_M_GET, "/api/v1/tags",		 L, api_tags_list },
+	{ LZ_M_GET, "/api/v1/collections",	 L, api_collections_list },
+	{ LZ_M_GET, "/api/v1/collections/:slug", D, api_collections_get },
+	{ LZ_M_GET, "/api/v1/models",		 L, api_models_list },
+	{ LZ_M_GET, "/api/v1/tools",		 L, api_tools_list },
+	{ LZ_M_GET, "/api/v1/integrations",	 L, api_integrations_list },
+	{ LZ_M_GET, "/api/v1/changelog",	 L, api_changelog },
+	{ LZ_M_GET, "/api/v1/tutorials",	 L, api_tutorials_list },
+	{ LZ_M_GET, "/api/v1/tutorials/:slug",	 D, api_tutorials_get },
+	{ LZ_M_GET, "/api/v1/keywords",		 L, api_keywords_list },
+	{ LZ_M_GET, "/api/v1/keywords/:slug",	 D, api_keywords_get },
+	{ LZ_M_GET, "/api/v1/openapi.json",	 RF_DETAIL, api_openapi },
+};
+
+/*
+ * The per-IP limit of the route's tier (spec 8, DESIGN 4): RateLimit
+ * headers on every answer, 429 with Retry-After when it is reached.
+ */
+static int
+rate_limit(struct lz_req *r, unsigned flags)
+{
+	struct lz_rl_result	 res;
+	unsigned char		 key[LZ_RL_KEYMAX];
+	const char		*tier;
+	unsigned		 limit;
+	size_t			 klen;
+
+	if (flags & RF_LIST) {
+		tier = "list";
+		limit = LIMIT_LIST;
+	} else {
+		tier = "detail";
+		limit = LIMIT_DETAIL;
+	}
+	klen = lz_rl_addr_key(r->remote_addr, (unsigned char)(flags &
+	    (RF_LIST | RF_DETAIL)), key);
+	if (lz_rl_take(prompts.rl, key, klen, limit, LIMIT_WINDOW_MS,
+	    lz_mono_us() / 1000, &res) == -1)
+		return 0;	/* the limiter failed (logged): serve */
+	lz_resp_header(r, "RateLimit-Policy", "\"%s\";q=%u;w=%d", tier,
+	    limit, LIMIT_WINDOW_MS / 1000);
+	lz_resp_header(r, "RateLimit", "\"%s\";r=%u;t=%d", tier,
+	    res.remaining, res.reset);
+	if (res.allowed)
+		return 0;
+	lz_resp_header(r, "Retry-After", "%d", res.retry_after);
+	lz_resp_error(r, 429, "rate_limited", NULL, "At most %u %s requests "
+	    "a minute from one address; retry in %d s.", limit, tier,
+	    res.retry_after);
+	return -1;
+}
+
+static int
+before(struct lz_req *r, const struct lz_route *route)
+{
+	if ((route->flags & (RF_LIST | RF_DETAIL)) &&
+	    rate_limit(r, route->flags) == -1)
+		return -1;
+	if ((route->flags & RF_DATA) && data_ready() == -1) {
+		lz_resp_header(r, "Retry-After", "10");
+		lz_resp_error(r, 503, "data_unavailable", NULL, "The prompt "
+		    "library is not available right now; retry shortly.");
+		return -1;
+	}
+	return 0;
+}
+
+/* CORS preflight: the API is public and read-only. */
+static void
+options(struct lz_req *r, unsigned allow)
+{
+	(void)allow;
+	lz_resp_header(r, "Access-Control-Allow-Methods", "GET, HEAD, "
+	    "OPTIONS");
+	lz_resp_header(r, "Access-Control-Allow-Headers", "If-None-Match");
+	lz_resp_header(r, "Access-Control-Max-Age", "86400");
+	lz_resp_empty(r, 204);
+}
+
+static const struct lz_router router = {
+	routes, LZ_NELEM(routes), before, options, NULL
+};
+
+static int
+pool_pre_fork(void *arg)
+{
+	(void)arg;
+	/* Two tiers per address; the largest limit sizes each log. */
+	prompts.rl = lz_rl_create((size_t)prompts.conf->prompts_ratelimit_slots,
+	    LIMIT_DETAIL);
+	if (prompts.rl == NULL) {
+		lz_log(LZ_LOG_ERR, "cannot create the rate limit table: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * After the first open: confine the worker (see sandbox in lz.conf(5)).
+ * It only ever reads, and only the directory of prompts_db, where the
+ * importer renames new databases into place.
+ */
+static int
+worker_sandbox(void)
+{
+	char		*dup, err[512];
+	const char	*ro[2];
+	int		 landlocked, rc;
+
+	if (!prompts.conf->sandbox)
+		return 0;
+	dup = xstrdup(prompts.conf->prompts_db);
+	ro[0] = dirname(dup);
+	ro[1] = NULL;
+	rc = lz_sandbox(NULL, ro, &landlocked, err, sizeof(err));
+	free(dup);
+	if (rc == -1) {
+		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
+		    "without)", err);
+		return LZ_EXIT_CONFIG;
+	}
+	if (!landlocked)
+		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
+	return 0;
+}
+
+static int
+worker_init(void *arg)
+{
+	(void)arg;
+	(void)data_ready();	/* logs when there is nothing to open */
+	return worker_sandbox();
+}
+
+static void
+worker_handle(struct lz_req *r, void *arg)
+{
+	(void)arg;
+	lz_resp_header(r, "Access-Control-Allow-Origin", "*");
+	lz_resp_header(r, "Access-Control-Expose-Headers", "ETag, "
+	    "Retry-After, RateLimit, RateLimit-Policy, X-Request-Id");
+	lz_route_dispatch(r, &router);
+	if (prompts.db_open)
+		lz_db_reset_all(&prompts.db);
+}
+
+static void
+worker_tick(void *arg)
+{
+	(void)arg;
+	(void)data_ready();
+}
+
+static void
+worker_fini(void *arg)
+{
+	(void)arg;
+	data_close();
+}
+
+static void
+set_opts(struct lz_pool_opts *o, const struct lz_conf *c)
+{
+	o->name = "lz-prompts";
+	o->socket_path = c->prompts_socket;
+	o->workers = (int)c->prompts_workers;
+	o->socket_mode = c->sockmode;
+	o->socket_group = c->socket_group;
+	o->user = c->user;
+	o->group = c->group;
+	o->shutdown_timeout = (int)c->shutdown_timeout;
+	o->access_log = c->access_log;
+}
+
+static int
+setup(struct lz_conf *c, char *err, size_t errlen)
+{
+	char	*u = c->prompts_base_url;
+	size_t	 len = strlen(u);
+
+	if ((strncmp(u, "http://", 7) != 0 && strncmp(u, "https://", 8) != 0) ||
+	    len < 9 || strpbrk(u, " \"<>\\^`{|}") != NULL) {
+		snprintf(err, errlen, "prompts_base_url: expected an http:// "
+		    "or https:// URL");
+		return -1;
+	}
+	while (len > 0 && u[len - 1] == '/')
+		u[--len] = '\0';
+	return lz_req_set_trusted_proxies(c->trusted_proxies, err, errlen);
+}
+
+static int
+reload(struct lz_pool_opts *o, void *arg)
+{
+	struct lz_conf	*c;
+	char		 err[512];
+
+	(void)arg;
+	if ((c = lz_conf_load(prompts.conf->path, err, sizeof(err))) ==
+	    NULL || setup(c, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		lz_conf_free(c);
+		return -1;
+	}
+	if (strcmp(c->prompts_socket, prompts.conf->prompts_socket) != 0)
+		lz_log(LZ_LOG_WARN, "prompts_socket changed; restart the pool "
+		    "to move the socket");
+	if (c->prompts_ratelimit_slots != prompts.conf->prompts_ratelimit_slots)
+		lz_log(LZ_LOG_WARN, "prompts_ratelimit_slots changed; restart "
+		    "the pool to resize the table");
+	lz_conf_free(prompts.conf);
+	prompts.conf = c;
+	lz_log_level(c->loglevel);
+	set_opts(o, c);
+	return 0;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: lz-prompts [-tV] [-f lz.conf]\n");
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct lz_pool_opts	 o;
+	struct lz_app		 app;
+	const char		*conffile = NULL;
+	char			 err[512];
+	int			 ch, test = 0;
+
+	while ((ch = getopt(argc, argv, "f:tV")) != -1)
+		switch (ch) {
+		case 'f':
+			conffile = optarg;
+			break;
+		case 't':
+			test = 1;
+			break;
+		case 'V':
+			printf("lz-prompts %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage();
+		}
+	if (optind != argc)
+		usage();
+
+	lz_log_open("lz-prompts", LZ_LOG_INFO);
+	if (sodium_init() < 0) {
+		lz_log(LZ_LOG_ERR, "cannot initialise libsodium");
+		return 1;
+	}
+	if ((prompts.conf = lz_conf_load(conffile, err, sizeof(err))) ==
+	    NULL || setup(prompts.conf, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		return 1;
+	}
+	lz_log_level(prompts.conf->loglevel);
+	if (test) {
+		/* -t: check the configuration and the data, then exit. */
+		if (data_ready() == -1) {
+			fprintf(stderr, "lz-prompts: configuration %s is ok, "
+			    "but the data %s is not usable (see above)\n",
+			    prompts.conf->path, prompts.conf->prompts_db);
+			return 1;
+		}
+		data_close();
+		printf("lz-prompts: configuration %s and data %s are ok\n",
+		    prompts.conf->path, prompts.conf->prompts_db);
+		return 0;
+	}
+	memset(&app, 0, sizeof(app));
+	app.pre_fork = pool_pre_fork;
+	app.init = worker_init;
+	app.handle = worker_handle;
+	app.tick = worker_tick;
+	app.fini = worker_fini;
+	app.reload = reload;
+	memset(&o, 0, sizeof(o));
+	set_opts(&o, prompts.conf);
+	return lz_pool_run(&app, &o);
+}

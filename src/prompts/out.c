@@ -1,0 +1,185 @@
+/*
+ * out.c -- the pieces every prompt library response shares: parameter
+ * errors, paging fields, localised text, site URLs, and the 200 with its
+ * ETag (or the 304).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "lztime.h"
+#include "prompts.h"
+#include "resp.h"
+#include "util.h"
+
+const char *const lang_names[] = { "zh", "en", NULL };
+
+json_t *
+out_obj(void)
+{
+	json_t	*j = json_object();
+
+	json_object_set_new(j, "ok", json_true());
+	return j;
+}
+
+int
+out_params(struct lz_req *r, const struct lz_param *params, size_t n,
+    struct lz_pval *v)
+{
+	const struct lz_query	*q;
+	struct lz_verr		 e;
+
+	if ((q = lz_req_query(r)) == NULL)
+		return -1;
+	if (lz_params(q, params, n, v, &e) == -1) {
+		lz_resp_verr(r, &e);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Does the If-None-Match list name etag?  Weak comparison (RFC 9110
+ * 13.1.2): W/ prefixes are ignored, so the weak tags nginx makes of ours
+ * when it compresses a response still match.
+ */
+static int
+etag_matches(const char *list, const char *etag)
+{
+	const char	*p = list, *end;
+	size_t		 len = strlen(etag);
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (*p == '*')
+			return 1;
+		if (strncmp(p, "W/", 2) == 0)
+			p += 2;
+		if (*p != '"')
+			return 0;
+		if ((end = strchr(p + 1, '"')) == NULL)
+			return 0;
+		if ((size_t)(end + 1 - p) == len && memcmp(p, etag, len) == 0)
+			return 1;
+		p = end + 1;
+	}
+	return 0;
+}
+
+void
+out_body(struct lz_req *r, const char *body, size_t len)
+{
+	unsigned char	 h[16];
+	char		 hex[33], etag[40];
+	const char	*inm;
+
+	crypto_generichash(h, sizeof(h), (const unsigned char *)body, len,
+	    NULL, 0);
+	sodium_bin2hex(hex, sizeof(hex), h, sizeof(h));
+	snprintf(etag, sizeof(etag), "\"%s\"", hex);
+	lz_resp_header(r, "ETag", "%s", etag);
+	lz_resp_header(r, "Cache-Control", "public, max-age=60");
+	if ((inm = lz_req_param(r, "HTTP_IF_NONE_MATCH")) != NULL &&
+	    etag_matches(inm, etag))
+		lz_resp_send(r, 304, NULL, NULL, 0);
+	else
+		lz_resp_send(r, 200, "application/json; charset=utf-8", body,
+		    len);
+}
+
+void
+out_ok(struct lz_req *r, json_t *j)
+{
+	char	*body;
+	size_t	 len;
+
+	body = lz_json_dump(j, &len);
+	json_decref(j);
+	out_body(r, body, len);
+	free(body);
+}
+
+void
+out_dberr(struct lz_req *r)
+{
+	lz_resp_error(r, 500, "internal_error", NULL,
+	    "The prompt library could not be read.");
+}
+
+void
+out_notfound(struct lz_req *r, const char *what)
+{
+	lz_resp_error(r, 404, "not_found", NULL,
+	    "No published %s has this slug; take a current one from the "
+	    "list.", what);
+}
+
+void
+out_paging(json_t *j, long long limit, long long offset, long long total)
+{
+	json_object_set_new(j, "limit", json_integer(limit));
+	json_object_set_new(j, "offset", json_integer(offset));
+	if (offset + limit < total)
+		json_object_set_new(j, "next_offset",
+		    json_integer(offset + limit));
+	else
+		json_object_set_new(j, "next_offset", json_null());
+}
+
+const char *
+out_text(enum lang lang, const char *zh, const char *en)
+{
+	if (lang == LANG_EN && en != NULL && *en != '\0')
+		return en;
+	return zh ? zh : "";
+}
+
+json_t *
+out_url(enum lang lang, const char *section, const char *slug)
+{
+	char	*s;
+	json_t	*j;
+
+	s = xasprintf("%s%s/%s/%s", prompts.conf->prompts_base_url,
+	    lang == LANG_EN ? "/en" : "", section, slug);
+	j = json_string(s);
+	free(s);
+	return j;
+}
+
+json_t *
+out_time(int64_t ms)
+{
+	char	 buf[32];
+
+	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
+	return json_string(buf);
+}
+
+json_t *
+out_date(int64_t ms)
+{
+	char	 buf[16];
+
+	lz_time_fmt_date(ms, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+json_t *
+out_json_array(const char *stored)
+{
+	json_t	*j;
+
+	j = stored ? json_loads(stored, 0, NULL) : NULL;
+	if (!json_is_array(j)) {
+		json_decref(j);
+		j = json_array();
+	}
+	return j;
+}

@@ -1,0 +1,106 @@
+/*
+ * prompts.h -- the state of one lz-prompts process and what the handler
+ * files share (like cgit's ctx and ui-shared.h).
+ */
+#ifndef LZ_PROMPTS_H
+#define LZ_PROMPTS_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "conf.h"
+#include "db.h"
+#include "query.h"
+#include "req.h"
+
+struct lz_rl;
+
+struct prompts_ctx {
+	struct lz_conf	*conf;
+	struct lz_db	 db;		/* the open database, if any */
+	int		 db_open;
+	struct lz_rl	*rl;		/* shared by all workers */
+};
+
+extern struct prompts_ctx prompts;
+
+/* Languages of the lang parameter (the index is the value). */
+enum lang {
+	LANG_ZH,
+	LANG_EN
+};
+
+extern const char *const lang_names[];	/* "zh", "en", NULL */
+
+/* Route flags. */
+#define RF_LIST		0x01	/* list tier: 30 requests a minute */
+#define RF_DETAIL	0x02	/* detail tier: 60 requests a minute */
+#define RF_DATA		0x04	/* needs the database (503 without) */
+
+#define LIMIT_LIST	30
+#define LIMIT_DETAIL	60
+#define LIMIT_WINDOW_MS	60000
+
+/* data.c: the database, reopened when "lzctl prompts import" swapped it.
+ * Returns 0 when a usable database is open, -1 when none is. */
+int	data_ready(void);
+void	data_close(void);
+
+/* ---- out.c: what every handler writes the same way ------------------- */
+
+/* A new response object, {"ok": true} so far. */
+json_t	*out_obj(void);
+/*
+ * Checks the query against params (lz_params) and answers 400 when it
+ * does not fit.  Returns 0, or -1 after answering.
+ */
+int	out_params(struct lz_req *, const struct lz_param *, size_t,
+	    struct lz_pval *);
+/* Sends j (from out_obj) with ETag, Cache-Control, or a 304 when
+ * If-None-Match matches.  Takes over the reference. */
+void	out_ok(struct lz_req *, json_t *j);
+/* The same for a body serialised already. */
+void	out_body(struct lz_req *, const char *body, size_t len);
+/* 500 after a database error (logged by the store). */
+void	out_dberr(struct lz_req *);
+/* 404 for a slug the list endpoints do not show. */
+void	out_notfound(struct lz_req *, const char *what);
+/* The paging fields: limit, offset, next_offset (null on the last page). */
+void	out_paging(json_t *, long long limit, long long offset,
+	    long long total);
+/* The text for lang: en when asked for and present, else the source. */
+const char *out_text(enum lang, const char *zh, const char *en);
+/* A site URL: prompts_base_url, "/en" for English, /section/slug (slugs
+ * are URL-safe by format). */
+json_t	*out_url(enum lang, const char *section, const char *slug);
+/* An ISO 8601 UTC time, or a date (YYYY-MM-DD). */
+json_t	*out_time(int64_t ms);
+json_t	*out_date(int64_t ms);
+/* A JSON array of strings from a stored JSON array (or []). */
+json_t	*out_json_array(const char *stored);
+
+/* ---- the route table's handlers --------------------------------------- */
+
+/* api_prompts.c */
+void	api_prompts_list(struct lz_req *);
+void	api_prompts_get(struct lz_req *);
+void	api_changelog(struct lz_req *);
+/* api_tags.c */
+void	api_tags_list(struct lz_req *);
+/* api_collections.c */
+void	api_collections_list(struct lz_req *);
+void	api_collections_get(struct lz_req *);
+/* api_catalog.c */
+void	api_models_list(struct lz_req *);
+void	api_tools_list(struct lz_req *);
+void	api_integrations_list(struct lz_req *);
+/* api_docs.c */
+void	api_tutorials_list(struct lz_req *);
+void	api_tutorials_get(struct lz_req *);
+void	api_keywords_list(struct lz_req *);
+void	api_keywords_get(struct lz_req *);
+/* api_openapi.c */
+void	api_openapi(struct lz_req *);
+
+#endif
