@@ -76,7 +76,7 @@ long	clicklog_collect(struct lz_db *, const char *dir);
  * Caller frees. */
 char	*clicklog_dir(const char *dir, const char *links_db);
 
-/* Record encoding, for the unit tests. */
+/* Record encoding, for the unit tests; rec is 8-byte aligned. */
 void	clicklog_pack(const struct click *, unsigned char rec[CLICKREC_SIZE]);
 /* Fills c with pointers into rec (which it NUL-terminates field by
  * field); 0, or -1 when rec is not a click record. */
