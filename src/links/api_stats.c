@@ -61,7 +61,6 @@ time_json(int64_t ms)
 struct series {
 	json_t	*arr;
 	int64_t	 first;		/* bucket number of arr[0] */
-	int64_t	 bucket_ms;
 };
 
 static void
@@ -170,7 +169,6 @@ api_links_stats(struct lz_req *r)
 	/* Every bucket, empty ones too, so charts need no gap filling. */
 	s.arr = json_array();
 	s.first = from / bucket;
-	s.bucket_ms = bucket;
 	for (b = s.first; b < s.first + nb; b++)
 		json_array_append_new(s.arr, json_pack("{s:o, s:i}", "t",
 		    time_json(b * bucket), "clicks", 0));
