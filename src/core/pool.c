@@ -3,9 +3,9 @@
  */
 #include "config.h"
 
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #ifdef HAVE_SYS_PRCTL_H
@@ -37,7 +37,7 @@ struct worker {
 	int64_t	 started;	/* lz_mono_us() */
 };
 
-static volatile sig_atomic_t	got_term, got_hup, got_chld, got_alrm;
+static volatile sig_atomic_t	got_term, got_hup, got_chld;
 
 static void
 on_signal(int sig)
@@ -52,9 +52,6 @@ on_signal(int sig)
 		break;
 	case SIGCHLD:
 		got_chld = 1;
-		break;
-	case SIGALRM:
-		got_alrm = 1;
 		break;
 	}
 }
@@ -79,7 +76,6 @@ sigset_pool(sigset_t *s)
 	sigaddset(s, SIGINT);
 	sigaddset(s, SIGHUP);
 	sigaddset(s, SIGCHLD);
-	sigaddset(s, SIGALRM);
 }
 
 /* ---- the socket ------------------------------------------------------ */
@@ -241,65 +237,74 @@ lz_drop_privileges(const char *user, const char *group, char *err,
 
 /* ---- the worker ------------------------------------------------------ */
 
+/*
+ * The accept loop.  Signals stay blocked except inside epoll_pwait(), so
+ * neither a stop request nor anything else ever interrupts the reading of
+ * a request (libfcgi treats EINTR in read(2) as a broken connection and
+ * drops it).  The listening socket is non-blocking: the workers woken for
+ * one connection race for it, and the losers' FCGX_Accept_r returns
+ * -EAGAIN instead of blocking.  EPOLLEXCLUSIVE keeps that herd small.
+ */
 static void LZ_NORETURN
 worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
     pid_t parent)
 {
 	FCGX_Request		 f;
 	struct lz_req		 req;
-	struct itimerval	 it;
-	sigset_t		 pool, none;
-	int			 rc;
+	struct epoll_event	 ev;
+	sigset_t		 none;
+	int64_t			 next_tick;
+	int			 ep, rc, n;
 
 #ifdef HAVE_SYS_PRCTL_H
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 #endif
 	if (getppid() != parent)	/* the supervisor died before prctl */
 		_exit(0);
-	got_term = got_hup = got_chld = got_alrm = 0;
+	got_term = got_hup = got_chld = 0;
 	signal(SIGCHLD, SIG_DFL);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
-	sigset_pool(&pool);
 	sigemptyset(&none);
 
 	if (app->init && (rc = app->init(app->arg)) != 0)
 		_exit(rc);
 
 	FCGX_Init();
-	if (FCGX_InitRequest(&f, lfd, FCGI_FAIL_ACCEPT_ON_INTR) != 0) {
+	if (FCGX_InitRequest(&f, lfd, 0) != 0) {
 		lz_log(LZ_LOG_ERR, "FCGX_InitRequest failed");
 		_exit(1);
 	}
-	memset(&it, 0, sizeof(it));
-	it.it_interval.tv_sec = 1;
-	it.it_value.tv_sec = 1;
-	setitimer(ITIMER_REAL, &it, NULL);
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN | EPOLLEXCLUSIVE;
+	if ((ep = epoll_create1(EPOLL_CLOEXEC)) == -1 ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev) == -1) {
+		lz_log(LZ_LOG_ERR, "epoll: %s", strerror(errno));
+		_exit(1);
+	}
+	next_tick = lz_mono_us() + 1000000;
 
 	while (!got_term) {
-		/* Signals reach the worker only while it waits in accept. */
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (got_term) {
-			sigprocmask(SIG_SETMASK, &pool, NULL);
-			break;
-		}
-		rc = FCGX_Accept_r(&f);
-		sigprocmask(SIG_SETMASK, &pool, NULL);
-		if (rc < 0) {
-			if (rc != -EINTR) {
-				lz_log(LZ_LOG_ERR, "accept: %s", strerror(-rc));
+		n = epoll_pwait(ep, &ev, 1, 1000, &none);
+		if (n == 1 && !got_term) {
+			if ((rc = FCGX_Accept_r(&f)) >= 0) {
+				if (lz_req_begin(&req, &f) == 0)
+					app->handle(&req, app->arg);
+				lz_req_end(&req, o->access_log);
+				FCGX_Finish_r(&f);
+			} else if (rc != -EAGAIN && rc != -EWOULDBLOCK &&
+			    rc != -ECONNABORTED && rc != -EINTR) {
+				lz_log(LZ_LOG_ERR, "accept: %s",
+				    strerror(-rc));
 				sleep(1);
 			}
-		} else {
-			if (lz_req_begin(&req, &f) == 0)
-				app->handle(&req, app->arg);
-			lz_req_end(&req, o->access_log);
-			FCGX_Finish_r(&f);
+		} else if (n == -1 && errno != EINTR) {
+			lz_log(LZ_LOG_ERR, "epoll_pwait: %s", strerror(errno));
+			sleep(1);
 		}
-		if (got_alrm) {
-			got_alrm = 0;
-			if (app->tick)
-				app->tick(app->arg);
+		if (app->tick && lz_mono_us() >= next_tick) {
+			next_tick = lz_mono_us() + 1000000;
+			app->tick(app->arg);
 		}
 	}
 	if (app->fini)
@@ -427,7 +432,6 @@ lz_pool_run(const struct lz_app *app, struct lz_pool_opts *o)
 	catch(SIGINT);
 	catch(SIGHUP);
 	catch(SIGCHLD);
-	catch(SIGALRM);
 	signal(SIGPIPE, SIG_IGN);
 
 	if ((lfd = inherited_socket()) == -1) {
@@ -436,6 +440,13 @@ lz_pool_run(const struct lz_app *app, struct lz_pool_opts *o)
 		bound = 1;
 	} else
 		lz_log(LZ_LOG_INFO, "using inherited socket on fd %d", lfd);
+	/* Non-blocking: see worker_main.  Shared by every worker (and by
+	 * whoever handed the socket over, who does not accept on it). */
+	if (fcntl(lfd, F_SETFL, fcntl(lfd, F_GETFL) | O_NONBLOCK) == -1) {
+		lz_log(LZ_LOG_ERR, "fcntl O_NONBLOCK: %s", strerror(errno));
+		rc = 1;
+		goto out;
+	}
 	if (lz_drop_privileges(o->user, o->group, err, sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		rc = 1;

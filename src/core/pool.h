@@ -7,10 +7,10 @@
  * gracefully (workers finish the request in hand); SIGHUP re-reads the
  * configuration and replaces the workers one generation at a time.
  *
- * Workers block in FCGX_Accept_r on the shared socket, one request at a
- * time.  Signals are blocked while a request is served, so a request is
- * never cut short; a one-second timer lets idle workers run the
- * application's tick().
+ * Workers wait in epoll for the shared socket and serve one request at a
+ * time.  Signals are blocked except while a worker waits, so a request is
+ * never cut short; the wait times out every second so idle workers run
+ * the application's tick().
  */
 #ifndef LZ_POOL_H
 #define LZ_POOL_H
