@@ -618,7 +618,7 @@ clicklog_tick(struct lz_db *db)
 {
 	/*
 	 * Without the mover thread, the worker moves: one worker at a
-	 * time, as workers tick together (their timers start at fork) and
+	 * time, as workers tick together (all count seconds from fork) and
 	 * several would only queue for SQLite's write lock.
 	 */
 	if (!mover_on)
