@@ -35,9 +35,10 @@
 #define REC_END		0x0a4b4c43u
 #define REC_BOT		0x01
 
-#define BATCH		256		/* records per transaction */
+#define BATCH		1024		/* records per transaction */
 #define ROTATE_BYTES	(8 * 1024 * 1024)
 #define LOCK_NAME	"mover.lock"
+#define MOVE_EVERY_MS	1000		/* between moves, all workers */
 
 /* A journal record.  Strings are NUL-terminated within their field. */
 struct rec {
@@ -476,16 +477,42 @@ rotate(void)
 	free(old.path);
 }
 
-/* Takes the mover's lock (waiting for it when wait) and moves. */
-static long
-move_locked(struct lz_db *db, int wait, int with_own)
+/*
+ * 1 when no worker has moved for MOVE_EVERY_MS: the mtime of the lock
+ * file is when the last move ended.  Fewer, bigger transactions rewrite
+ * fewer half-filled pages into SQLite's log.
+ */
+static int
+move_due(void)
 {
-	long	 n;
+	struct stat	 st;
+	struct timespec	 now;
+	int64_t		 ms;
+
+	if (fstat(lockfd, &st) == -1 ||
+	    clock_gettime(CLOCK_REALTIME, &now) == -1)
+		return 1;
+	ms = (int64_t)(now.tv_sec - st.st_mtim.tv_sec) * 1000 +
+	    (now.tv_nsec - st.st_mtim.tv_nsec) / 1000000;
+	return ms >= MOVE_EVERY_MS || ms < 0;
+}
+
+/*
+ * Takes the mover's lock (waiting for it when wait) and moves; when
+ * spaced, only if no worker has moved in the last MOVE_EVERY_MS.
+ */
+static long
+move_locked(struct lz_db *db, int wait, int with_own, int spaced)
+{
+	long	 n = 0;
 
 	if (lockfd == -1 || flock(lockfd, LOCK_EX | (wait ? 0 : LOCK_NB)) ==
 	    -1)
 		return 0;
-	n = move_all(db, with_own);
+	if (!spaced || move_due()) {
+		n = move_all(db, with_own);
+		(void)futimens(lockfd, NULL);
+	}
 	(void)flock(lockfd, LOCK_UN);
 	return n;
 }
@@ -508,7 +535,7 @@ mover_main(void *arg)
 		pfd.revents = 0;
 		if (poll(&pfd, 1, 1000) != 0 && (pfd.revents || errno != EINTR))
 			break;
-		(void)move_locked(&mover_db, 0, 0);
+		(void)move_locked(&mover_db, 0, 0, 1);
 	}
 	return NULL;
 }
@@ -584,7 +611,7 @@ clicklog_open(struct lz_db *db, const char *dir, char *err, size_t errlen)
 	free(path);
 	if (create(&own, err, errlen) == -1)
 		return -1;
-	if (move_locked(db, 0, 1) < 0)
+	if (move_locked(db, 0, 1, 0) < 0)
 		lz_log(LZ_LOG_WARN, "click journals in %s: some could not be "
 		    "moved yet", dir);
 	return 0;
@@ -622,7 +649,7 @@ clicklog_tick(struct lz_db *db)
 	 * several would only queue for SQLite's write lock.
 	 */
 	if (!mover_on)
-		(void)move_locked(db, 0, 1);
+		(void)move_locked(db, 0, 1, 0);
 	rotate();
 }
 
@@ -631,7 +658,7 @@ clicklog_collect(struct lz_db *db, const char *dir)
 {
 	if (jdir == NULL || strcmp(dir, jdir) != 0 || mover_on)
 		return -1;
-	return move_locked(db, 1, 1);
+	return move_locked(db, 1, 1, 0);
 }
 
 void
