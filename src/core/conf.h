@@ -61,6 +61,7 @@
 	S(country_param,	"") \
 	P(geoip_file,		"/usr/share/tor/geoip") \
 	P(geoip6_file,		"/usr/share/tor/geoip6") \
+	P(clicks_dir,		"") \
 	B(allow_ip_hosts,	0) \
 	S(own_hosts,		"") \
 	S(shorteners,		LZ_SHORTENERS_DEFAULT) \

@@ -39,6 +39,16 @@ void	api_links_list(struct lz_req *);
 void	api_links_get(struct lz_req *);
 void	api_links_delete(struct lz_req *);
 
+/* The id of /api/v1/links/<id>...: 0, or -1 after answering 404. */
+int	api_links_path_id(struct lz_req *, int64_t *id);
+
+/* Redirects (redirect.c) and statistics (api_stats.c). */
+void	redirect_visit(struct lz_req *);
+/* The router's answer when no route matched: JSON under the APIs, the
+ * 404 page elsewhere. */
+void	redirect_notfound(struct lz_req *);
+void	api_links_stats(struct lz_req *);
+
 /* auth.c: checks the API key and the quota of an RF_AUTH route;
  * returns -1 after answering 401 or 429. */
 int	auth_api_key(struct lz_req *);
