@@ -61,6 +61,7 @@
 	S(country_param,	"") \
 	P(geoip_file,		"/usr/share/tor/geoip") \
 	P(geoip6_file,		"/usr/share/tor/geoip6") \
+	P(clicks_dir,		"") \
 	B(allow_ip_hosts,	0) \
 	S(own_hosts,		"") \
 	S(shorteners,		LZ_SHORTENERS_DEFAULT) \
@@ -69,6 +70,11 @@
 	I(safe_browsing_timeout_ms, 1500, 100, 30000) \
 	S(safe_browsing_fail,	"open") \
 	S(signup,		"closed") \
+	I(session_idle_timeout,	7200, 60, 31536000) \
+	I(session_max_age,	604800, 300, 31536000) \
+	I(login_window,		900, 10, 86400) \
+	I(login_max_failures,	5, 1, 1000) \
+	I(login_max_failures_addr, 20, 1, 100000) \
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
 	B(webhook_allow_loopback, 0) \

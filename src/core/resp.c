@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "log.h"
 #include "resp.h"
@@ -113,6 +114,22 @@ lz_resp_json(struct lz_req *r, int status, json_t *j)
 	json_decref(j);
 }
 
+/* 1 when a header line called name was added already. */
+static int
+has_header(const struct lz_req *r, const char *name)
+{
+	const char	*p = lz_buf_str(&r->hdrs);
+	size_t		 n = strlen(name);
+
+	while (p != NULL && *p != '\0') {
+		if (strncasecmp(p, name, n) == 0 && p[n] == ':')
+			return 1;
+		if ((p = strstr(p, "\r\n")) != NULL)
+			p += 2;
+	}
+	return 0;
+}
+
 void
 lz_resp_verr(struct lz_req *r, const struct lz_verr *e)
 {
@@ -129,7 +146,7 @@ lz_resp_verr(struct lz_req *r, const struct lz_verr *e)
 	if (e->param[0] != '\0' && (v = json_string(e->param)) != NULL)
 		json_object_set_new(j, "param", v);
 	json_object_set_new(j, "request_id", json_string(r->request_id));
-	if (e->status >= 400)
+	if (e->status >= 400 && !has_header(r, "Cache-Control"))
 		lz_resp_header(r, "Cache-Control", "no-store");
 	lz_resp_json(r, e->status, j);
 }

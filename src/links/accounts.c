@@ -11,7 +11,9 @@
 #include "keys.h"
 #include "links.h"
 #include "log.h"
+#include "lztime.h"
 #include "store.h"
+#include "utf8.h"
 #include "util.h"
 
 int
@@ -24,6 +26,18 @@ account_email_ok(const char *s)
 	    strpbrk(s, " \t\r\n<>\"'(),;:\\[]") == NULL;
 }
 
+static int
+pw_hash(const char *pw, char out[crypto_pwhash_STRBYTES])
+{
+	if (crypto_pwhash_str(out, pw, strlen(pw),
+	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
+	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+		lz_log(LZ_LOG_ERR, "argon2id: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int64_t
 account_create(const char *email, const char *plan, const char *password,
     int64_t now)
@@ -32,12 +46,8 @@ account_create(const char *email, const char *plan, const char *password,
 
 	if (plan == NULL)
 		plan = links.conf->default_plan;
-	if (password != NULL && crypto_pwhash_str(hash, password,
-	    strlen(password), crypto_pwhash_OPSLIMIT_INTERACTIVE,
-	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
-		lz_log(LZ_LOG_ERR, "argon2id: out of memory");
+	if (password != NULL && pw_hash(password, hash) == -1)
 		return -1;
-	}
 	return store_account_add(&links.db, email, plan,
 	    password ? hash : NULL, now);
 }
@@ -57,4 +67,77 @@ apikey_create(int64_t account_id, const char *name, int64_t now,
 	    name, now)) < 0)
 		sodium_memzero(key, KEY_LEN + 1);
 	return id;
+}
+
+int
+account_password_ok(const char *pw)
+{
+	long	 n = lz_utf8_count(pw, strlen(pw), LZ_UTF8_NOCTRL);
+
+	return n >= PASSWORD_MIN_LEN && n <= PASSWORD_MAX_LEN;
+}
+
+int
+account_set_password(int64_t id, const char *password)
+{
+	char	 hash[crypto_pwhash_STRBYTES];
+
+	if (pw_hash(password, hash) == -1)
+		return -1;
+	return store_account_set_password(&links.db, id, hash);
+}
+
+int
+account_check_password(const char *email, int64_t *id, const char *password,
+    int *disabled)
+{
+	/* Checked when there is no account, so that the answer takes as
+	 * long as for a real one and does not tell which e-mails exist. */
+	static char	 dummy[crypto_pwhash_STRBYTES];
+	char		 hash[crypto_pwhash_STRBYTES];
+	int		 rc;
+
+	rc = store_account_pwhash(&links.db, email ? 0 : *id, email, id, hash,
+	    sizeof(hash), disabled);
+	if (rc == -1)
+		return -1;
+	if (rc == 0 || hash[0] == '\0') {
+		if (dummy[0] == '\0' && pw_hash("lz dummy password", dummy) ==
+		    -1)
+			return -1;
+		if (crypto_pwhash_str_verify(dummy, password,
+		    strlen(password)) == 0)
+			lz_log(LZ_LOG_WARN, "the dummy password was guessed");
+		return 0;
+	}
+	return crypto_pwhash_str_verify(hash, password, strlen(password)) ==
+	    0 ? 1 : 0;
+}
+
+json_t *
+apikey_json(const struct apikey *k)
+{
+	char	 ts[32];
+	json_t	*j;
+
+	j = json_object();
+	json_object_set_new(j, "id", json_integer(k->id));
+	json_object_set_new(j, "prefix", json_string(k->prefix));
+	json_object_set_new(j, "last4", json_string(k->last4));
+	json_object_set_new(j, "name", json_string(k->name));
+	lz_time_fmt_iso(k->created_at, ts, sizeof(ts), 0);
+	json_object_set_new(j, "created_at", json_string(ts));
+	if (k->last_used_at) {
+		lz_time_fmt_iso(k->last_used_at, ts, sizeof(ts), 0);
+		json_object_set_new(j, "last_used_at", json_string(ts));
+	} else
+		json_object_set_new(j, "last_used_at", json_null());
+	if (k->revoked_at) {
+		lz_time_fmt_iso(k->revoked_at, ts, sizeof(ts), 0);
+		json_object_set_new(j, "revoked_at", json_string(ts));
+	} else
+		json_object_set_new(j, "revoked_at", json_null());
+	json_object_set_new(j, "status", json_string(k->revoked_at ?
+	    "revoked" : "active"));
+	return j;
 }

@@ -148,9 +148,8 @@ api_links_list(struct lz_req *r)
 	lz_resp_json(r, 200, j);
 }
 
-/* The id of /api/v1/links/<id>: a positive integer, else 404. */
-static int
-path_id(struct lz_req *r, int64_t *id)
+int
+api_links_path_id(struct lz_req *r, int64_t *id)
 {
 	long long	 v;
 
@@ -187,7 +186,7 @@ api_links_get(struct lz_req *r)
 	int64_t			 id;
 	int			 rc;
 
-	if (path_id(r, &id) == -1 || no_query(r) == -1)
+	if (api_links_path_id(r, &id) == -1 || no_query(r) == -1)
 		return;
 	rc = store_link_get(&links.db, id, lr->account_id, &l);
 	if (rc == -1) {
@@ -212,7 +211,7 @@ api_links_delete(struct lz_req *r)
 	int64_t			 id;
 	int			 rc;
 
-	if (path_id(r, &id) == -1 || no_query(r) == -1)
+	if (api_links_path_id(r, &id) == -1 || no_query(r) == -1)
 		return;
 	rc = linkops_delete(id, lr->account_id, r->now_ms);
 	if (rc == -1) {

@@ -38,14 +38,14 @@ delivery_id(char out[WEBHOOK_DELIVERY_LEN + 1])
 }
 
 /*
- * Queues one delivery of event (a WEBHOOK_EV_* bit) per subscription in
- * ids[0..n).  Takes over the reference to data.
+ * Queues one delivery of event name per subscription in ids[0..n).
+ * Takes over the reference to data.  With uuid, the id of the (last)
+ * delivery is copied there.
  */
 static int
-enqueue(struct lz_db *db, const int64_t *ids, int n, unsigned bit,
-    json_t *data, int64_t now)
+enqueue(struct lz_db *db, const int64_t *ids, int n, const char *name,
+    json_t *data, int64_t now, char *uuid_out)
 {
-	const char	*name = webhook_event_name(bit);
 	char		 sent_at[32], uuid[WEBHOOK_DELIVERY_LEN + 1], *body;
 	json_t		*j;
 	size_t		 len;
@@ -62,6 +62,8 @@ enqueue(struct lz_db *db, const int64_t *ids, int n, unsigned bit,
 		delivery_id(uuid);
 		rc = store_delivery_add(db, ids[i], uuid, name, body, len, now);
 	}
+	if (uuid_out != NULL)
+		memcpy(uuid_out, uuid, sizeof(uuid));
 	free(body);
 	return rc;
 }
@@ -77,8 +79,8 @@ events_link_created(struct lz_db *db, const struct link *l,
 	    ids, (int)LZ_NELEM(ids));
 	if (n <= 0)
 		return n;
-	return enqueue(db, ids, n, WEBHOOK_EV_LINK_CREATED,
-	    link_json(l, base_url, now), now);
+	return enqueue(db, ids, n, webhook_event_name(WEBHOOK_EV_LINK_CREATED),
+	    link_json(l, base_url, now), now, NULL);
 }
 
 /* A string field; "" for none, and for bytes that are not UTF-8 (a raw
@@ -115,5 +117,18 @@ events_click(struct lz_db *db, const struct link *l, const struct click *c,
 	json_object_set_new(data, "device", str_or_empty(c->device));
 	json_object_set_new(data, "os", str_or_empty(c->os));
 	json_object_set_new(data, "referrer", str_or_empty(c->referrer));
-	return enqueue(db, ids, n, WEBHOOK_EV_CLICK, data, now);
+	return enqueue(db, ids, n, webhook_event_name(WEBHOOK_EV_CLICK), data,
+	    now, NULL);
+}
+
+int
+events_test(struct lz_db *db, int64_t webhook_id, int64_t now,
+    char *uuid)
+{
+	json_t	*data;
+
+	data = json_pack("{s:I, s:s}", "webhook_id", (json_int_t)webhook_id,
+	    "message", "A test delivery from lz: your endpoint receives and "
+	    "verifies webhooks.");
+	return enqueue(db, &webhook_id, 1, EVENTS_TEST, data, now, uuid);
 }

@@ -34,4 +34,14 @@ int	events_link_created(struct lz_db *, const struct link *l,
 int	events_click(struct lz_db *, const struct link *l,
 	    const struct click *c, int64_t now);
 
+/*
+ * A test event for one subscription, whatever its events: X-Lz-Event
+ * "test", data {webhook_id, message}.  Sent from the dashboard to check a
+ * receiver.  The delivery's X-Lz-Delivery goes to uuid
+ * (WEBHOOK_DELIVERY_LEN + 1 bytes).  0 or -1.
+ */
+#define EVENTS_TEST	"test"
+int	events_test(struct lz_db *, int64_t webhook_id, int64_t now,
+	    char *uuid);
+
 #endif

@@ -23,16 +23,31 @@ struct links_req {
 	int64_t		 account_id;	/* authenticated account, or 0 */
 	int64_t		 key_id;
 	const struct lz_plan *plan;
+	int64_t		 session_id;	/* dashboard session, or 0 */
+	char		 csrf[64];	/* its CSRF token */
 };
 
 /* Route flags. */
 #define RF_AUTH		0x01	/* API key required; counts against quota */
+#define RF_SESSION	0x10	/* dashboard session required */
+#define RF_CSRF		0x20	/* state-changing: Origin check, and the
+				   session's X-CSRF-Token when RF_SESSION */
 
 /* The route table's handlers. */
 void	api_links_create(struct lz_req *);
 void	api_links_list(struct lz_req *);
 void	api_links_get(struct lz_req *);
 void	api_links_delete(struct lz_req *);
+
+/* The id of /api/v1/links/<id>...: 0, or -1 after answering 404. */
+int	api_links_path_id(struct lz_req *, int64_t *id);
+
+/* Redirects (redirect.c) and statistics (api_stats.c). */
+void	redirect_visit(struct lz_req *);
+/* The router's answer when no route matched: JSON under the APIs, the
+ * 404 page elsewhere. */
+void	redirect_notfound(struct lz_req *);
+void	api_links_stats(struct lz_req *);
 
 /* auth.c: checks the API key and the quota of an RF_AUTH route;
  * returns -1 after answering 401 or 429. */

@@ -12,16 +12,21 @@
 #include <curl/curl.h>
 #include <sodium.h>
 
+#include "clicklog.h"
 #include "conf.h"
+#include "dashboard.h"
 #include "geo.h"
 #include "links.h"
 #include "log.h"
+#include "lztime.h"
 #include "pool.h"
 #include "resp.h"
 #include "route.h"
 #include "sandbox.h"
+#include "session.h"
 #include "store.h"
 #include "util.h"
+#include "visitor.h"
 
 
 static const struct lz_route routes[] = {
@@ -29,18 +34,79 @@ static const struct lz_route routes[] = {
 	{ LZ_M_GET,	"/api/v1/links",	RF_AUTH, api_links_list },
 	{ LZ_M_GET,	"/api/v1/links/:id",	RF_AUTH, api_links_get },
 	{ LZ_M_DELETE,	"/api/v1/links/:id",	RF_AUTH, api_links_delete },
+	{ LZ_M_GET,	"/api/v1/links/:id/stats", RF_AUTH, api_links_stats },
+
+	/* The dashboard's API (DESIGN 3.8): a session instead of a key. */
+	{ LZ_M_GET,	"/dashboard/api/session",	0, dash_session },
+	{ LZ_M_POST,	"/dashboard/api/signup",	RF_CSRF, dash_signup },
+	{ LZ_M_POST,	"/dashboard/api/signin",	RF_CSRF, dash_signin },
+	{ LZ_M_POST,	"/dashboard/api/signout",
+	    RF_SESSION | RF_CSRF, dash_signout },
+	{ LZ_M_POST,	"/dashboard/api/password",
+	    RF_SESSION | RF_CSRF, dash_password },
+	{ LZ_M_GET,	"/dashboard/api/account",	RF_SESSION, dash_account },
+	{ LZ_M_POST,	"/dashboard/api/links",
+	    RF_SESSION | RF_CSRF, api_links_create },
+	{ LZ_M_GET,	"/dashboard/api/links",	RF_SESSION, api_links_list },
+	{ LZ_M_GET,	"/dashboard/api/links/:id",	RF_SESSION, api_links_get },
+	{ LZ_M_DELETE,	"/dashboard/api/links/:id",
+	    RF_SESSION | RF_CSRF, api_links_delete },
+	{ LZ_M_GET,	"/dashboard/api/keys",	RF_SESSION, dash_keys_list },
+	{ LZ_M_POST,	"/dashboard/api/keys",
+	    RF_SESSION | RF_CSRF, dash_keys_create },
+	{ LZ_M_DELETE,	"/dashboard/api/keys/:id",
+	    RF_SESSION | RF_CSRF, dash_keys_revoke },
+	{ LZ_M_GET,	"/dashboard/api/webhooks",	RF_SESSION, dash_hooks_list },
+	{ LZ_M_POST,	"/dashboard/api/webhooks",
+	    RF_SESSION | RF_CSRF, dash_hooks_add },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/rotate",
+	    RF_SESSION | RF_CSRF, dash_hooks_rotate },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/disable",
+	    RF_SESSION | RF_CSRF, dash_hooks_disable },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/test",
+	    RF_SESSION | RF_CSRF, dash_hooks_test },
+	{ LZ_M_GET,	"/dashboard/api/webhooks/:id/deliveries",
+	    RF_SESSION, dash_hooks_deliveries },
+	{ LZ_M_GET,	"/dashboard/api/links/:id/stats",
+	    RF_SESSION, api_links_stats },
+	/* Short links last: anything of one or two segments. */
+	{ LZ_M_GET | LZ_M_POST, "/:slug",	0,	redirect_visit },
+	{ LZ_M_GET | LZ_M_POST, "/:slug/:suffix", 0,	redirect_visit },
 };
 
 static int
 before(struct lz_req *r, const struct lz_route *route)
 {
+	int	 rc;
+
 	if (route->flags & RF_AUTH)
 		return auth_api_key(r);
+	if ((route->flags & RF_CSRF) && !session_request_origin_ok(r)) {
+		lz_resp_error(r, 403, "cross_origin", NULL, "This request comes "
+		    "from another site and is refused.");
+		return -1;
+	}
+	if (route->flags & RF_SESSION) {
+		if ((rc = session_load(r)) == -1)
+			return -1;
+		if (rc == 0) {
+			lz_resp_error(r, 401, "not_signed_in", NULL, "Sign in "
+			    "to the dashboard first (or again: sessions "
+			    "expire).");
+			return -1;
+		}
+		if ((route->flags & RF_CSRF) && !session_csrf_ok(r)) {
+			lz_resp_error(r, 403, "csrf_token_invalid", NULL, "The "
+			    "request lacks the session's X-CSRF-Token header; "
+			    "reload the dashboard.");
+			return -1;
+		}
+	}
 	return 0;
 }
 
 static const struct lz_router router = {
-	routes, LZ_NELEM(routes), before, NULL, NULL
+	routes, LZ_NELEM(routes), before, NULL, redirect_notfound
 };
 
 /* Supervisor, before the fork: the country table, shared by all workers. */
@@ -69,22 +135,44 @@ worker_init(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
 	}
+	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		lz_db_close(&links.db);
+		return LZ_EXIT_CONFIG;
+	}
+	dash_init();
 	return 0;
+}
+
+static void
+worker_tick(void *arg)
+{
+	static int64_t	 purged;
+	int64_t		 now = lz_now_ms();
+
+	(void)arg;
+	clicklog_tick(&links.db);
+	if (now - purged > 10 * 60 * 1000) {
+		purged = now;
+		(void)store_pwtry_purge(&links.db, now - 24 * 3600 * 1000LL);
+	}
+	lz_db_reset_all(&links.db);
 }
 
 /* After init: confine the worker to its data directory (lz-links(8)). */
 static int
-worker_sandbox(void)
+worker_sandbox(const char *clicks_dir)
 {
 	char		*dup, err[512];
-	const char	*rw[2];
+	const char	*rw[3];
 	int		 landlocked, rc;
 
 	if (!links.conf->sandbox)
 		return 0;
 	dup = xstrdup(links.conf->links_db);
 	rw[0] = dirname(dup);
-	rw[1] = NULL;
+	rw[1] = clicks_dir;
+	rw[2] = NULL;
 	rc = lz_sandbox(rw, NULL, &landlocked, err, sizeof(err));
 	free(dup);
 	if (rc == -1) {
@@ -97,14 +185,30 @@ worker_sandbox(void)
 	return 0;
 }
 
+/* A pool worker: worker_init, its click journal, then the sandbox. */
 static int
 worker_start(void *arg)
 {
+	char	 err[512], *dir;
 	int	 rc;
 
 	if ((rc = worker_init(arg)) != 0)
 		return rc;
-	return worker_sandbox();
+	dir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
+	if (clicklog_open(&links.db, dir, err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "%s", err);
+		free(dir);
+		lz_db_close(&links.db);
+		return LZ_EXIT_CONFIG;
+	}
+	rc = worker_sandbox(dir);
+	free(dir);
+	if (rc != 0)
+		return rc;
+	/* The mover thread starts confined, like the worker. */
+	if (clicklog_start(links.conf->links_db, err, sizeof(err)) == -1)
+		lz_log(LZ_LOG_WARN, "%s; moving clicks between requests", err);
+	return 0;
 }
 
 static void
@@ -115,6 +219,8 @@ worker_handle(struct lz_req *r, void *arg)
 	(void)arg;
 	memset(&lr, 0, sizeof(lr));
 	r->app = &lr;
+	if (strncmp(r->path, "/dashboard/", 11) == 0)
+		dash_headers(r);
 	lz_route_dispatch(r, &router);
 	lz_db_reset_all(&links.db);
 	r->app = NULL;
@@ -124,6 +230,7 @@ static void
 worker_fini(void *arg)
 {
 	(void)arg;
+	clicklog_close(&links.db);
 	lz_db_close(&links.db);
 }
 
@@ -232,6 +339,7 @@ main(int argc, char *argv[])
 	app.pre_fork = pre_fork;
 	app.init = worker_start;
 	app.handle = worker_handle;
+	app.tick = worker_tick;
 	app.fini = worker_fini;
 	app.reload = reload;
 	memset(&o, 0, sizeof(o));

@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <sodium.h>
 
+#include "click.h"
 #include "db.h"
 #include "link.h"
 #include "log.h"
@@ -87,8 +88,48 @@ enum stmt {
 	ST_LINK_FLAG,
 	ST_LINK_UNFLAG,
 	ST_LINK_FLAGGED,
+	ST_ACCOUNT_PWHASH,
+	ST_ACCOUNT_SET_PASSWORD,
+	ST_SESSION_ADD,
+	ST_SESSION_GET,
+	ST_SESSION_TOUCH,
+	ST_SESSION_DELETE,
+	ST_SESSION_DELETE_OTHERS,
+	ST_SESSION_PURGE,
+	ST_LOGIN_FAIL_ADD,
+	ST_LOGIN_FAIL_COUNT,
+	ST_LOGIN_FAIL_CLEAR,
+	ST_LOGIN_FAIL_PURGE,
+	/* redirects, clicks and statistics */
+	ST_LINK_BY_ID,
+	ST_CLICK_COUNT,
+	ST_CLICK_INSERT,
+	ST_CLICK_ADD,
+	ST_JOURNAL_GET,
+	ST_JOURNAL_SET,
+	ST_JOURNAL_DEL,
+	ST_JOURNAL_LIST,
+	ST_PWTRY_TAKE,
+	ST_PWTRY_GET,
+	ST_PWTRY_GIVE_BACK,
+	ST_PWTRY_PURGE,
+	ST_STATS_TOTALS,
+	ST_STATS_SERIES,
+	ST_STATS_BY_COUNTRY,
+	ST_STATS_BY_DEVICE,
+	ST_STATS_BY_OS,
+	ST_STATS_BY_BROWSER,
+	ST_STATS_BY_REFERRER_HOST,
+	ST_STATS_BY_SUFFIX,
+	ST_STATS_BY_VARIANT,
 	ST__MAX
 };
+
+/* Human clicks of a link in [?2, ?3), grouped by one column. */
+#define STATS_BY(col) \
+	"SELECT " col ", count(*) AS n FROM clicks WHERE link_id = ?1 AND " \
+	"at >= ?2 AND at < ?3 AND bot = 0 GROUP BY " col " ORDER BY n DESC, " \
+	col " LIMIT ?4"
 
 static const char *const sql[ST__MAX] = {
 	[ST_ACCOUNT_ADD] =
@@ -266,6 +307,90 @@ static const char *const sql[ST__MAX] = {
 	[ST_LINK_FLAGGED] =
 	    "SELECT " LINK_COLS " FROM links WHERE flagged_at IS NOT NULL AND "
 	    "deleted_at IS NULL ORDER BY flagged_at DESC, id DESC LIMIT ?1",
+
+	/* ---- the dashboard (0006-dashboard.sql) ---- */
+	[ST_ACCOUNT_PWHASH] =
+	    "SELECT id, password_hash, disabled FROM accounts WHERE "
+	    "(?1 IS NOT NULL AND email = ?1) OR (?1 IS NULL AND id = ?2)",
+	[ST_ACCOUNT_SET_PASSWORD] =
+	    "UPDATE accounts SET password_hash = ? WHERE id = ?",
+	[ST_SESSION_ADD] =
+	    "INSERT INTO sessions (hash, account_id, csrf, created_at, "
+	    "seen_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+	[ST_SESSION_GET] =
+	    "SELECT s.id, s.account_id, s.csrf, s.created_at, s.seen_at, "
+	    "s.hash FROM sessions s WHERE s.hash = ?",
+	[ST_SESSION_TOUCH] =
+	    "UPDATE sessions SET seen_at = ?1 WHERE id = ?2 AND "
+	    "seen_at < ?1 - 60000",
+	[ST_SESSION_DELETE] =
+	    "DELETE FROM sessions WHERE id = ?",
+	[ST_SESSION_DELETE_OTHERS] =
+	    "DELETE FROM sessions WHERE account_id = ?1 AND id != ?2",
+	[ST_SESSION_PURGE] =
+	    "DELETE FROM sessions WHERE seen_at < ?1 OR created_at < ?2",
+	[ST_LOGIN_FAIL_ADD] =
+	    "INSERT INTO login_failures (scope, at) VALUES (?, ?)",
+	[ST_LOGIN_FAIL_COUNT] =
+	    "SELECT count(*), min(at) FROM login_failures WHERE scope = ? "
+	    "AND at > ?",
+	[ST_LOGIN_FAIL_CLEAR] =
+	    "DELETE FROM login_failures WHERE scope = ?",
+	[ST_LOGIN_FAIL_PURGE] =
+	    "DELETE FROM login_failures WHERE at < ?",
+	[ST_LINK_BY_ID] =
+	    "SELECT " LINK_COLS " FROM links WHERE id = ?",
+	/* The cap is exact: the count only moves while under it. */
+	[ST_CLICK_COUNT] =
+	    "UPDATE links SET clicks = clicks + 1 WHERE id = ? AND "
+	    "(max_clicks = 0 OR clicks < max_clicks)",
+	[ST_CLICK_INSERT] =
+	    "INSERT INTO clicks (link_id, at, suffix, country, device, os, "
+	    "browser, referrer, referrer_host, variant, visitor, bot) VALUES "
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_CLICK_ADD] =
+	    "UPDATE links SET clicks = clicks + ?2 WHERE id = ?1",
+	[ST_JOURNAL_GET] =
+	    "SELECT pos FROM click_journals WHERE name = ?",
+	[ST_JOURNAL_SET] =
+	    "INSERT INTO click_journals (name, pos) VALUES (?1, ?2) "
+	    "ON CONFLICT (name) DO UPDATE SET pos = ?2",
+	[ST_JOURNAL_DEL] =
+	    "DELETE FROM click_journals WHERE name = ?",
+	[ST_JOURNAL_LIST] =
+	    "SELECT name FROM click_journals ORDER BY name",
+	/* Takes one try unless max (?5) were taken in the window (?4 ms)
+	 * that started at window_start; a window that ended starts anew. */
+	[ST_PWTRY_TAKE] =
+	    "INSERT INTO password_tries (link_id, net, window_start, tries) "
+	    "VALUES (?1, ?2, ?3, 1) ON CONFLICT (link_id, net) DO UPDATE SET "
+	    "tries = CASE WHEN window_start <= ?3 - ?4 THEN 1 "
+	    "ELSE tries + 1 END, "
+	    "window_start = CASE WHEN window_start <= ?3 - ?4 THEN ?3 "
+	    "ELSE window_start END "
+	    "WHERE window_start <= ?3 - ?4 OR tries < ?5 RETURNING tries",
+	[ST_PWTRY_GET] =
+	    "SELECT window_start FROM password_tries WHERE link_id = ? AND "
+	    "net = ?",
+	[ST_PWTRY_GIVE_BACK] =
+	    "UPDATE password_tries SET tries = tries - 1 WHERE link_id = ? "
+	    "AND net = ? AND tries > 0",
+	[ST_PWTRY_PURGE] =
+	    "DELETE FROM password_tries WHERE window_start <= ?",
+	[ST_STATS_TOTALS] =
+	    "SELECT count(*) FILTER (WHERE bot = 0), "
+	    "count(*) FILTER (WHERE bot != 0) FROM clicks WHERE link_id = ?1 "
+	    "AND at >= ?2 AND at < ?3",
+	[ST_STATS_SERIES] =
+	    "SELECT at / ?4 AS b, count(*) FROM clicks WHERE link_id = ?1 AND "
+	    "at >= ?2 AND at < ?3 AND bot = 0 GROUP BY b ORDER BY b",
+	[ST_STATS_BY_COUNTRY] =		STATS_BY("country"),
+	[ST_STATS_BY_DEVICE] =		STATS_BY("device"),
+	[ST_STATS_BY_OS] =		STATS_BY("os"),
+	[ST_STATS_BY_BROWSER] =		STATS_BY("browser"),
+	[ST_STATS_BY_REFERRER_HOST] =	STATS_BY("referrer_host"),
+	[ST_STATS_BY_SUFFIX] =		STATS_BY("suffix"),
+	[ST_STATS_BY_VARIANT] =		STATS_BY("variant"),
 };
 
 int
@@ -1352,4 +1477,416 @@ store_link_flagged(struct lz_db *db, long limit,
 
 	sqlite3_bind_int64(st, 1, limit);
 	return link_rows(db, st, fn, arg, "flagged links");
+}
+
+/* ---- dashboard: passwords, sessions, sign-in failures ---------------- */
+
+int
+store_account_pwhash(struct lz_db *db, int64_t id, const char *email,
+    int64_t *idp, char *hash, size_t hashlen, int *disabled)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ACCOUNT_PWHASH);
+	int		 rc;
+
+	lz_db_bind_text(st, 1, email);
+	sqlite3_bind_int64(st, 2, id);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*idp = sqlite3_column_int64(st, 0);
+		copy_text(hash, hashlen, st, 1);
+		*disabled = sqlite3_column_int(st, 2);
+		sqlite3_reset(st);
+		return 1;
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "account password");
+	return -1;
+}
+
+int
+store_account_set_password(struct lz_db *db, int64_t id, const char *hash)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_ACCOUNT_SET_PASSWORD);
+
+	lz_db_bind_text(st, 1, hash);
+	sqlite3_bind_int64(st, 2, id);
+	return changes_of(db, st, "account set password");
+}
+
+int64_t
+store_session_add(struct lz_db *db, const unsigned char *hash,
+    int64_t account_id, const char *csrf, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_ADD);
+
+	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, account_id);
+	lz_db_bind_text(st, 3, csrf);
+	sqlite3_bind_int64(st, 4, now);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		logerr(db, "session add");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int
+store_session_get(struct lz_db *db, const unsigned char *hash,
+    struct session *s)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_GET);
+	int		 rc, found = 0;
+
+	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(s, 0, sizeof(*s));
+		s->id = sqlite3_column_int64(st, 0);
+		s->account_id = sqlite3_column_int64(st, 1);
+		copy_text(s->csrf, sizeof(s->csrf), st, 2);
+		s->created_at = sqlite3_column_int64(st, 3);
+		s->seen_at = sqlite3_column_int64(st, 4);
+		found = sqlite3_column_bytes(st, 5) == 32 &&
+		    sodium_memcmp(sqlite3_column_blob(st, 5), hash, 32) == 0;
+	} else if (rc != SQLITE_DONE) {
+		logerr(db, "session get");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return found;
+}
+
+int
+store_session_touch(struct lz_db *db, int64_t id, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_TOUCH);
+
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, id);
+	return changes_of(db, st, "session touch") < 0 ? -1 : 0;
+}
+
+int
+store_session_delete(struct lz_db *db, int64_t id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_DELETE);
+
+	sqlite3_bind_int64(st, 1, id);
+	return changes_of(db, st, "session delete");
+}
+
+int
+store_session_delete_others(struct lz_db *db, int64_t account_id,
+    int64_t keep_id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_DELETE_OTHERS);
+
+	sqlite3_bind_int64(st, 1, account_id);
+	sqlite3_bind_int64(st, 2, keep_id);
+	return changes_of(db, st, "session delete others") < 0 ? -1 : 0;
+}
+
+int
+store_session_purge(struct lz_db *db, int64_t idle_before,
+    int64_t created_before)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_SESSION_PURGE);
+
+	sqlite3_bind_int64(st, 1, idle_before);
+	sqlite3_bind_int64(st, 2, created_before);
+	return changes_of(db, st, "session purge") < 0 ? -1 : 0;
+}
+
+int
+store_login_fail_add(struct lz_db *db, const char *scope, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_ADD);
+
+	lz_db_bind_text(st, 1, scope);
+	sqlite3_bind_int64(st, 2, now);
+	return changes_of(db, st, "login failure add") < 0 ? -1 : 0;
+}
+
+long long
+store_login_fail_count(struct lz_db *db, const char *scope, int64_t since,
+    int64_t *oldest)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_COUNT);
+	long long	 n = -1;
+
+	lz_db_bind_text(st, 1, scope);
+	sqlite3_bind_int64(st, 2, since);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_int64(st, 0);
+		*oldest = col_int_or0(st, 1);
+	} else
+		logerr(db, "login failure count");
+	sqlite3_reset(st);
+	return n;
+}
+
+int
+store_login_fail_clear(struct lz_db *db, const char *scope)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_CLEAR);
+
+	lz_db_bind_text(st, 1, scope);
+	return changes_of(db, st, "login failure clear") < 0 ? -1 : 0;
+}
+
+int
+store_login_fail_purge(struct lz_db *db, int64_t before)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_PURGE);
+
+	sqlite3_bind_int64(st, 1, before);
+	return changes_of(db, st, "login failure purge") < 0 ? -1 : 0;
+}
+
+/* ---- redirects, clicks and statistics -------------------------------- */
+
+int
+store_link_by_id(struct lz_db *db, int64_t id, struct link *l)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LINK_BY_ID);
+
+	sqlite3_bind_int64(st, 1, id);
+	return one_link(db, st, l, "link by id");
+}
+
+int
+store_click_count(struct lz_db *db, int64_t link_id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CLICK_COUNT);
+
+	sqlite3_bind_int64(st, 1, link_id);
+	return changes_of(db, st, "click count");
+}
+
+int
+store_click_add(struct lz_db *db, int64_t link_id, int64_t n)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CLICK_ADD);
+
+	sqlite3_bind_int64(st, 1, link_id);
+	sqlite3_bind_int64(st, 2, n);
+	return changes_of(db, st, "click add") < 0 ? -1 : 0;
+}
+
+int
+store_click_insert(struct lz_db *db, const struct click *c,
+    const char *referrer_host)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CLICK_INSERT);
+
+	sqlite3_bind_int64(st, 1, c->link_id);
+	sqlite3_bind_int64(st, 2, c->at);
+	lz_db_bind_text(st, 3, c->suffix ? c->suffix : "");
+	lz_db_bind_text(st, 4, c->country);
+	lz_db_bind_text(st, 5, c->device ? c->device : "");
+	lz_db_bind_text(st, 6, c->os ? c->os : "");
+	lz_db_bind_text(st, 7, c->browser ? c->browser : "");
+	lz_db_bind_text(st, 8, c->referrer ? c->referrer : "");
+	lz_db_bind_text(st, 9, referrer_host ? referrer_host : "");
+	lz_db_bind_text(st, 10, c->variant ? c->variant : "");
+	sqlite3_bind_blob(st, 11, c->visitor, VISITOR_ID_LEN, SQLITE_STATIC);
+	sqlite3_bind_int(st, 12, c->bot != 0);
+	return changes_of(db, st, "click insert") < 0 ? -1 : 0;
+}
+
+int64_t
+store_journal_get(struct lz_db *db, const char *name)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_JOURNAL_GET);
+	int64_t		 pos = 0;
+	int		 rc;
+
+	lz_db_bind_text(st, 1, name);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		pos = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE) {
+		logerr(db, "journal get");
+		pos = -1;
+	}
+	sqlite3_reset(st);
+	return pos;
+}
+
+int
+store_journal_set(struct lz_db *db, const char *name, int64_t pos)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_JOURNAL_SET);
+
+	lz_db_bind_text(st, 1, name);
+	sqlite3_bind_int64(st, 2, pos);
+	return changes_of(db, st, "journal set") < 0 ? -1 : 0;
+}
+
+int
+store_journal_del(struct lz_db *db, const char *name)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_JOURNAL_DEL);
+
+	lz_db_bind_text(st, 1, name);
+	return changes_of(db, st, "journal del") < 0 ? -1 : 0;
+}
+
+long
+store_journal_list(struct lz_db *db, void (*fn)(const char *, void *),
+    void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_JOURNAL_LIST);
+	long		 n = 0;
+	int		 rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		fn(lz_db_text(st, 0), arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "journal list");
+		return -1;
+	}
+	return n;
+}
+
+int
+store_pwtry_take(struct lz_db *db, int64_t link_id, const unsigned char *net,
+    size_t netlen, int64_t now, int64_t window, int max,
+    int64_t *window_start)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_PWTRY_TAKE);
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, link_id);
+	sqlite3_bind_blob(st, 2, net, (int)netlen, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, now);
+	sqlite3_bind_int64(st, 4, window);
+	sqlite3_bind_int(st, 5, max);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE) {
+		logerr(db, "password try");
+		return -1;
+	}
+	/* Refused: when did the full window start? */
+	st = lz_db_stmt(db, ST_PWTRY_GET);
+	sqlite3_bind_int64(st, 1, link_id);
+	sqlite3_bind_blob(st, 2, net, (int)netlen, SQLITE_STATIC);
+	*window_start = now;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*window_start = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		logerr(db, "password try window");
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_pwtry_give_back(struct lz_db *db, int64_t link_id,
+    const unsigned char *net, size_t netlen)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_PWTRY_GIVE_BACK);
+
+	sqlite3_bind_int64(st, 1, link_id);
+	sqlite3_bind_blob(st, 2, net, (int)netlen, SQLITE_STATIC);
+	return changes_of(db, st, "password try give back") < 0 ? -1 : 0;
+}
+
+int
+store_pwtry_purge(struct lz_db *db, int64_t before)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_PWTRY_PURGE);
+
+	sqlite3_bind_int64(st, 1, before);
+	return changes_of(db, st, "password try purge") < 0 ? -1 : 0;
+}
+
+static void
+bind_range(sqlite3_stmt *st, int64_t link_id, int64_t from, int64_t to)
+{
+	sqlite3_bind_int64(st, 1, link_id);
+	sqlite3_bind_int64(st, 2, from);
+	sqlite3_bind_int64(st, 3, to);
+}
+
+int
+store_stats_totals(struct lz_db *db, int64_t link_id, int64_t from,
+    int64_t to, int64_t *clicks, int64_t *bots)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_STATS_TOTALS);
+	int		 rc;
+
+	bind_range(st, link_id, from, to);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*clicks = sqlite3_column_int64(st, 0);
+		*bots = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW) {
+		logerr(db, "stats totals");
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_stats_series(struct lz_db *db, int64_t link_id, int64_t from,
+    int64_t to, int64_t bucket_ms,
+    void (*fn)(int64_t bucket, int64_t clicks, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_STATS_SERIES);
+	int		 rc;
+
+	bind_range(st, link_id, from, to);
+	sqlite3_bind_int64(st, 4, bucket_ms);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+		    arg);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "stats series");
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_stats_breakdown(struct lz_db *db, enum stats_dim dim, int64_t link_id,
+    int64_t from, int64_t to, long limit,
+    void (*fn)(const char *key, int64_t clicks, void *), void *arg)
+{
+	static const enum stmt	 by[STATS_DIM__MAX] = {
+		[STATS_COUNTRY] = ST_STATS_BY_COUNTRY,
+		[STATS_DEVICE] = ST_STATS_BY_DEVICE,
+		[STATS_OS] = ST_STATS_BY_OS,
+		[STATS_BROWSER] = ST_STATS_BY_BROWSER,
+		[STATS_REFERRER_HOST] = ST_STATS_BY_REFERRER_HOST,
+		[STATS_SUFFIX] = ST_STATS_BY_SUFFIX,
+		[STATS_VARIANT] = ST_STATS_BY_VARIANT,
+	};
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((unsigned)dim >= STATS_DIM__MAX)
+		return -1;
+	st = lz_db_stmt(db, by[dim]);
+	bind_range(st, link_id, from, to);
+	sqlite3_bind_int64(st, 4, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(lz_db_text(st, 0), sqlite3_column_int64(st, 1), arg);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "stats breakdown");
+		return -1;
+	}
+	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "db.h"
 
+struct click;
 struct link;
 struct webhook;
 struct webhook_attempt;
@@ -236,5 +237,110 @@ int	store_link_unflag(struct lz_db *, int64_t id);
 /* Flagged live links, most recently flagged first; count or -1. */
 long	store_link_flagged(struct lz_db *, long limit,
 	    void (*fn)(struct link *, void *), void *arg);
+
+/* ---- dashboard: passwords, sessions, sign-in failures ---------------- */
+
+/*
+ * The password hash of an account, by e-mail (when not NULL) or id.  1
+ * found (hash "" when the account has no password), 0 not, -1 error.
+ */
+int	store_account_pwhash(struct lz_db *, int64_t id, const char *email,
+	    int64_t *idp, char *hash, size_t hashlen, int *disabled);
+int	store_account_set_password(struct lz_db *, int64_t id,
+	    const char *hash);
+
+struct session {
+	int64_t	 id;
+	int64_t	 account_id;
+	char	 csrf[64];
+	int64_t	 created_at;
+	int64_t	 seen_at;
+};
+
+/* Returns the new session's id or -1. */
+int64_t	store_session_add(struct lz_db *, const unsigned char *hash,
+	    int64_t account_id, const char *csrf, int64_t now);
+/* By the hash of the cookie token.  1, 0, -1. */
+int	store_session_get(struct lz_db *, const unsigned char *hash,
+	    struct session *);
+/* Notes activity (at most once a minute per session). */
+int	store_session_touch(struct lz_db *, int64_t id, int64_t now);
+int	store_session_delete(struct lz_db *, int64_t id);
+/* Ends every session of account_id but keep_id (0: all). */
+int	store_session_delete_others(struct lz_db *, int64_t account_id,
+	    int64_t keep_id);
+/* Drops sessions idle since idle_before or made before created_before. */
+int	store_session_purge(struct lz_db *, int64_t idle_before,
+	    int64_t created_before);
+
+int	store_login_fail_add(struct lz_db *, const char *scope, int64_t now);
+/* Failures of scope after since (and the oldest of them); -1 on error. */
+long long store_login_fail_count(struct lz_db *, const char *scope,
+	    int64_t since, int64_t *oldest);
+int	store_login_fail_clear(struct lz_db *, const char *scope);
+int	store_login_fail_purge(struct lz_db *, int64_t before);
+
+/* ---- redirects, clicks and statistics -------------------------------- */
+
+/* A link by id, live or deleted (clicks read back from journals).
+ * 1, 0, -1. */
+int	store_link_by_id(struct lz_db *, int64_t id, struct link *);
+/*
+ * Counts one human click of a link: 1, or 0 when the link has reached
+ * max_clicks (then nothing changed: the cap is exact), -1 on error.
+ */
+int	store_click_count(struct lz_db *, int64_t link_id);
+/* Adds n human clicks to a link's count, cap or not.  0 or -1. */
+int	store_click_add(struct lz_db *, int64_t link_id, int64_t n);
+/* Stores one click; 0 or -1. */
+int	store_click_insert(struct lz_db *, const struct click *,
+	    const char *referrer_host);
+
+/* Click journals: how far each has been moved into the clicks table. */
+int64_t	store_journal_get(struct lz_db *, const char *name); /* 0 unknown */
+int	store_journal_set(struct lz_db *, const char *name, int64_t pos);
+int	store_journal_del(struct lz_db *, const char *name);
+long	store_journal_list(struct lz_db *, void (*fn)(const char *, void *),
+	    void *arg);
+
+/*
+ * Takes one password try of a client network at a link, unless max tries
+ * were taken in the window of window ms.  1 taken, 0 refused (with
+ * *window_start the start of the full window), -1 on error.
+ */
+int	store_pwtry_take(struct lz_db *, int64_t link_id,
+	    const unsigned char *net, size_t netlen, int64_t now,
+	    int64_t window, int max, int64_t *window_start);
+/* Gives a try back (the password was right).  0 or -1. */
+int	store_pwtry_give_back(struct lz_db *, int64_t link_id,
+	    const unsigned char *net, size_t netlen);
+/* Forgets windows that started before before.  0 or -1. */
+int	store_pwtry_purge(struct lz_db *, int64_t before);
+
+/* Statistics of a link's clicks in [from, to). */
+enum stats_dim {
+	STATS_COUNTRY = 0,
+	STATS_DEVICE,
+	STATS_OS,
+	STATS_BROWSER,
+	STATS_REFERRER_HOST,
+	STATS_SUFFIX,
+	STATS_VARIANT,
+	STATS_DIM__MAX
+};
+
+/* Human clicks and bot visits.  0 or -1. */
+int	store_stats_totals(struct lz_db *, int64_t link_id, int64_t from,
+	    int64_t to, int64_t *clicks, int64_t *bots);
+/* Human clicks per bucket (at / bucket_ms), in bucket order; empty
+ * buckets are not reported.  0 or -1. */
+int	store_stats_series(struct lz_db *, int64_t link_id, int64_t from,
+	    int64_t to, int64_t bucket_ms,
+	    void (*fn)(int64_t bucket, int64_t clicks, void *), void *arg);
+/* Human clicks per value of dim, most first, at most limit values.
+ * 0 or -1. */
+int	store_stats_breakdown(struct lz_db *, enum stats_dim, int64_t link_id,
+	    int64_t from, int64_t to, long limit,
+	    void (*fn)(const char *key, int64_t clicks, void *), void *arg);
 
 #endif

@@ -19,8 +19,10 @@
 #include "conf.h"
 #include "db.h"
 #include "dest.h"
+#include "events.h"
 #include "keyfile.h"
 #include "log.h"
+#include "lztime.h"
 #include "req.h"
 #include "rnd.h"
 #include "store.h"
@@ -388,4 +390,83 @@ webhook_disable(struct lz_db *db, int64_t id, int64_t account_id,
 		return -1;
 	}
 	return 1;
+}
+
+int
+webhook_test(struct lz_db *db, int64_t id, int64_t account_id, int64_t now,
+    char *uuid)
+{
+	struct webhook	 w;
+	int		 rc;
+
+	if ((rc = webhook_get(db, id, account_id, &w)) != 1)
+		return rc;
+	if (w.disabled_at != 0)
+		return 0;
+	if (lz_db_begin(db) == -1)
+		return -1;
+	if (events_test(db, id, now, uuid) == -1 || lz_db_commit(db) == -1) {
+		lz_db_rollback(db);
+		return -1;
+	}
+	return 1;
+}
+
+/* ---- JSON forms (the dashboard; lzctl could print them too) ---------- */
+
+static json_t *
+time_or_null(int64_t ms)
+{
+	char	 buf[32];
+
+	if (ms == 0)
+		return json_null();
+	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
+	return json_string(buf);
+}
+
+json_t *
+webhook_json(const struct webhook *w)
+{
+	json_t	*j, *ev;
+	size_t	 i;
+
+	ev = json_array();
+	for (i = 0; i < 32; i++)
+		if ((w->events & (1u << i)) && webhook_event_name(1u << i))
+			json_array_append_new(ev,
+			    json_string(webhook_event_name(1u << i)));
+	j = json_object();
+	json_object_set_new(j, "id", json_integer(w->id));
+	json_object_set_new(j, "url", json_string(w->url));
+	json_object_set_new(j, "events", ev);
+	json_object_set_new(j, "status", json_string(w->disabled_at ?
+	    "disabled" : "active"));
+	json_object_set_new(j, "created_at", time_or_null(w->created_at));
+	json_object_set_new(j, "rotated_at", time_or_null(w->rotated_at));
+	json_object_set_new(j, "disabled_at", time_or_null(w->disabled_at));
+	json_object_set_new(j, "disabled_reason", w->disabled_at ?
+	    json_string(w->disabled_reason) : json_null());
+	json_object_set_new(j, "pending", json_integer(w->pending));
+	return j;
+}
+
+json_t *
+webhook_delivery_json(const struct webhook_delivery *d)
+{
+	json_t	*j;
+
+	j = json_object();
+	json_object_set_new(j, "id", json_string(d->uuid));
+	json_object_set_new(j, "event", json_string(d->event));
+	json_object_set_new(j, "state", json_string(d->state));
+	json_object_set_new(j, "attempts", json_integer(d->attempts));
+	json_object_set_new(j, "created_at", time_or_null(d->created_at));
+	json_object_set_new(j, "next_attempt_at", time_or_null(d->next_at));
+	json_object_set_new(j, "finished_at", time_or_null(d->finished_at));
+	json_object_set_new(j, "last_status_code", d->last_status ?
+	    json_integer(d->last_status) : json_null());
+	json_object_set_new(j, "last_error", d->last_error[0] ?
+	    json_string(d->last_error) : json_null());
+	return j;
 }

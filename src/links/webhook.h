@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
 #include <sodium.h>
 
 #include "link.h"
@@ -174,5 +175,22 @@ int	webhook_disable(struct lz_db *, int64_t id, int64_t account_id,
 	    const char *reason, int64_t now);
 int	webhook_disable_tx(struct lz_db *, int64_t id, int64_t account_id,
 	    const char *reason, int64_t now);
+
+/*
+ * Queues a test event (events_test) for an active subscription, in its
+ * own transaction; its X-Lz-Delivery goes to uuid (WEBHOOK_DELIVERY_LEN
+ * + 1 bytes).  Returns 1, 0 (no such active subscription) or -1.
+ */
+int	webhook_test(struct lz_db *, int64_t id, int64_t account_id,
+	    int64_t now, char *uuid);
+
+/* ---- JSON forms ------------------------------------------------------ */
+
+/* A subscription: id, url, events, status (active|disabled), created_at,
+ * rotated_at, disabled_at, disabled_reason, pending.  Never the secret. */
+json_t	*webhook_json(const struct webhook *);
+/* A delivery of the log: id (X-Lz-Delivery), event, state, attempts,
+ * created_at, next_attempt_at, finished_at, last_status_code, last_error. */
+json_t	*webhook_delivery_json(const struct webhook_delivery *);
 
 #endif

@@ -198,6 +198,41 @@ account_add(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Sets the dashboard password of account id from the first line of
+ * standard input (so it never shows in ps or the shell history) and ends
+ * the account's dashboard sessions.
+ */
+static int
+account_password(int64_t id)
+{
+	char	*line = NULL;
+	size_t	 cap = 0;
+	ssize_t	 n;
+	int	 rc = 1;
+
+	if ((n = getline(&line, &cap, stdin)) <= 0) {
+		ctl_err("give the new password on standard input");
+		goto out;
+	}
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	if (!account_password_ok(line)) {
+		ctl_err("a password has %d to %d characters", PASSWORD_MIN_LEN,
+		    PASSWORD_MAX_LEN);
+		goto out;
+	}
+	if (account_set_password(id, line) == 1 &&
+	    store_session_delete_others(&links.db, id, 0) == 0)
+		rc = 0;
+out:
+	if (line != NULL) {
+		sodium_memzero(line, cap);
+		free(line);
+	}
+	return rc;
+}
+
 int
 cmd_account(int argc, char **argv)
 {
@@ -241,6 +276,11 @@ cmd_account(int argc, char **argv)
 		rc = store_account_set_plan(&links.db, id, argv[3]);
 		return rc == 1 ? 0 : 1;
 	}
+	if (strcmp(sub, "password") == 0 && argc == 3) {
+		if ((id = ctl_account_id(argv[2])) == 0)
+			return EXIT_NOTFOUND;
+		return account_password(id);
+	}
 	if ((strcmp(sub, "disable") == 0 || strcmp(sub, "enable") == 0) &&
 	    argc == 3) {
 		if ((id = ctl_account_id(argv[2])) == 0)
@@ -252,6 +292,7 @@ cmd_account(int argc, char **argv)
 	    "       lzctl account list\n"
 	    "       lzctl account show ACCOUNT\n"
 	    "       lzctl account plan ACCOUNT PLAN\n"
+	    "       lzctl account password ACCOUNT < password\n"
 	    "       lzctl account disable|enable ACCOUNT\n");
 	return EXIT_USAGE;
 }

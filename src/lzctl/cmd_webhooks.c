@@ -1,5 +1,6 @@
 /*
- * cmd_webhooks.c -- lzctl webhook: add, list, rotate, disable, deliveries.
+ * cmd_webhooks.c -- lzctl webhook: add, list, rotate, disable, test,
+ * deliveries.
  * The rules are webhook.c's; this file only reads arguments and prints.
  */
 #include "config.h"
@@ -27,6 +28,7 @@ webhook_usage(void)
 	    "       lzctl webhook list [ACCOUNT]\n"
 	    "       lzctl webhook rotate WEBHOOK-ID\n"
 	    "       lzctl webhook disable WEBHOOK-ID\n"
+	    "       lzctl webhook test WEBHOOK-ID\n"
 	    "       lzctl webhook deliveries WEBHOOK-ID [--limit N]\n"
 	    "       lzctl webhook deliveries DELIVERY-ID\n");
 }
@@ -273,6 +275,20 @@ cmd_webhook(int argc, char **argv)
 		if (rc == 0)
 			ctl_err("no active webhook %lld", id);
 		return rc == 1 ? 0 : rc == 0 ? EXIT_NOTFOUND : 1;
+	}
+	if (strcmp(sub, "test") == 0 && argc == 3) {
+		char	 uuid[WEBHOOK_DELIVERY_LEN + 1];
+
+		if (parse_id(argv[2], &id) == -1)
+			return EXIT_USAGE;
+		ctl_links_open();
+		rc = webhook_test(&links.db, id, 0, lz_now_ms(), uuid);
+		if (rc == 0)
+			ctl_err("no active webhook %lld", id);
+		if (rc != 1)
+			return rc == 0 ? EXIT_NOTFOUND : 1;
+		printf("%s\n", uuid);
+		return 0;
 	}
 	webhook_usage();
 	return EXIT_USAGE;

@@ -33,14 +33,14 @@ static const struct {
 } cmds[] = {
 	{ "init",	cmd_init,	"create the key file and databases" },
 	{ "migrate",	cmd_migrate,	"upgrade the databases in place" },
-	{ "account",	cmd_account,	"add|list|show|plan|disable|enable" },
+	{ "account",	cmd_account,	"add|list|show|plan|password|disable|enable" },
 	{ "key",	cmd_key,	"create|list|revoke API keys" },
 	{ "link",	cmd_link,	"list|show|delete links" },
 	{ "backup",	cmd_backup,	"copy the links database, online" },
 	{ "restore",	cmd_restore,	"put a backup back" },
 	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },
 	{ "prompts",	cmd_prompts,	"import the prompt library's data" },
-	{ "webhook",	cmd_webhook,	"add|list|rotate|disable|deliveries" },
+	{ "webhook",	cmd_webhook,	"add|list|rotate|disable|test|deliveries" },
 	{ "blocklist",	cmd_blocklist,	"import|add|remove|list|check" },
 };
 

@@ -328,6 +328,18 @@ class TestFlagging(Base):
                             key).json()["link"]["status"]
         self.assertEqual([status(i) for i in ids],
                          ["disabled", "disabled", "active"])
+        # A flagged link's short URL answers 410 with a page saying why,
+        # and neither shows nor forwards to the destination.
+        slug0 = r1.json()["slug"]
+        lzenv.wait_for(lambda: inst.request("GET", "/" + slug0).status ==
+                       410, timeout=5, what="410 after the link cache")
+        page = inst.request("GET", "/" + slug0, headers={
+            "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/126.0"})
+        self.assertEqual(page.status, 410)
+        self.assertIsNone(page.header("location"))
+        self.assertIn(b"unsafe", page.body)
+        self.assertNotIn(b"late-listed", page.body)
+        self.assertTrue(page.header("content-type").startswith("text/html"))
 
         _, out, _ = inst.ctl("link", "flagged")
         lines = out.splitlines()[1:]

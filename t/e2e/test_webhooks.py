@@ -164,7 +164,8 @@ class WebhooksTest(unittest.TestCase):
                          r"^sha256=[0-9a-f]{64}$")
         # The signature is over the raw bytes, which are the stored ones.
         self.assertTrue(req.verify(secret))
-        self.assertFalse(req.verify(secret[:-1] + "x"))
+        wrong = secret[:-1] + ("y" if secret.endswith("x") else "x")
+        self.assertFalse(req.verify(wrong))
         self.assertEqual(req.body, row["body"].encode())
 
         body = req.json()
@@ -183,6 +184,46 @@ class WebhooksTest(unittest.TestCase):
         self.assertIsNone(row["next_at"])
         [att] = self.attempts(row["id"])
         self.assertEqual(att[1], 200)
+
+    def test_click_delivery(self):
+        """A counted click of a visit becomes one signed click event; a bot
+        visit and a HEAD become none."""
+        acct, key = self.account()
+        wid, secret = self.webhook(acct, events="click")
+        created = self.link(key, "https://example.com/clicked?x=1")
+        iphone = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) "
+                  "AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 "
+                  "Mobile/15E148 Safari/604.1")
+        r = self.inst.request("GET", "/%s/newsletter" % created["slug"],
+                              headers={"User-Agent": iphone,
+                                       "Referer": "https://news.example/a"})
+        self.assertEqual(r.status, 302, r)
+        self.assertEqual(r.header("location"),
+                         "https://example.com/clicked?x=1")
+        self.inst.request("GET", "/" + created["slug"],
+                          headers={"User-Agent": "curl/8.0"})
+        self.inst.request("HEAD", "/" + created["slug"],
+                          headers={"User-Agent": iphone})
+        # Clicks reach the database from the workers' journals within
+        # about a second; the event is written in the same transaction.
+        lzenv.wait_for(lambda: len(self.rows(wid)) >= 1, timeout=15,
+                       what="click event in the outbox")
+        time.sleep(2)       # time for a wrongly counted bot or HEAD
+        rows = self.rows(wid)
+        self.assertEqual(len(rows), 1, rows)
+        self.assertEqual(rows[0]["event"], "click")
+        self.run_hooks()
+        [req] = self.rx.wait(1)
+        self.assertEqual(req.header("X-Lz-Event"), "click")
+        self.assertTrue(req.verify(secret))
+        body = req.json()
+        self.assertEqual(body["event"], "click")
+        self.assertRegex(body["sent_at"], MS_RE)
+        self.assertEqual(body["data"], {
+            "slug": created["slug"], "suffix": "newsletter",
+            "target": "https://example.com/clicked?x=1", "country": "",
+            "device": "mobile", "os": "ios",
+            "referrer": "https://news.example/a"})
 
     def test_only_subscribed_events(self):
         acct, key = self.account()

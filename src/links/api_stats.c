@@ -1,0 +1,195 @@
+/*
+ * api_stats.c -- GET /api/v1/links/<id>/stats (DESIGN 3.2): a link's
+ * human clicks in a time range, as totals, a time series by hour or day
+ * and breakdowns by country, device, os, browser, referrer host, suffix
+ * and variant.  Bot visits are counted apart.  Times are UTC.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "link.h"
+#include "links.h"
+#include "lztime.h"
+#include "query.h"
+#include "resp.h"
+#include "store.h"
+
+#define HOUR_MS		3600000LL
+#define DAY_MS		86400000LL
+#define BUCKETS_HOUR	744	/* 31 days of hours */
+#define BUCKETS_DAY	366
+#define DEFAULT_HOURS	24
+#define DEFAULT_DAYS	30
+#define TOP		100	/* values per breakdown */
+
+static const char *const intervals[] = { "hour", "day", NULL };
+
+static const char *const dim_names[STATS_DIM__MAX] = {
+	[STATS_COUNTRY] = "country",
+	[STATS_DEVICE] = "device",
+	[STATS_OS] = "os",
+	[STATS_BROWSER] = "browser",
+	[STATS_REFERRER_HOST] = "referrer_host",
+	[STATS_SUFFIX] = "suffix",
+	[STATS_VARIANT] = "variant",
+};
+
+/* An ISO 8601 time with offset, or a date (midnight UTC). */
+static int
+parse_time(const char *s, int64_t *ms)
+{
+	char	 buf[32];
+
+	if (strlen(s) == 10 && s[4] == '-' && s[7] == '-') {
+		snprintf(buf, sizeof(buf), "%sT00:00:00Z", s);
+		return lz_time_parse_iso(buf, ms);
+	}
+	return lz_time_parse_iso(s, ms);
+}
+
+static json_t *
+time_json(int64_t ms)
+{
+	char	 buf[40];
+
+	lz_time_fmt_iso(ms, buf, sizeof(buf), ms % 1000 != 0);
+	return json_string(buf);
+}
+
+struct series {
+	json_t	*arr;
+	int64_t	 first;		/* bucket number of arr[0] */
+};
+
+static void
+series_one(int64_t bucket, int64_t clicks, void *arg)
+{
+	struct series	*s = arg;
+	json_t		*item;
+
+	item = json_array_get(s->arr, (size_t)(bucket - s->first));
+	if (item != NULL)
+		json_object_set_new(item, "clicks", json_integer(clicks));
+}
+
+static void
+breakdown_one(const char *key, int64_t clicks, void *arg)
+{
+	json_array_append_new(arg, json_pack("{s:s, s:I}", "key", key,
+	    "clicks", (json_int_t)clicks));
+}
+
+void
+api_links_stats(struct lz_req *r)
+{
+	static const struct lz_param params[] = {
+		{ "from", LZ_PT_STR, 1, 40, 0, NULL, 0 },
+		{ "to", LZ_PT_STR, 1, 40, 0, NULL, 0 },
+		{ "interval", LZ_PT_ENUM, 0, 0, 1, intervals, 0 },
+	};
+	struct links_req	*lr = r->app;
+	const struct lz_query	*q;
+	struct lz_pval		 v[LZ_NELEM(params)];
+	struct lz_verr		 e;
+	struct link		 l;
+	struct series		 s;
+	int64_t			 id, from, to, bucket, clicks, bots, b, nb;
+	long long		 maxb;
+	json_t			*j, *totals, *bd, *arr;
+	size_t			 i;
+	int			 rc;
+
+	if (api_links_path_id(r, &id) == -1 || (q = lz_req_query(r)) == NULL)
+		return;
+	if (lz_params(q, params, LZ_NELEM(params), v, &e) == -1) {
+		lz_resp_verr(r, &e);
+		return;
+	}
+	bucket = v[2].i == 0 ? HOUR_MS : DAY_MS;
+	maxb = v[2].i == 0 ? BUCKETS_HOUR : BUCKETS_DAY;
+	to = r->now_ms;
+	if (v[1].set && parse_time(v[1].s, &to) == -1) {
+		lz_resp_error(r, 400, "invalid_parameter", "to", "'to' must be "
+		    "an ISO 8601 time with a time zone (2030-01-31T12:00:00Z) "
+		    "or a date (2030-01-31).");
+		return;
+	}
+	if (v[0].set) {
+		if (parse_time(v[0].s, &from) == -1) {
+			lz_resp_error(r, 400, "invalid_parameter", "from",
+			    "'from' must be an ISO 8601 time with a time zone "
+			    "(2030-01-31T12:00:00Z) or a date (2030-01-31).");
+			return;
+		}
+	} else	/* the last DEFAULT_* buckets, the current one included */
+		from = ((to - 1) / bucket - ((v[2].i == 0 ? DEFAULT_HOURS :
+		    DEFAULT_DAYS) - 1)) * bucket;
+	if (from < 0)
+		from = 0;
+	if (from >= to) {
+		lz_resp_error(r, 400, "invalid_parameter", "from", "'from' "
+		    "must be before 'to'.");
+		return;
+	}
+	nb = (to - 1) / bucket - from / bucket + 1;
+	if (nb > maxb) {
+		lz_resp_error(r, 400, "invalid_parameter", "from", "With "
+		    "interval=%s the range may span at most %lld %ss.",
+		    intervals[v[2].i], maxb, intervals[v[2].i]);
+		return;
+	}
+
+	rc = store_link_get(&links.db, id, lr->account_id, &l);
+	if (rc != 1) {
+		if (rc == 0)
+			lz_resp_error(r, 404, "not_found", "id", "There is no "
+			    "link with this id.");
+		else
+			lz_resp_error(r, 500, "internal_error", NULL, "The "
+			    "link could not be read.");
+		return;
+	}
+	link_free(&l);
+
+	j = json_object();
+	json_object_set_new(j, "ok", json_true());
+	json_object_set_new(j, "link_id", json_integer(id));
+	json_object_set_new(j, "from", time_json(from));
+	json_object_set_new(j, "to", time_json(to));
+	json_object_set_new(j, "interval", json_string(intervals[v[2].i]));
+
+	if (store_stats_totals(&links.db, id, from, to, &clicks, &bots) == -1)
+		goto fail;
+	totals = json_pack("{s:I, s:I}", "clicks", (json_int_t)clicks,
+	    "bots", (json_int_t)bots);
+	json_object_set_new(j, "totals", totals);
+
+	/* Every bucket, empty ones too, so charts need no gap filling. */
+	s.arr = json_array();
+	s.first = from / bucket;
+	for (b = s.first; b < s.first + nb; b++)
+		json_array_append_new(s.arr, json_pack("{s:o, s:i}", "t",
+		    time_json(b * bucket), "clicks", 0));
+	json_object_set_new(j, "series", s.arr);
+	if (store_stats_series(&links.db, id, from, to, bucket, series_one,
+	    &s) == -1)
+		goto fail;
+
+	bd = json_object();
+	json_object_set_new(j, "breakdowns", bd);
+	for (i = 0; i < STATS_DIM__MAX; i++) {
+		arr = json_array();
+		json_object_set_new(bd, dim_names[i], arr);
+		if (store_stats_breakdown(&links.db, (enum stats_dim)i, id,
+		    from, to, TOP, breakdown_one, arr) == -1)
+			goto fail;
+	}
+	lz_resp_json(r, 200, j);
+	return;
+fail:
+	json_decref(j);
+	lz_resp_error(r, 500, "internal_error", NULL, "The statistics could "
+	    "not be read.");
+}
