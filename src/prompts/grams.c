@@ -403,6 +403,12 @@ gram_chain(struct gram_query *q)
 /* Bytes of stored positions read at a time. */
 #define WINDOW		4096
 
+/* Positions, or the starts of the query a prompt's positions allow. */
+struct ints {
+	int64_t		*v;
+	size_t		 n, cap;
+};
+
 /* A tile's set and position records, walked in step with the candidates:
  * the rank of a candidate in the set is the number of its record, found
  * through the skip list from the record last read.  The positions are
@@ -421,12 +427,8 @@ struct cursor {
 	uint8_t		*win;		/* positions [wlo, wlo + (wend - win)) */
 	const uint8_t	*p, *wend;
 	size_t		 wlo, wcap;
-};
-
-/* The starts of the query a prompt's positions allow so far. */
-struct starts {
-	int64_t		*v;
-	size_t		 n, cap;
+	uint64_t	 d;		/* the prompt of at[] (+1; 0 none) */
+	struct ints	 at;		/* its positions of the trigram */
 };
 
 static void
@@ -436,6 +438,7 @@ cur_free(struct cursor *c)
 	free(c->ids);
 	free(c->skip);
 	free(c->win);
+	free(c->at.v);
 }
 
 /* Where p is in the positions. */
@@ -591,46 +594,94 @@ cur_seek(struct cursor *c, uint64_t d, const uint8_t **rec, size_t *len)
 	return 1;
 }
 
-/*
- * Whether the tiles line up in prompt d: the starts the first (rarest)
- * tile allows, kept while every other tile has its trigram at start +
- * its offset.  1, 0, -1, -2.
- */
+/* The positions of c's trigram in prompt d into c->at, once per prompt:
+ * 1, 0 when d does not hold it, -1, -2. */
 static int
-chain(struct cursor *c, size_t n, uint64_t d, struct starts *s)
+cur_positions(struct cursor *c, uint64_t d)
 {
 	const uint8_t	*p, *end;
-	uint64_t	 delta;
-	int64_t		 at, want;
-	size_t		 i, j, kept, len;
+	uint64_t	 delta, at;
+	int64_t		*v;
+	size_t		 len;
 	int		 rc;
 
-	if ((rc = cur_seek(&c[0], d, &p, &len)) != 1)
+	if (c->d == d + 1)
+		return 1;
+	c->d = 0;
+	if ((rc = cur_seek(c, d, &p, &len)) != 1)
 		return rc;
-	if (len > s->cap) {
-		s->cap = len;
-		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	if (len > c->at.cap) {		/* at most one position a byte */
+		c->at.cap = len;
+		c->at.v = xreallocarray(c->at.v, len, sizeof(*c->at.v));
 	}
 	end = p + len;
-	for (s->n = 0, at = 0; p < end; at += (int64_t)delta) {
-		if (get_var(&p, end, &delta) == -1 || delta > UINT32_MAX)
+	for (v = c->at.v, at = 0; p < end; *v++ = (int64_t)at) {
+		if (*p < 0x80)		/* most deltas are under 128 */
+			at += *p++;
+		else if (get_var(&p, end, &delta) == -1 ||
+		    delta > UINT32_MAX)
 			return -2;
-		if (at + (int64_t)delta >= c[0].t->off)
-			s->v[s->n++] = at + (int64_t)delta - c[0].t->off;
+		else
+			at += delta;
 	}
+	c->at.n = (size_t)(v - c->at.v);
+	c->d = d + 1;
+	return 1;
+}
+
+/* A tile of the chain: its offset in the query, and the cursor of its
+ * trigram (tiles of one trigram share one). */
+struct link {
+	uint32_t	 off;
+	struct cursor	*c;
+};
+
+/* Fewest positions first: the first tile gives the starts every other
+ * tile is merged with. */
+static int
+link_rarer(const void *a, const void *b)
+{
+	const struct link	*x = a, *y = b;
+
+	if (x->c->t->poslen != y->c->t->poslen)
+		return x->c->t->poslen < y->c->t->poslen ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * Whether the tiles line up in prompt d: the starts the first tile
+ * allows, kept while every other tile has its trigram at start + its
+ * offset.  1, 0, -1, -2.
+ */
+static int
+chain(struct link *l, size_t n, uint64_t d, struct ints *s)
+{
+	const struct ints *at;
+	size_t		 i, j, k, kept;
+	int64_t		 want;
+	int		 rc;
+
+	if ((rc = cur_positions(l[0].c, d)) != 1)
+		return rc;
+	at = &l[0].c->at;
+	if (at->n > s->cap) {
+		s->cap = at->n;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	}
+	for (s->n = 0, j = 0; j < at->n; j++)
+		if (at->v[j] >= l[0].off)
+			s->v[s->n++] = at->v[j] - l[0].off;
 	for (i = 1; i < n && s->n > 0; i++) {
-		if ((rc = cur_seek(&c[i], d, &p, &len)) != 1)
+		if ((rc = cur_positions(l[i].c, d)) != 1)
 			return rc;
-		end = p + len;
-		/* Positions and starts both ascend: a merge. */
-		for (j = 0, kept = 0, at = 0; j < s->n && p < end;) {
-			if (get_var(&p, end, &delta) == -1 ||
-			    delta > UINT32_MAX)
-				return -2;
-			at += (int64_t)delta;
-			while (j < s->n && (want = s->v[j] + c[i].t->off) <=
-			    at) {
-				if (want == at)
+		at = &l[i].c->at;
+		/* Both ascend: a merge. */
+		for (j = 0, k = 0, kept = 0; j < s->n && k < at->n;) {
+			want = s->v[j] + l[i].off;
+			if (at->v[k] < want)
+				k++;
+			else {
+				if (at->v[k] == want)
 					s->v[kept++] = s->v[j];
 				j++;
 			}
@@ -640,16 +691,16 @@ chain(struct cursor *c, size_t n, uint64_t d, struct starts *s)
 	return s->n > 0;
 }
 
-/* Fewest positions first: the first tile gives the starts every other
- * tile is merged with. */
-static int
-tile_rarer(const void *a, const void *b)
+/* The first of t[0..i] with t[i]'s key. */
+static size_t
+first_of_key(const struct gram_tile *t, size_t i)
 {
-	const struct cursor	*x = a, *y = b;
+	size_t	 j;
 
-	if (x->t->poslen != y->t->poslen)
-		return x->t->poslen < y->t->poslen ? -1 : 1;
-	return x->t->off < y->t->off ? -1 : x->t->off > y->t->off;
+	for (j = 0; j < i; j++)
+		if (t[j].key == t[i].key)
+			return j;
+	return i;
 }
 
 int
@@ -657,24 +708,32 @@ gram_verify(struct pset *cand, const struct gram_tile *t, size_t n,
     const struct gram_source *src)
 {
 	struct cursor	*c;
-	struct starts	 s;
+	struct link	*l;
+	struct ints	 s;
 	uint64_t	 w, d;
-	size_t		 i, made;
+	size_t		 i, made = 0, f;
 	int		 rc = 0, r;
 
 	if (n == 0)
 		return 0;
 	memset(&s, 0, sizeof(s));
 	c = xcalloc(n, sizeof(*c));
-	for (made = 0; made < n && rc == 0; made++)
-		rc = cur_init(&c[made], &t[made], cand->nw, src);
+	l = xcalloc(n, sizeof(*l));
+	for (i = 0; i < n && rc == 0; i++) {
+		if ((f = first_of_key(t, i)) == i) {
+			rc = cur_init(&c[i], &t[i], cand->nw, src);
+			made = i + 1;
+		}
+		l[i].off = t[i].off;
+		l[i].c = &c[f];
+	}
 	if (rc != 0)
 		goto out;
-	qsort(c, n, sizeof(*c), tile_rarer);
+	qsort(l, n, sizeof(*l), link_rarer);
 	for (i = 0; i < cand->nw; i++)
 		for (w = cand->w[i]; w != 0; w &= w - 1) {
 			d = i * 64 + (uint64_t)__builtin_ctzll(w);
-			if ((r = chain(c, n, d, &s)) < 0) {
+			if ((r = chain(l, n, d, &s)) < 0) {
 				rc = r;
 				goto out;
 			}
@@ -685,6 +744,7 @@ out:
 	for (i = 0; i < made; i++)
 		cur_free(&c[i]);
 	free(s.v);
+	free(l);
 	free(c);
 	return rc;
 }
@@ -693,7 +753,7 @@ int
 gram_match(const char *q, struct pset *s, const struct gram_source *src)
 {
 	struct gram_query	*gq;
-	size_t			 i, opened = 0;
+	size_t			 i, f;
 	int			 rc = -1, r;
 
 	gq = xmalloc(sizeof(*gq));
@@ -702,8 +762,15 @@ gram_match(const char *q, struct pset *s, const struct gram_source *src)
 		rc = 0;
 		goto out;
 	}
+	/* A trigram that comes again (in a query like "lalala") is looked
+	 * up, read and walked once. */
 	if (gq->nchars > 3)
 		for (i = 0; i < gq->ngrams && !pset_empty(s); i++) {
+			if ((f = first_of_key(gq->g, i)) < i) {
+				gq->g[i].ndocs = gq->g[f].ndocs;
+				gq->g[i].poslen = gq->g[f].poslen;
+				continue;
+			}
 			if ((r = src->stat(src->arg, &gq->g[i])) == -1)
 				goto out;
 			if (r == 0)	/* no prompt holds this trigram */
@@ -711,6 +778,8 @@ gram_match(const char *q, struct pset *s, const struct gram_source *src)
 		}
 	gram_chain(gq);
 	for (i = 0; i < gq->ntiles && !pset_empty(s); i++) {
+		if (first_of_key(gq->tile, i) < i)
+			continue;
 		if ((r = src->docs(src->arg, &gq->tile[i])) == -1)
 			goto out;
 		if (r == 0 && gq->nchars > 3) {	/* it had a size */
@@ -726,16 +795,17 @@ gram_match(const char *q, struct pset *s, const struct gram_source *src)
 		}
 	}
 	if (gq->nchars > 3 && !pset_empty(s)) {
-		for (opened = 0; opened < gq->ntiles; opened++)
-			if (src->pos_open(src->arg, &gq->tile[opened]) == -1)
+		for (i = 0; i < gq->ntiles; i++)
+			if (first_of_key(gq->tile, i) == i && src->pos_open(
+			    src->arg, &gq->tile[i]) == -1)
 				goto out;
-		if ((rc = gram_verify(s, gq->tile, gq->ntiles, src)) != 0)
-			goto out;
+		rc = gram_verify(s, gq->tile, gq->ntiles, src);
+		goto out;
 	}
 	rc = 0;
 out:
 	for (i = 0; i < gq->ntiles; i++) {
-		if (i < opened)
+		if (gq->tile[i].pos != NULL)
 			src->pos_close(src->arg, &gq->tile[i]);
 		free(gq->tile[i].docs);
 	}
