@@ -15,7 +15,6 @@
 /* The character of SEARCH_SEP, never part of a gram. */
 #define SEP_CHAR	0x1f
 
-
 /* ---- varints and words --------------------------------------------------- */
 
 static void
@@ -232,13 +231,6 @@ pset_add(struct pset *s, uint64_t id)
 		s->w[id / 64] |= (uint64_t)1 << (id % 64);
 }
 
-void
-pset_del(struct pset *s, uint64_t id)
-{
-	if (id / 64 < s->nw)
-		s->w[id / 64] &= ~((uint64_t)1 << (id % 64));
-}
-
 int
 pset_has(const struct pset *s, uint64_t id)
 {
@@ -374,9 +366,11 @@ gram_chain(struct gram_query *q)
 	q->ntiles = 0;
 	if (q->ngrams == 0)
 		return;
-	/* best[i]: the cheapest chain from gram 0 to gram i. */
+	/* best[i]: the cheapest chain from gram 0 to gram i (costs are
+	 * bounded, so no sum overflows whatever the index says). */
 	for (i = 0; i < q->ngrams; i++) {
-		cost = q->g[i].poslen + GRAM_TILE_COST;
+		cost = (q->g[i].poslen < ((size_t)1 << 40) ? q->g[i].poslen :
+		    ((size_t)1 << 40)) + GRAM_TILE_COST;
 		from[i] = i;
 		best[i] = cost;
 		if (i == 0)

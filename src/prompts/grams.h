@@ -54,7 +54,6 @@ int	 pset_and_stored(struct pset *, const void *stored, size_t len);
 void	 pset_and(struct pset *, const struct pset *);
 void	 pset_clear(struct pset *);
 void	 pset_add(struct pset *, uint64_t id);
-void	 pset_del(struct pset *, uint64_t id);
 int	 pset_has(const struct pset *, uint64_t id);
 int	 pset_empty(const struct pset *);
 long long pset_count(const struct pset *);
