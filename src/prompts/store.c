@@ -281,8 +281,18 @@ pstore_open(struct lz_db *db, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (lz_db_check_version(db, lz_prompts_migrations,
-	    lz_prompts_nmigrations, err, errlen) == -1 ||
-	    lz_db_prepare(db, rd_sql, RD__MAX, err, errlen) == -1) {
+	    lz_prompts_nmigrations, err, errlen) == -1) {
+		/* Its data is never migrated: another import makes it. */
+		if (lz_db_user_version(db) > 0)
+			snprintf(err, errlen, "%s: made by another version of "
+			    "lzctl (schema %d, this program's %d); import the "
+			    "data again", path, lz_db_user_version(db),
+			    lz_prompts_migrations[lz_prompts_nmigrations - 1].
+			    version);
+		lz_db_close(db);
+		return -1;
+	}
+	if (lz_db_prepare(db, rd_sql, RD__MAX, err, errlen) == -1) {
 		lz_db_close(db);
 		return -1;
 	}
