@@ -279,7 +279,8 @@ pset_page(const struct pset *s, long long offset, long limit, int64_t *ids)
 				w &= w - 1;
 		}
 		for (; w != 0 && n < limit; w &= w - 1)
-			ids[n++] = (int64_t)(i * 64 + (size_t)__builtin_ctzll(w));
+			ids[n++] = (int64_t)(i * 64 +
+			    (size_t)__builtin_ctzll(w));
 	}
 	return n;
 }
@@ -392,7 +393,7 @@ gram_chain(struct gram_query *q)
 	}
 }
 
-/* ---- verification ---------------------------------------------------------- */
+/* ---- verification ------------------------------------------------------- */
 
 /* Bytes of stored positions read at a time. */
 #define WINDOW		4096
@@ -418,7 +419,7 @@ struct cursor {
 	size_t		 nskip;
 	size_t		 rec0;		/* where the records start */
 	uint64_t	 r;		/* the record at p */
-	uint8_t		*win;		/* positions [wlo, wlo + (wend - win)) */
+	uint8_t		*win;		/* [wlo, wlo + (wend - win)) */
 	const uint8_t	*p, *wend;
 	size_t		 wlo, wcap;
 	uint64_t	 d;		/* the prompt of at[] (+1; 0 none) */

@@ -15,8 +15,9 @@
 #include "store.h"
 #include "util.h"
 
-/* The filters of the index-ordered pages (no tag, no query), as ?1 .. ?4.  The unary
- * + keeps the planner walking the order's index rather than visible_at's. */
+/* The filters of the index-ordered pages (no tag, no query), as ?1 .. ?4.
+ * The unary + keeps the planner walking the order's index rather than
+ * visible_at's. */
 #define PPAGE \
 	"+visible_at <= ?1 AND (?2 IS NULL OR category = ?2) AND " \
 	"(?3 = 0 OR tool_id = ?3) AND (?4 = 0 OR is_pro = 0)"
@@ -367,14 +368,15 @@ set_named(struct lz_db *db, const char *name, struct pset *s, int and)
 {
 	sqlite3_stmt	*st = lz_db_stmt(db, RD_SET);
 	const void	*blob;
+	size_t		 len;
 	int		 rc, r = 0;
 
 	lz_db_bind_text(st, 1, name);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		blob = sqlite3_column_blob(st, 0);
-		r = and ? pset_and_stored(s, blob, (size_t)sqlite3_column_bytes(
-		    st, 0)) : pset_load(s, blob, (size_t)sqlite3_column_bytes(
-		    st, 0));
+		len = (size_t)sqlite3_column_bytes(st, 0);
+		r = and ? pset_and_stored(s, blob, len) : pset_load(s, blob,
+		    len);
 		if (r == -1)
 			damaged(name);
 	} else if (rc == SQLITE_DONE)
@@ -412,7 +414,8 @@ filter_set(struct lz_db *db, const struct pfilter *f, struct pset *s)
 			return -1;
 	}
 	if (f->tool_id > 0) {
-		snprintf(name, sizeof(name), "tool:%lld", (long long)f->tool_id);
+		snprintf(name, sizeof(name), "tool:%lld",
+		    (long long)f->tool_id);
 		if (set_named(db, name, s, 1) == -1)
 			return -1;
 	}
@@ -581,7 +584,8 @@ order_page(struct lz_db *db, const char *sort, const struct pset *s,
 	}
 	size = sqlite3_blob_bytes(blob);
 	for (at = 0; at < size && n < limit && seen < count; at += len) {
-		len = size - at < (int)sizeof(buf) ? size - at : (int)sizeof(buf);
+		len = size - at < (int)sizeof(buf) ? size - at :
+		    (int)sizeof(buf);
 		len -= len % 4;
 		if (len == 0 || sqlite3_blob_read(blob, buf, len, at) !=
 		    SQLITE_OK) {

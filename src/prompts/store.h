@@ -41,7 +41,6 @@ enum psort {
 
 struct pfilter {
 	const char	*q;		/* folded query, or NULL */
-	long		 qchars;	/* its length in characters */
 	int64_t		 tag_id;	/* 0 any; -1 an unknown topic */
 	int64_t		 tool_id;	/* 0 any */
 	const char	*category;	/* NULL any */
