@@ -1,7 +1,7 @@
 /*
  * check_prompts.c -- the prompt library's pure parts: case folding and
- * names (search.c), value sets (values.c), and the importer's checks and
- * build (import.c) on small data files.
+ * names (search.c), the search index (grams.c), value sets (values.c),
+ * and the importer's checks and build (import.c) on small data files.
  */
 #include "config.h"
 
@@ -16,6 +16,7 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
+#include "grams.h"
 #include "import.h"
 #include "lztime.h"
 #include "search.h"
@@ -129,13 +130,430 @@ START_TEST(tool_names)
 }
 END_TEST
 
-START_TEST(phrase_quoting)
-{
-	struct lz_buf	 b = LZ_BUF_INIT;
+/* ---- grams.c ------------------------------------------------------------- */
 
-	search_phrase(&b, "say \"hi\" OR NEAR(x)");
-	ck_assert_str_eq(lz_buf_str(&b), "\"say \"\"hi\"\" OR NEAR(x)\"");
+/* A number below n from a fixed sequence (xorshift64), so that a failure
+ * repeats. */
+static uint32_t
+rnd(uint32_t n)
+{
+	static uint64_t	 x = 0x9e3779b97f4a7c15ULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return (uint32_t)((x >> 11) % n);
+}
+
+START_TEST(sets_round_trip)
+{
+	static const size_t	 sizes[] = { 1, 63, 64, 65, 1000, 5000 };
+	struct lz_buf		 b = LZ_BUF_INIT;
+	struct pset		 s, t;
+	uint32_t		*ids;
+	int64_t			 page[50];
+	size_t			 z, n, i, k, every;
+	long			 got;
+
+	for (z = 0; z < LZ_NELEM(sizes); z++)
+		for (every = 1; every <= 200; every *= 3) {
+			/* Dense (a bitset) to sparse (varints). */
+			ids = xcalloc(sizes[z], sizeof(*ids));
+			for (i = 0, n = 0; i < sizes[z]; i++)
+				if (rnd((uint32_t)every) == 0)
+					ids[n++] = (uint32_t)i;
+			lz_buf_reset(&b);
+			pset_encode(&b, ids, n, sizes[z]);
+			ck_assert(b.len <= 1 + (sizes[z] + 63) / 64 * 8);
+			pset_init(&s, sizes[z]);
+			ck_assert_int_eq(pset_load(&s, b.p, b.len), 0);
+			ck_assert_int_eq(pset_count(&s), (long long)n);
+			for (i = 0, k = 0; i < sizes[z]; i++) {
+				int	 in = k < n && ids[k] == i;
+
+				if (pset_has(&s, i) != in)
+					ck_abort_msg("id %zu: %d", i, !in);
+				k += in;
+			}
+			/* Pages walk the ids in order. */
+			for (i = 0; i < n; i += 7) {
+				got = pset_page(&s, (long long)i, 50, page);
+				ck_assert_int_eq(got, n - i < 50 ? n - i : 50);
+				for (k = 0; k < (size_t)got; k++)
+					if (page[k] != ids[i + k])
+						ck_abort_msg("page at %zu", i);
+			}
+			ck_assert_int_eq(pset_page(&s, (long long)n, 50, page),
+			    0);
+			/* AND with a stored set of the other form. */
+			pset_init(&t, sizes[z]);
+			for (i = 0; i < sizes[z]; i++)
+				pset_add(&t, i);
+			ck_assert_int_eq(pset_and_stored(&t, b.p, b.len), 0);
+			ck_assert_int_eq(pset_count(&t), (long long)n);
+			pset_free(&t);
+			/* Another size is not this set. */
+			pset_init(&t, sizes[z] + 64);
+			ck_assert_int_eq(pset_load(&t, b.p, b.len),
+			    b.p[0] == 'b' ? -1 : 0);
+			pset_free(&t);
+			pset_free(&s);
+			free(ids);
+		}
 	lz_buf_free(&b);
+}
+END_TEST
+
+START_TEST(damaged_sets_are_refused)
+{
+	static const struct {
+		const char	*s;
+		size_t		 len;
+	} bad[] = {
+		{ "", 0 },			/* no form */
+		{ "x\x01", 2 },			/* unknown form */
+		{ "v\x05\x00", 3 },		/* not ascending */
+		{ "v\x80", 2 },			/* varint cut short */
+		{ "v\x80\x01", 3 },		/* 128: beyond 128 bits */
+		{ "b\x01", 2 },			/* a short bitset */
+	};
+	struct pset	 s;
+	size_t		 i;
+
+	pset_init(&s, 128);
+	for (i = 0; i < LZ_NELEM(bad); i++) {
+		pset_add(&s, 3);
+		ck_assert_int_eq(pset_load(&s, bad[i].s, bad[i].len), -1);
+		ck_assert(pset_empty(&s));
+	}
+	ck_assert_int_eq(pset_load(&s, "v\x7f", 2), 0);
+	ck_assert(pset_has(&s, 127));
+	pset_free(&s);
+}
+END_TEST
+
+/* The offsets of q's tiles, as "0,3,5". */
+static const char *
+tile_offsets(const struct gram_query *q)
+{
+	static char	 buf[256];
+	size_t		 i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < q->ntiles && n < sizeof(buf) - 12; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u",
+		    i ? "," : "", q->tile[i].off);
+	return buf;
+}
+
+START_TEST(query_plans)
+{
+	static struct gram_query q;
+	uint32_t		 cp[3] = { 0x8c93, 'a', 'b' };
+	size_t			 i;
+
+	ck_assert_int_eq(gram_plan("", &q), -1);
+	ck_assert_int_eq(gram_plan("a\x1f" "b", &q), -1);
+	ck_assert_int_eq(gram_plan("貓", &q), 0);
+	gram_chain(&q);
+	ck_assert_int_eq(q.ntiles, 1);
+	ck_assert(q.tile[0].key == gram_key(cp, 1));
+	ck_assert(!gram_is_tri(q.tile[0].key));
+	ck_assert_int_eq(gram_plan("貓ab", &q), 0);
+	gram_chain(&q);
+	ck_assert_int_eq(q.ntiles, 1);
+	ck_assert(q.tile[0].key == gram_key(cp, 3));
+	ck_assert(gram_is_tri(q.tile[0].key));
+	/* Every trigram of a longer query; tiles from the first to the
+	 * last, fewest when all cost alike. */
+	ck_assert_int_eq(gram_plan("abcdefgh", &q), 0);
+	ck_assert_int_eq(q.nchars, 8);
+	ck_assert_int_eq(q.ngrams, 6);
+	ck_assert(q.g[5].key == gram_key((const uint32_t[]){ 'f', 'g',
+	    'h' }, 3));
+	gram_chain(&q);
+	ck_assert_int_eq(q.ntiles, 3);
+	ck_assert_int_eq(q.tile[0].off, 0);
+	ck_assert_int_eq(q.tile[2].off, 5);
+	/* Common trigrams are left out where rarer ones cover. */
+	for (i = 0; i < q.ngrams; i++)
+		q.g[i].poslen = 100000;
+	q.g[1].poslen = q.g[4].poslen = 10;
+	gram_chain(&q);
+	ck_assert_str_eq(tile_offsets(&q), "0,1,4,5");
+	q.g[0].poslen = 10;
+	q.g[2].poslen = 50000;
+	gram_chain(&q);
+	ck_assert_str_eq(tile_offsets(&q), "0,1,4,5");
+	/* Never a gap: 500 characters, 1 + ceil(497 / 3) tiles. */
+	{
+		char	 many[501];
+
+		memset(many, 'x', 500);
+		many[500] = '\0';
+		ck_assert_int_eq(gram_plan(many, &q), 0);
+		ck_assert_int_eq(q.ngrams, 498);
+		gram_chain(&q);
+		ck_assert_int_eq(q.ntiles, 167);
+		for (i = 1; i < q.ntiles; i++)
+			ck_assert(q.tile[i].off - q.tile[i - 1].off <= 3);
+		ck_assert_int_eq(q.tile[q.ntiles - 1].off, 497);
+	}
+}
+END_TEST
+
+/* An index kept in memory, as gram_build_each hands it out. */
+struct memgram {
+	uint64_t	 key;
+	long long	 ndocs;
+	struct lz_buf	 docs, pos;
+	int		 has_pos;
+};
+
+struct memidx {
+	struct memgram	*g;
+	size_t		 n;
+};
+
+static int
+mem_put(void *arg, uint64_t key, long long ndocs, const void *docs,
+    size_t docslen, const void *pos, size_t poslen)
+{
+	struct memidx	*ix = arg;
+	struct memgram	*g;
+
+	ix->g = xreallocarray(ix->g, ix->n + 1, sizeof(*ix->g));
+	g = &ix->g[ix->n++];
+	memset(g, 0, sizeof(*g));
+	g->key = key;
+	g->ndocs = ndocs;
+	lz_buf_add(&g->docs, docs, docslen);
+	if ((g->has_pos = pos != NULL))
+		lz_buf_add(&g->pos, pos, poslen);
+	if (ix->n > 1)		/* in key order */
+		ck_assert(ix->g[ix->n - 2].key < key);
+	return 0;
+}
+
+static struct memgram *
+mem_find(struct memidx *ix, uint64_t key)
+{
+	size_t	 i;
+
+	for (i = 0; i < ix->n; i++)
+		if (ix->g[i].key == key)
+			return &ix->g[i];
+	return NULL;
+}
+
+static int
+mem_stat(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL)
+		return 0;
+	t->ndocs = g->ndocs;
+	t->poslen = g->pos.len;
+	return 1;
+}
+
+static int
+mem_docs(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL)
+		return 0;
+	t->ndocs = g->ndocs;
+	t->docs = xmalloc(g->docs.len + 1);
+	memcpy(t->docs, g->docs.p, g->docs.len);
+	t->docslen = g->docs.len;
+	return 1;
+}
+
+static int
+mem_pos_open(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL || !g->has_pos)
+		return -1;
+	t->pos = &g->pos;
+	t->poslen = g->pos.len;
+	return 0;
+}
+
+static int
+mem_pos_read(void *arg, const struct gram_tile *t, void *buf, size_t len,
+    size_t off)
+{
+	const struct lz_buf	*b = t->pos;
+
+	(void)arg;
+	if (off > t->poslen || len > t->poslen - off || t->poslen > b->len)
+		abort();	/* beyond what pos_open said */
+	memcpy(buf, b->p + off, len);
+	return 0;
+}
+
+static void
+mem_pos_close(void *arg, struct gram_tile *t)
+{
+	(void)arg;
+	t->pos = NULL;
+}
+
+static const struct gram_source *
+mem_source(struct memidx *ix)
+{
+	static struct gram_source	 src;
+
+	src.stat = mem_stat;
+	src.docs = mem_docs;
+	src.pos_open = mem_pos_open;
+	src.pos_read = mem_pos_read;
+	src.pos_close = mem_pos_close;
+	src.arg = ix;
+	return &src;
+}
+
+static void
+mem_free(struct memidx *ix)
+{
+	size_t	 i;
+
+	for (i = 0; i < ix->n; i++) {
+		lz_buf_free(&ix->g[i].docs);
+		lz_buf_free(&ix->g[i].pos);
+	}
+	free(ix->g);
+}
+
+/* Whether every three characters of q (ASCII) are somewhere in text. */
+static int
+all_trigrams_in(const char *q, const char *text)
+{
+	char	 tri[4];
+	size_t	 i;
+
+	for (i = 0; q[i] != '\0' && q[i + 1] != '\0' && q[i + 2] != '\0';
+	    i++) {
+		if ((q[i] | q[i + 1] | q[i + 2]) & 0x80)
+			return 0;
+		memcpy(tri, q + i, 3);
+		tri[3] = '\0';
+		if (strstr(text, tri) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Random texts of few distinct characters (so that every query is
+ * found, partly found, or found out of line), fields and all, against
+ * the brute force: a query matches a prompt when it is a substring of
+ * its search text (no query holds the separator).
+ */
+START_TEST(grams_find_exactly_the_substrings)
+{
+	static const char *const alpha[] = { "a", "b", "c", "貓", "夜", " " };
+	enum { NDOC = 300 };
+	struct gram_build	*gb;
+	struct memidx		 ix;
+	struct lz_buf		 text[NDOC + 1], q = LZ_BUF_INIT;
+	struct pset		 s;
+	size_t			 i, k, len, nq;
+	long long		 want, lookalikes = 0;
+
+	memset(&ix, 0, sizeof(ix));
+	memset(text, 0, sizeof(text));
+	gb = gram_build_new();
+	/* Id 0 is never a prompt; some ids hold nothing. */
+	for (i = 1; i <= NDOC; i++) {
+		size_t	 fields = rnd(4);
+
+		while (fields-- > 0) {
+			struct lz_buf	 f = LZ_BUF_INIT;
+
+			len = 1 + rnd(i % 10 == 0 ? 200 : 20);
+			for (k = 0; k < len; k++)
+				lz_buf_puts(&f, alpha[rnd(
+				    LZ_NELEM(alpha))]);
+			search_field(&text[i], lz_buf_str(&f));
+			lz_buf_free(&f);
+		}
+		gram_build_add(gb, (uint32_t)i, lz_buf_str(&text[i]));
+	}
+	ck_assert_int_eq(gram_build_each(gb, NDOC + 1, mem_put, &ix), 0);
+	gram_build_free(gb);
+
+	for (nq = 0; nq < 3000; nq++) {
+		len = 1 + rnd(nq < 2000 ? 8 : 40);
+		lz_buf_reset(&q);
+		for (k = 0; k < len; k++)
+			lz_buf_puts(&q, alpha[rnd(nq % 2 ?
+			    3 : LZ_NELEM(alpha))]);
+		pset_init(&s, NDOC + 1);
+		for (i = 1; i <= NDOC; i++)
+			pset_add(&s, i);
+		ck_assert_int_eq(gram_match(lz_buf_str(&q), &s,
+		    mem_source(&ix)), 0);
+		for (i = 0, want = 0; i <= NDOC; i++) {
+			int	 in = i > 0 && strstr(lz_buf_str(&text[i]),
+			    lz_buf_str(&q)) != NULL;
+
+			/* Not ck_assert per prompt: Check writes down
+			 * every assertion's place, and these are many. */
+			if (pset_has(&s, i) != in)
+				ck_abort_msg("'%s' in %zu '%s': %d",
+				    lz_buf_str(&q), i, lz_buf_str(&text[i]),
+				    !in);
+			want += in;
+			if (i > 0 && !in && len >= 4)
+				lookalikes += all_trigrams_in(lz_buf_str(&q),
+				    lz_buf_str(&text[i]));
+		}
+		ck_assert_int_eq(pset_count(&s), want);
+		pset_free(&s);
+	}
+	/* Many prompts held every trigram of a query but not the query:
+	 * the positions, not the sets, kept them out. */
+	ck_assert_int_gt(lookalikes, 1000);
+	for (i = 0; i <= NDOC; i++)
+		lz_buf_free(&text[i]);
+	lz_buf_free(&q);
+	mem_free(&ix);
+}
+END_TEST
+
+START_TEST(damaged_positions_are_refused)
+{
+	struct gram_build	*gb;
+	struct memidx		 ix;
+	struct pset		 s;
+	size_t			 i;
+
+	memset(&ix, 0, sizeof(ix));
+	gb = gram_build_new();
+	gram_build_add(gb, 1, "abcdef" SEARCH_SEP);
+	gram_build_add(gb, 2, "xabcdefabcd" SEARCH_SEP);
+	ck_assert_int_eq(gram_build_each(gb, 3, mem_put, &ix), 0);
+	gram_build_free(gb);
+	pset_init(&s, 3);
+	pset_add(&s, 1);
+	pset_add(&s, 2);
+	ck_assert_int_eq(gram_match("bcdefa", &s, mem_source(&ix)), 0);
+	ck_assert_int_eq(pset_count(&s), 1);
+	ck_assert(pset_has(&s, 2));
+	/* Cut every position list short. */
+	for (i = 0; i < ix.n; i++)
+		if (ix.g[i].has_pos)
+			ix.g[i].pos.len /= 2;
+	pset_add(&s, 1);
+	ck_assert_int_eq(gram_match("bcdefa", &s, mem_source(&ix)), -2);
+	pset_free(&s);
+	mem_free(&ix);
 }
 END_TEST
 
@@ -295,6 +713,7 @@ END_TEST
 
 START_TEST(import_builds_and_hides)
 {
+	static const uint32_t ecr[] = { 'e', 'c', 'r', 'e' };
 	struct import	*m;
 	sqlite3		*db;
 	sqlite3_stmt	*st;
@@ -344,9 +763,11 @@ START_TEST(import_builds_and_hides)
 	ck_assert_str_eq((const char *)sqlite3_column_text(st, 2),
 	    "first line");
 	sqlite3_finalize(st);
+	/* Nor any trigram of it in the search index. */
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM "
-	    "prompt_fts WHERE instr(text, 'secret') > 0", -1, &st, NULL),
-	    SQLITE_OK);
+	    "gram_docs WHERE key IN (?, ?)", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)gram_key(ecr, 3));
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)gram_key(ecr + 1, 3));
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	ck_assert_int_eq(sqlite3_column_int(st, 0), 0);
 	sqlite3_finalize(st);
@@ -387,7 +808,11 @@ suite(void)
 	tcase_add_test(tc, fields_are_separated);
 	tcase_add_test(tc, tag_names);
 	tcase_add_test(tc, tool_names);
-	tcase_add_test(tc, phrase_quoting);
+	tcase_add_test(tc, sets_round_trip);
+	tcase_add_test(tc, damaged_sets_are_refused);
+	tcase_add_test(tc, query_plans);
+	tcase_add_test(tc, grams_find_exactly_the_substrings);
+	tcase_add_test(tc, damaged_positions_are_refused);
 	tcase_add_test(tc, value_sets);
 	suite_add_tcase(s, tc);
 

@@ -11,7 +11,6 @@
 #include "resp.h"
 #include "search.h"
 #include "store.h"
-#include "utf8.h"
 #include "util.h"
 #include "values.h"
 
@@ -144,7 +143,6 @@ api_prompts_list(struct lz_req *r)
 	if (v[P_Q].set) {
 		qfold = search_fold_dup(v[P_Q].s);
 		f.q = qfold;
-		f.qchars = lz_utf8_count(qfold, strlen(qfold), 0);
 	}
 
 	count = pstore_prompt_find(&prompts.db, &f, v[P_OFFSET].i,

@@ -23,6 +23,7 @@
 #include "jbody.h"
 #include "lztime.h"
 #include "req.h"
+#include "grams.h"
 #include "search.h"
 #include "store.h"
 #include "utf8.h"
@@ -1511,6 +1512,7 @@ static int
 write_prompts(struct import *m, struct lz_db *db)
 {
 	struct iprompt	**order;
+	struct gram_build *gb;
 	size_t		  i, k, n = 0;
 	int		  rc = -1;
 
@@ -1519,6 +1521,7 @@ write_prompts(struct import *m, struct lz_db *db)
 		if (m->prompts[i].status != ST_DRAFT)
 			order[n++] = &m->prompts[i];
 	qsort(order, n, sizeof(*order), recommended_cmp);
+	gb = gram_build_new();
 	for (i = 0; i < n; i++) {
 		struct iprompt	*ip = order[i];
 		struct pprompt	*p = &ip->p;
@@ -1532,7 +1535,7 @@ write_prompts(struct import *m, struct lz_db *db)
 		p->tags = ip->tags_json;
 		p->preview = ip->preview ? ip->preview : "";
 		p->preview_en = ip->preview_en;
-		p->search = ip->search;
+		gram_build_add(gb, (uint32_t)p->id, ip->search);
 		/* PRO bodies and variables are never stored. */
 		p->variables = p->is_pro ? NULL : ip->vars_json;
 		if (p->is_pro)
@@ -1544,8 +1547,9 @@ write_prompts(struct import *m, struct lz_db *db)
 			    p->id) == -1)
 				goto out;
 	}
-	rc = 0;
+	rc = pstore_put_grams(db, gb);
 out:
+	gram_build_free(gb);
 	free(order);
 	return rc;
 }

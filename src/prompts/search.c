@@ -109,6 +109,43 @@ search_field(struct lz_buf *b, const char *s)
 	lz_buf_puts(b, SEARCH_SEP);
 }
 
+struct chars {
+	uint32_t	*cp;
+	size_t		 n, cap;
+	int		 bad;
+};
+
+static void
+char_one(wchar_t wc, const char *raw, size_t rawlen, void *arg)
+{
+	struct chars	*c = arg;
+
+	(void)raw;
+	(void)rawlen;
+	if (wc == (wchar_t)-1 || c->bad) {
+		c->bad = 1;
+		return;
+	}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->cp = xreallocarray(c->cp, c->cap, sizeof(*c->cp));
+	}
+	c->cp[c->n++] = (uint32_t)wc;
+}
+
+uint32_t *
+search_chars(const char *s, size_t *n)
+{
+	struct chars	 c;
+
+	memset(&c, 0, sizeof(c));
+	each_char(s, char_one, &c);
+	if (c.cp == NULL)
+		c.cp = xmalloc(sizeof(*c.cp));
+	*n = c.n;
+	return c.cp;
+}
+
 struct tagnorm {
 	struct lz_buf	 b;
 	int		 bad;
@@ -180,16 +217,4 @@ search_tool_name(const char *s)
 	}
 	out[n] = '\0';
 	return out;
-}
-
-void
-search_phrase(struct lz_buf *b, const char *s)
-{
-	lz_buf_putc(b, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			lz_buf_putc(b, '"');
-		lz_buf_putc(b, *s);
-	}
-	lz_buf_putc(b, '"');
 }

@@ -1,7 +1,8 @@
 /*
  * search.h -- literal search (DESIGN 4): the one case folding applied to
  * stored text (by the importer) and to queries (by the service), the
- * normal forms of tag and tool names, and the FTS5 expressions of a query.
+ * normal forms of tag and tool names, and the characters of folded text
+ * (the index of literal search is grams.h).
  *
  * Matching is literal and case-insensitive: a query matches a field when
  * its folded form is a substring of the field's folded form.  Folding is
@@ -15,6 +16,7 @@
 #define LZ_SEARCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util.h"
 
@@ -31,6 +33,9 @@ void	 search_fold(struct lz_buf *, const char *s);
 char	*search_fold_dup(const char *s);
 /* Appends s folded and SEARCH_SEP; nothing for NULL or "". */
 void	 search_field(struct lz_buf *, const char *s);
+/* The characters (code points) of s, *n of them, up to the end or the
+ * first invalid sequence; the caller frees. */
+uint32_t *search_chars(const char *s, size_t *n);
 
 /*
  * The normal form of a tag name (slug, label, alias or the tag filter's
@@ -46,9 +51,5 @@ char	*search_tag_name(const char *s);
  * only.  Returns NULL when invalid or empty; the caller frees.
  */
 char	*search_tool_name(const char *s);
-
-/* The FTS5 expression of one phrase: s in double quotes, its quotes
- * doubled.  Appended to b. */
-void	 search_phrase(struct lz_buf *, const char *s);
 
 #endif

@@ -3,26 +3,21 @@
  */
 #include "config.h"
 
+#include <endian.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
+#include "grams.h"
 #include "log.h"
 #include "search.h"
 #include "store.h"
 #include "util.h"
 
-/* The filters every prompt search statement takes, as ?3 .. ?7:
- * now, category (NULL any), tool id (0 any), free only, tag id (0 any). */
-#define PFILTER \
-	"p.visible_at <= ?3 AND (?4 IS NULL OR p.category = ?4) AND " \
-	"(?5 = 0 OR p.tool_id = ?5) AND (?6 = 0 OR p.is_pro = 0) AND " \
-	"(?7 = 0 OR EXISTS (SELECT 1 FROM prompt_tags pt WHERE " \
-	"pt.tag_id = ?7 AND pt.prompt_id = p.id))"
-
-/* The same for the index-ordered pages (no tag), as ?1 .. ?4.  The unary
- * + keeps the planner walking the order's index rather than visible_at's. */
+/* The filters of the index-ordered pages (no tag, no query), as ?1 .. ?4.
+ * The unary + keeps the planner walking the order's index rather than
+ * visible_at's. */
 #define PPAGE \
 	"+visible_at <= ?1 AND (?2 IS NULL OR category = ?2) AND " \
 	"(?3 = 0 OR tool_id = ?3) AND (?4 = 0 OR is_pro = 0)"
@@ -58,10 +53,12 @@ enum rd {
 	RD_PAGE_RATING,
 	RD_COUNT_FACETS,
 	RD_COUNT_SCHEDULED,
-	RD_MATCH_FTS,
-	RD_MATCH_SCAN,
-	RD_MATCH_TAG,
-	RD_VOCAB,
+	RD_BITS,
+	RD_DUE,
+	RD_SET,
+	RD_GRAM_STAT,
+	RD_GRAM_DOCS,
+	RD_ORDER,
 	RD_SUMMARY,
 	RD_DETAIL,
 	RD_CHANGELOG,
@@ -113,30 +110,20 @@ static const char *const rd_sql[RD__MAX] = {
 	    "(?2 IS NULL OR category = ?2) AND (?3 = 0 OR tool_id = ?3) AND "
 	    "(?4 = 0 OR is_pro = 0)",
 
-	/*
-	 * ?1 the FTS5 expression.  Its answer is exact, so no instr()
-	 * confirms it: the text is folded by us and indexed case-sensitive,
-	 * a phrase matches within one field only (fields are separated by
-	 * characters no query holds), and trigrams in sequence are exactly
-	 * a substring.  The check DESIGN 4 asks for never rejected a row
-	 * and cost four times the search on common terms (lz-prompts(8)).
-	 */
-	[RD_MATCH_FTS] =
-	    "SELECT p.id, p.upd_rank, p.rating_rank FROM prompt_fts "
-	    "JOIN prompts p ON p.id = prompt_fts.rowid WHERE "
-	    "prompt_fts MATCH ?1 AND " PFILTER,
-	/* ?2 the folded query, found by scanning every search text. */
-	[RD_MATCH_SCAN] =
-	    "SELECT p.id, p.upd_rank, p.rating_rank FROM prompt_fts "
-	    "JOIN prompts p ON p.id = prompt_fts.rowid WHERE "
-	    "instr(prompt_fts.text, ?2) > 0 AND " PFILTER,
-	[RD_MATCH_TAG] =
-	    "SELECT p.id, p.upd_rank, p.rating_rank FROM prompt_tags pt0 "
-	    "JOIN prompts p ON p.id = pt0.prompt_id WHERE pt0.tag_id = ?7 "
-	    "AND " PFILTER,
-	[RD_VOCAB] =
-	    "SELECT term FROM prompt_fts_vocab WHERE term >= ?1 AND "
-	    "term < ?2 LIMIT ?3",
+	/* Searches (grams.h): the size of the sets, the scheduled prompts
+	 * visible by now (?1), a stored set, a gram, an order. */
+	[RD_BITS] =
+	    "SELECT coalesce(max(id), 0) + 1 FROM prompts",
+	[RD_DUE] =
+	    "SELECT id FROM prompts WHERE " SCHEDULED_NOW("prompts"),
+	[RD_SET] =
+	    "SELECT docs FROM prompt_sets WHERE name = ?",
+	[RD_GRAM_STAT] =
+	    "SELECT ndocs, posbytes FROM gram_docs WHERE key = ?",
+	[RD_GRAM_DOCS] =
+	    "SELECT ndocs, docs FROM gram_docs WHERE key = ?",
+	[RD_ORDER] =
+	    "SELECT id FROM prompt_orders WHERE sort = ?",
 
 	[RD_SUMMARY] =
 	    "SELECT " SUMMARY_COLS " FROM prompts p "
@@ -245,10 +232,6 @@ static const char *const rd_sql[RD__MAX] = {
 
 #define PSTORE_CACHE_KIB	"6144"
 
-/* At most this many index terms stand for a query of one or two
- * characters; beyond that a scan is cheaper than the OR of them all. */
-#define VOCAB_MAX	256
-
 static void
 logerr(struct lz_db *db, const char *what)
 {
@@ -288,17 +271,29 @@ pstore_open(struct lz_db *db, const char *path, char *err, size_t errlen)
 	if (lz_db_open(db, path, LZ_DB_RO | LZ_DB_IMMUTABLE, err, errlen) ==
 	    -1)
 		return -1;
-	/* Room for the narrow prompts table (about 3 MiB at 100,000
-	 * prompts, looked up once per match of a search) and the hot part of
-	 * the index; the default 2 MiB keeps re-reading them. */
+	/* Room for the pages requests come back to: the inner pages of
+	 * the gram index and of prompt_text, the filter sets, positions of
+	 * common trigrams.  Since searches read no row per match the
+	 * benchmark mix runs as fast with the default 2 MiB; 6 MiB keeps
+	 * more of a busy library and a worker at 9 MiB resident. */
 	if (lz_db_exec(db, "PRAGMA cache_size = -" PSTORE_CACHE_KIB) == -1) {
 		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db->h));
 		lz_db_close(db);
 		return -1;
 	}
 	if (lz_db_check_version(db, lz_prompts_migrations,
-	    lz_prompts_nmigrations, err, errlen) == -1 ||
-	    lz_db_prepare(db, rd_sql, RD__MAX, err, errlen) == -1) {
+	    lz_prompts_nmigrations, err, errlen) == -1) {
+		/* Its data is never migrated: another import makes it. */
+		if (lz_db_user_version(db) > 0)
+			snprintf(err, errlen, "%s: made by another version of "
+			    "lzctl (schema %d, this program's %d); import the "
+			    "data again", path, lz_db_user_version(db),
+			    lz_prompts_migrations[lz_prompts_nmigrations - 1].
+			    version);
+		lz_db_close(db);
+		return -1;
+	}
+	if (lz_db_prepare(db, rd_sql, RD__MAX, err, errlen) == -1) {
 		lz_db_close(db);
 		return -1;
 	}
@@ -357,173 +352,296 @@ pstore_tag_slug(struct lz_db *db, int64_t id, char *buf, size_t len)
 
 /* ---- prompt searches ------------------------------------------------- */
 
-/* A (sort key, id) pair; a bounded max-heap of them keeps the smallest
- * keys seen, i.e. the first offset + limit of the order. */
-struct hit {
-	int64_t	 key;
-	int64_t	 id;
-};
-
-struct topk {
-	struct hit	*h;
-	size_t		 n, cap;
-	long long	 k;
-};
-
 static void
-topk_sift_down(struct topk *t, size_t i)
+damaged(const char *what)
 {
-	struct hit	 tmp;
-	size_t		 c;
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= t->n)
-			break;
-		if (c + 1 < t->n && t->h[c + 1].key > t->h[c].key)
-			c++;
-		if (t->h[i].key >= t->h[c].key)
-			break;
-		tmp = t->h[i];
-		t->h[i] = t->h[c];
-		t->h[c] = tmp;
-		i = c;
-	}
-}
-
-static void
-topk_add(struct topk *t, int64_t key, int64_t id)
-{
-	struct hit	 tmp;
-	size_t		 i, p;
-
-	if ((long long)t->n < t->k) {
-		if (t->n == t->cap) {
-			t->cap = t->cap ? t->cap * 2 : 64;
-			t->h = xreallocarray(t->h, t->cap, sizeof(*t->h));
-		}
-		i = t->n++;
-		t->h[i].key = key;
-		t->h[i].id = id;
-		while (i > 0 && t->h[p = (i - 1) / 2].key < t->h[i].key) {
-			tmp = t->h[p];
-			t->h[p] = t->h[i];
-			t->h[i] = tmp;
-			i = p;
-		}
-	} else if (t->n > 0 && key < t->h[0].key) {
-		t->h[0].key = key;
-		t->h[0].id = id;
-		topk_sift_down(t, 0);
-	}
-}
-
-static int
-hit_cmp(const void *a, const void *b)
-{
-	const struct hit	*x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
+	lz_log(LZ_LOG_ERR, "the search index is damaged (%s); import the "
+	    "data again", what);
 }
 
 /*
- * The expression standing for a query of one or two characters: the OR
- * of every indexed trigram that begins with it (search.h: every such
- * substring begins one).  Returns 1 with the expression in b, 0 when no
- * trigram begins with it, 2 when too many do, -1 on error.
+ * Loads (and == 0) or ANDs into s (and == 1) the stored set called name;
+ * a name without a row is the empty set.  0, or -1.
  */
 static int
-short_expr(struct lz_db *db, const char *q, struct lz_buf *b)
+set_named(struct lz_db *db, const char *name, struct pset *s, int and)
 {
-	sqlite3_stmt	*st = lz_db_stmt(db, RD_VOCAB);
-	char		*hi;
-	int		 rc, n = 0;
+	sqlite3_stmt	*st = lz_db_stmt(db, RD_SET);
+	const void	*blob;
+	size_t		 len;
+	int		 rc, r = 0;
 
-	hi = xasprintf("%s\xff", q);	/* above every term beginning q */
-	lz_db_bind_text(st, 1, q);
-	sqlite3_bind_text(st, 2, hi, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 3, VOCAB_MAX + 1);
-	free(hi);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (++n > VOCAB_MAX)
-			break;
-		if (n > 1)
-			lz_buf_puts(b, " OR ");
-		search_phrase(b, lz_db_text(st, 0));
+	lz_db_bind_text(st, 1, name);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		blob = sqlite3_column_blob(st, 0);
+		len = (size_t)sqlite3_column_bytes(st, 0);
+		r = and ? pset_and_stored(s, blob, len) : pset_load(s, blob,
+		    len);
+		if (r == -1)
+			damaged(name);
+	} else if (rc == SQLITE_DONE)
+		pset_clear(s);
+	else {
+		logerr(db, name);
+		r = -1;
+	}
+	sqlite3_reset(st);
+	return r;
+}
+
+/* The prompts that pass f's filters (not q) into s. */
+static int
+filter_set(struct lz_db *db, const struct pfilter *f, struct pset *s)
+{
+	sqlite3_stmt	*st;
+	char		 name[64];
+	int		 rc;
+
+	if (set_named(db, "published", s, 0) == -1)
+		return -1;
+	st = lz_db_stmt(db, RD_DUE);
+	sqlite3_bind_int64(st, 1, f->now);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		pset_add(s, (uint64_t)sqlite3_column_int64(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "scheduled prompts");
+		return -1;
+	}
+	if (f->category != NULL) {
+		snprintf(name, sizeof(name), "category:%s", f->category);
+		if (set_named(db, name, s, 1) == -1)
+			return -1;
+	}
+	if (f->tool_id > 0) {
+		snprintf(name, sizeof(name), "tool:%lld",
+		    (long long)f->tool_id);
+		if (set_named(db, name, s, 1) == -1)
+			return -1;
+	}
+	if (f->free_only && set_named(db, "free", s, 1) == -1)
+		return -1;
+	if (f->tag_id > 0) {
+		snprintf(name, sizeof(name), "tag:%lld", (long long)f->tag_id);
+		if (set_named(db, name, s, 1) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* A copy of column col of st's row; *len its size. */
+static uint8_t *
+blob_dup(sqlite3_stmt *st, int col, size_t *len)
+{
+	uint8_t	*p;
+
+	*len = (size_t)sqlite3_column_bytes(st, col);
+	p = xmalloc(*len + 1);
+	if (*len > 0)
+		memcpy(p, sqlite3_column_blob(st, col), *len);
+	return p;
+}
+
+/* ---- the gram_source of the database ---- */
+
+static int
+src_stat(void *arg, struct gram_tile *t)
+{
+	struct lz_db	*db = arg;
+	sqlite3_stmt	*st = lz_db_stmt(db, RD_GRAM_STAT);
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)t->key);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t->ndocs = sqlite3_column_int64(st, 0);
+		t->poslen = (size_t)sqlite3_column_int64(st, 1);
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		logerr(db, "vocabulary");
+		logerr(db, "search index");
 		return -1;
 	}
-	return n == 0 ? 0 : n > VOCAB_MAX ? 2 : 1;
+	return rc == SQLITE_ROW;
 }
 
-/* Searches by q and/or tag: one pass counts and keeps the page. */
-static long long
-find_scan(struct lz_db *db, const struct pfilter *f, long long offset,
-    long limit, int64_t *ids, long *nids)
+static int
+src_docs(void *arg, struct gram_tile *t)
 {
-	struct lz_buf	 expr = LZ_BUF_INIT;
-	struct topk	 t;
-	sqlite3_stmt	*st;
-	long long	 count = 0;
-	int64_t		 key, id;
-	int		 which, col, rc;
-	size_t		 i;
+	struct lz_db	*db = arg;
+	sqlite3_stmt	*st = lz_db_stmt(db, RD_GRAM_DOCS);
+	int		 rc;
 
-	memset(&t, 0, sizeof(t));
-	t.k = offset + limit;
-	if (f->q == NULL)
-		which = RD_MATCH_TAG;
-	else if (f->qchars >= 3) {
-		which = RD_MATCH_FTS;
-		search_phrase(&expr, f->q);
-	} else {
-		switch (short_expr(db, f->q, &expr)) {
-		case -1:
-			return -1;
-		case 0:
-			*nids = 0;
-			return 0;
-		case 1:
-			which = RD_MATCH_FTS;
-			break;
-		default:
-			which = RD_MATCH_SCAN;
-			break;
-		}
-	}
-	col = f->sort == PSORT_UPDATED ? 1 : f->sort == PSORT_RATING ? 2 : 0;
-	st = lz_db_stmt(db, which);
-	if (which == RD_MATCH_FTS)
-		lz_db_bind_text(st, 1, lz_buf_str(&expr));
-	lz_db_bind_text(st, 2, f->q);
-	sqlite3_bind_int64(st, 3, f->now);
-	lz_db_bind_text(st, 4, f->category);
-	sqlite3_bind_int64(st, 5, f->tool_id);
-	sqlite3_bind_int(st, 6, f->free_only);
-	sqlite3_bind_int64(st, 7, f->tag_id);
-	lz_buf_free(&expr);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		key = sqlite3_column_int64(st, col);
-		topk_add(&t, key, id);
-		count++;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)t->key);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t->ndocs = sqlite3_column_int64(st, 0);
+		t->docs = blob_dup(st, 1, &t->docslen);
 	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		logerr(db, "prompt search");
-		free(t.h);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		logerr(db, "search index");
 		return -1;
 	}
-	if (t.n > 1)
-		qsort(t.h, t.n, sizeof(*t.h), hit_cmp);
-	*nids = 0;
-	for (i = (size_t)(offset < (long long)t.n ? offset : (long long)t.n);
-	    i < t.n; i++)
-		ids[(*nids)++] = t.h[i].id;
-	free(t.h);
+	return rc == SQLITE_ROW;
+}
+
+/* Positions are read through incremental blob I/O: only the pages that
+ * hold what the candidates need are read, never the whole blob. */
+static int
+src_pos_open(void *arg, struct gram_tile *t)
+{
+	struct lz_db	*db = arg;
+	sqlite3_blob	*blob = NULL;
+
+	if (sqlite3_blob_open(db->h, "main", "gram_pos", "pos",
+	    (sqlite3_int64)t->key, 0, &blob) != SQLITE_OK) {
+		logerr(db, "trigram positions");
+		sqlite3_blob_close(blob);
+		return -1;
+	}
+	t->pos = blob;
+	t->poslen = (size_t)sqlite3_blob_bytes(blob);
+	return 0;
+}
+
+static int
+src_pos_read(void *arg, const struct gram_tile *t, void *buf, size_t len,
+    size_t off)
+{
+	struct lz_db	*db = arg;
+
+	if (sqlite3_blob_read(t->pos, buf, (int)len, (int)off) != SQLITE_OK) {
+		logerr(db, "trigram positions");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+src_pos_close(void *arg, struct gram_tile *t)
+{
+	(void)arg;
+	sqlite3_blob_close(t->pos);
+	t->pos = NULL;
+}
+
+/* Keeps in s the prompts that hold the folded query q. */
+static int
+match_set(struct lz_db *db, const char *q, struct pset *s)
+{
+	struct gram_source	 src;
+
+	src.stat = src_stat;
+	src.docs = src_docs;
+	src.pos_open = src_pos_open;
+	src.pos_read = src_pos_read;
+	src.pos_close = src_pos_close;
+	src.arg = db;
+	switch (gram_match(q, s, &src)) {
+	case 0:
+		return 0;
+	case -2:
+		damaged("grams");
+		break;
+	}
+	return -1;
+}
+
+/*
+ * The page [offset, offset + limit) of s in the order called sort, which
+ * lists every prompt: walked from its start until the page is full or
+ * all count members of s went by.  Returns the ids put in ids[], or -1.
+ */
+static long
+order_page(struct lz_db *db, const char *sort, const struct pset *s,
+    long long count, long long offset, long limit, int64_t *ids)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, RD_ORDER);
+	sqlite3_blob	*blob = NULL;
+	sqlite3_int64	 row = 0;
+	uint8_t		 buf[4096];
+	uint32_t	 id;
+	long long	 seen = 0;
+	long		 n = 0;
+	int		 size, at, len, k, rc;
+
+	lz_db_bind_text(st, 1, sort);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		row = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW) {
+		if (rc == SQLITE_DONE)
+			damaged(sort);
+		else
+			logerr(db, sort);
+		return -1;
+	}
+	if (sqlite3_blob_open(db->h, "main", "prompt_orders", "ids", row, 0,
+	    &blob) != SQLITE_OK) {
+		logerr(db, sort);
+		sqlite3_blob_close(blob);
+		return -1;
+	}
+	size = sqlite3_blob_bytes(blob);
+	for (at = 0; at < size && n < limit && seen < count; at += len) {
+		len = size - at < (int)sizeof(buf) ? size - at :
+		    (int)sizeof(buf);
+		len -= len % 4;
+		if (len == 0 || sqlite3_blob_read(blob, buf, len, at) !=
+		    SQLITE_OK) {
+			if (len == 0)
+				damaged(sort);
+			else
+				logerr(db, sort);
+			n = -1;
+			break;
+		}
+		for (k = 0; k < len && n < limit; k += 4) {
+			memcpy(&id, buf + k, sizeof(id));
+			id = le32toh(id);
+			if (!pset_has(s, id))
+				continue;
+			if (seen++ >= offset)
+				ids[n++] = id;
+		}
+	}
+	sqlite3_blob_close(blob);
+	return n;
+}
+
+/* Searches by q and/or tag: the filters' set, the query's prompts in it,
+ * their number, then the page. */
+static long long
+find_search(struct lz_db *db, const struct pfilter *f, long long offset,
+    long limit, int64_t *ids, long *nids)
+{
+	struct pset	 s;
+	sqlite3_stmt	*st;
+	long long	 nbits, count = -1;
+	long		 n;
+
+	st = lz_db_stmt(db, RD_BITS);
+	if ((nbits = count_of(db, st, "prompt ids")) < 0)
+		return -1;
+	pset_init(&s, (size_t)nbits);
+	if (filter_set(db, f, &s) == -1)
+		goto out;
+	if (f->q != NULL && !pset_empty(&s) && match_set(db, f->q, &s) == -1)
+		goto out;
+	count = pset_count(&s);
+	if (offset >= count)
+		n = 0;
+	else if (f->sort == PSORT_RECOMMENDED)
+		n = pset_page(&s, offset, limit, ids);
+	else
+		n = order_page(db, f->sort == PSORT_UPDATED ? "updated" :
+		    "rating", &s, count, offset, limit, ids);
+	if (n < 0)
+		count = -1;
+	else
+		*nids = n;
+out:
+	pset_free(&s);
 	return count;
 }
 
@@ -579,7 +697,7 @@ pstore_prompt_find(struct lz_db *db, const struct pfilter *f,
 		return 0;
 	if (f->q == NULL && f->tag_id == 0)
 		return find_indexed(db, f, offset, limit, ids, nids);
-	return find_scan(db, f, offset, limit, ids, nids);
+	return find_search(db, f, offset, limit, ids, nids);
 }
 
 long long
@@ -1094,7 +1212,10 @@ enum bd {
 	BD_TAG_NAME_OWNER,
 	BD_PROMPT,
 	BD_PROMPT_TEXT,
-	BD_PROMPT_FTS,
+	BD_GRAM_DOCS,
+	BD_GRAM_POS,
+	BD_SET,
+	BD_ORDER,
 	BD_PROMPT_TAG,
 	BD_COLLECTION,
 	BD_ITEM,
@@ -1133,8 +1254,15 @@ static const char *const bd_sql[BD__MAX] = {
 	    "preview, preview_en, context, context_en, sample_output, "
 	    "sample_output_en, full_prompt, full_prompt_en, variables) "
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[BD_PROMPT_FTS] =
-	    "INSERT INTO prompt_fts (rowid, text) VALUES (?, ?)",
+	[BD_GRAM_DOCS] =
+	    "INSERT INTO gram_docs (key, ndocs, posbytes, docs) VALUES (?, ?, "
+	    "?, ?)",
+	[BD_GRAM_POS] =
+	    "INSERT INTO gram_pos (key, pos) VALUES (?, ?)",
+	[BD_SET] =
+	    "INSERT INTO prompt_sets (name, docs) VALUES (?, ?)",
+	[BD_ORDER] =
+	    "INSERT INTO prompt_orders (sort, ids) VALUES (?, ?)",
 	[BD_PROMPT_TAG] =
 	    "INSERT INTO prompt_tags (tag_id, prompt_id) VALUES (?, ?)",
 	[BD_COLLECTION] =
@@ -1160,6 +1288,8 @@ static const char *const bd_sql[BD__MAX] = {
 	    "?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
+static int	step_done(struct lz_db *, sqlite3_stmt *, const char *);
+
 /* Run once the rows are in: the orders and counts the service reads. */
 static const char *const bd_finish =
 	/* updated: newest first; rating: best average, then most ratings,
@@ -1178,8 +1308,24 @@ static const char *const bd_finish =
 	"JOIN prompts p ON p.id = pt.prompt_id WHERE pt.tag_id = tags.id "
 	"AND p.visible_at = 0);"
 	"UPDATE tools SET base_count = (SELECT count(*) FROM prompts p "
-	"WHERE p.tool_id = tools.id AND p.visible_at = 0);"
-	"INSERT INTO prompt_fts (prompt_fts) VALUES ('optimize');";
+	"WHERE p.tool_id = tools.id AND p.visible_at = 0);";
+
+/* The stored sets of prompt_sets, as (name, id) in order. */
+static const char *const bd_sets =
+	"SELECT 'published', id FROM prompts WHERE visible_at = 0 "
+	"UNION ALL SELECT 'free', id FROM prompts WHERE is_pro = 0 "
+	"UNION ALL SELECT 'category:' || category, id FROM prompts "
+	"UNION ALL SELECT 'tool:' || tool_id, id FROM prompts "
+	"UNION ALL SELECT 'tag:' || tag_id, prompt_id FROM prompt_tags "
+	"ORDER BY 1, 2";
+
+/* The orders of prompt_orders. */
+static const struct {
+	const char	*sort, *sql;
+} bd_orders[] = {
+	{ "updated", "SELECT id FROM prompts ORDER BY upd_rank" },
+	{ "rating", "SELECT id FROM prompts ORDER BY rating_rank" },
+};
 
 int
 pstore_create(struct lz_db *db, const char *path, char *err, size_t errlen)
@@ -1190,7 +1336,8 @@ pstore_create(struct lz_db *db, const char *path, char *err, size_t errlen)
 		return -1;
 	/* A new file that nobody reads until it is renamed into place: no
 	 * journal while building (a failed build is thrown away). */
-	if (lz_db_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	if (lz_db_exec(db, "PRAGMA page_size=16384;"
+	    "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 	    "PRAGMA foreign_keys=ON") == -1 ||
 	    lz_db_migrate(db, lz_prompts_migrations, lz_prompts_nmigrations,
 	    &from, &to, err, errlen) == -1 ||
@@ -1210,13 +1357,175 @@ pstore_build_begin(struct lz_db *db)
 	return lz_db_exec(db, "BEGIN");
 }
 
+/* Runs sql (one column of integers), appending each to ids[]; the
+ * count, or -1. */
+static long
+build_ids(struct lz_db *db, const char *sql, uint32_t **ids)
+{
+	sqlite3_stmt	*st;
+	size_t		 n = 0, cap = 0;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
+		logerr(db, sql);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			*ids = xreallocarray(*ids, cap, sizeof(**ids));
+		}
+		(*ids)[n++] = (uint32_t)sqlite3_column_int64(st, 0);
+	}
+	if (rc != SQLITE_DONE)
+		logerr(db, sql);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? (long)n : -1;
+}
+
+/* The size of the stored sets: ids [0, max id + 1). */
+static long long
+bits_of(struct lz_db *db)
+{
+	uint32_t	*v = NULL;
+	long long	 n;
+
+	n = build_ids(db, "SELECT coalesce(max(id), 0) + 1 FROM prompts", &v) ==
+	    1 ? (long long)v[0] : -1;
+	free(v);
+	return n;
+}
+
+static int
+put_set(struct lz_db *db, const char *name, const uint32_t *ids, size_t n,
+    size_t nbits)
+{
+	struct lz_buf	 b = LZ_BUF_INIT;
+	sqlite3_stmt	*st = lz_db_stmt(db, BD_SET);
+	int		 rc;
+
+	pset_encode(&b, ids, n, nbits);
+	lz_db_bind_text(st, 1, name);
+	sqlite3_bind_blob(st, 2, b.p, (int)b.len, SQLITE_STATIC);
+	rc = step_done(db, st, "prompt set");
+	lz_buf_free(&b);
+	return rc;
+}
+
+/* prompt_sets, from bd_sets. */
+static int
+build_sets(struct lz_db *db, size_t nbits)
+{
+	sqlite3_stmt	*st;
+	uint32_t	*ids = NULL;
+	char		*name = NULL;
+	const char	*row;
+	size_t		 n = 0, cap = 0;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db->h, bd_sets, -1, &st, NULL) != SQLITE_OK) {
+		logerr(db, "prompt sets");
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row = lz_db_text(st, 0);
+		if (name != NULL && strcmp(name, row) != 0) {
+			if (put_set(db, name, ids, n, nbits) == -1)
+				break;
+			n = 0;
+		}
+		if (n == 0) {
+			free(name);
+			name = xstrdup(row);
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			ids = xreallocarray(ids, cap, sizeof(*ids));
+		}
+		ids[n++] = (uint32_t)sqlite3_column_int64(st, 1);
+	}
+	if (rc == SQLITE_DONE && n > 0 && put_set(db, name, ids, n, nbits) ==
+	    -1)
+		rc = SQLITE_ERROR;
+	else if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		logerr(db, "prompt sets");
+	sqlite3_finalize(st);
+	free(ids);
+	free(name);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* prompt_orders, from bd_orders. */
+static int
+build_orders(struct lz_db *db)
+{
+	sqlite3_stmt	*st;
+	uint32_t	*ids = NULL;
+	long		 n, i;
+	size_t		 k;
+	int		 rc = 0;
+
+	for (k = 0; k < LZ_NELEM(bd_orders) && rc == 0; k++) {
+		if ((n = build_ids(db, bd_orders[k].sql, &ids)) < 0) {
+			rc = -1;
+			break;
+		}
+		for (i = 0; i < n; i++)
+			ids[i] = htole32(ids[i]);
+		st = lz_db_stmt(db, BD_ORDER);
+		lz_db_bind_text(st, 1, bd_orders[k].sort);
+		sqlite3_bind_blob(st, 2, n > 0 ? (void *)ids : (void *)"",
+		    (int)(n * 4), SQLITE_STATIC);
+		rc = step_done(db, st, "prompt order");
+	}
+	free(ids);
+	return rc;
+}
+
+static int
+put_gram(void *arg, uint64_t key, long long ndocs, const void *docs,
+    size_t docslen, const void *pos, size_t poslen)
+{
+	struct lz_db	*db = arg;
+	sqlite3_stmt	*st;
+
+	st = lz_db_stmt(db, BD_GRAM_DOCS);
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
+	sqlite3_bind_int64(st, 2, ndocs);
+	if (pos != NULL)
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)poslen);
+	sqlite3_bind_blob(st, 4, docs, (int)docslen, SQLITE_STATIC);
+	if (step_done(db, st, "gram") == -1)
+		return -1;
+	if (pos == NULL)
+		return 0;
+	st = lz_db_stmt(db, BD_GRAM_POS);
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
+	sqlite3_bind_blob(st, 2, pos, (int)poslen, SQLITE_STATIC);
+	return step_done(db, st, "trigram positions");
+}
+
+int
+pstore_put_grams(struct lz_db *db, struct gram_build *gb)
+{
+	long long	 nbits;
+
+	if ((nbits = bits_of(db)) < 0)
+		return -1;
+	return gram_build_each(gb, (size_t)nbits, put_gram, db) == 0 ? 0 : -1;
+}
+
 int
 pstore_build_end(struct lz_db *db, char *err, size_t errlen)
 {
 	sqlite3_stmt	*st;
 	int		 ok = 0;
 
-	if (lz_db_exec(db, bd_finish) == -1 || lz_db_commit(db) == -1) {
+	long long	 nbits;
+
+	if (lz_db_exec(db, bd_finish) == -1 || (nbits = bits_of(db)) < 0 ||
+	    build_sets(db, (size_t)nbits) == -1 || build_orders(db) == -1 ||
+	    lz_db_commit(db) == -1) {
 		snprintf(err, errlen, "finishing the database: %s",
 		    sqlite3_errmsg(db->h));
 		lz_db_rollback(db);
@@ -1368,10 +1677,7 @@ pstore_put_prompt(struct lz_db *db, const struct pprompt *p)
 	if (step_done(db, st, "prompt text") == -1)
 		return -1;
 
-	st = lz_db_stmt(db, BD_PROMPT_FTS);
-	sqlite3_bind_int64(st, 1, p->id);
-	lz_db_bind_text(st, 2, p->search);
-	return step_done(db, st, "prompt search text");
+	return 0;
 }
 
 int

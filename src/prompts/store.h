@@ -41,7 +41,6 @@ enum psort {
 
 struct pfilter {
 	const char	*q;		/* folded query, or NULL */
-	long		 qchars;	/* its length in characters */
 	int64_t		 tag_id;	/* 0 any; -1 an unknown topic */
 	int64_t		 tool_id;	/* 0 any */
 	const char	*category;	/* NULL any */
@@ -53,7 +52,9 @@ struct pfilter {
 /*
  * The visible prompts that pass f: their number (before paging), and the
  * ids of the page [offset, offset + limit) in f->sort order in ids[] (room
- * for limit), *nids of them.  -1 on error.
+ * for limit), *nids of them.  -1 on error.  A search (q or tag) is answered
+ * from the stored sets and the gram index (grams.h); a list by facets
+ * only, from the orders' indexes and the facet counts.
  */
 long long pstore_prompt_find(struct lz_db *, const struct pfilter *f,
 	    long long offset, long limit, int64_t *ids, long *nids);
@@ -201,7 +202,8 @@ int	pstore_keyword(struct lz_db *, const char *slug,
 int	pstore_create(struct lz_db *, const char *path, char *err,
 	    size_t errlen);
 int	pstore_build_begin(struct lz_db *);
-/* Computes ranks, counts and facets, commits, switches the file to
+/* Computes ranks, counts, facets and the stored sets and orders of
+ * searches, commits, switches the file to
  * rollback-journal mode (nothing writes it again) and checks it. */
 int	pstore_build_end(struct lz_db *, char *err, size_t errlen);
 
@@ -233,9 +235,11 @@ struct pprompt {
 	const char	*preview, *preview_en, *context, *context_en;
 	const char	*sample_output, *sample_output_en;
 	const char	*full_prompt, *full_prompt_en, *variables;
-	const char	*search;	/* folded, SEARCH_SEP-separated */
 };
 int	pstore_put_prompt(struct lz_db *, const struct pprompt *);
+/* The search index (grams.h) of the prompts put so far. */
+struct gram_build;
+int	pstore_put_grams(struct lz_db *, struct gram_build *);
 int	pstore_put_prompt_tag(struct lz_db *, int64_t tag, int64_t prompt);
 
 struct pcoll {

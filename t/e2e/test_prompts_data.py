@@ -6,6 +6,8 @@ a restart and without a failed request; no data means 503."""
 import copy
 import json
 import os
+import shutil
+import sqlite3
 import sys
 import threading
 import time
@@ -75,6 +77,26 @@ class Data(unittest.TestCase):
         os.rename(db + ".away", db)
         self.assertEqual(self.inst.get(API + "/tags").status, 200)
         self.assertIn("is not a database", self.inst.log("lz-prompts"))
+
+    def test_database_of_another_schema(self):
+        """A database an older lzctl made is unavailable until the data is
+        imported again (nothing migrates it), and the log says so."""
+        self.inst.ctl("prompts", "import", SAMPLE)
+        db = self.inst.path("data", "prompts.db")
+        old = db + ".old"
+        shutil.copy(db, old)
+        con = sqlite3.connect(old)
+        con.execute("PRAGMA user_version = 1")
+        con.commit()
+        con.close()
+        os.rename(old, db)
+        self.inst.start()
+        self.assertEqual(self.inst.get(API + "/tags").status, 503)
+        log = self.inst.log("lz-prompts")
+        self.assertIn("(schema 1, this program's", log)
+        self.assertIn("import the data again", log)
+        self.inst.ctl("prompts", "import", SAMPLE)
+        self.assertEqual(self.inst.get(API + "/tags").status, 200)
 
     # -- the importer's checks ---------------------------------------------
 

@@ -1,9 +1,11 @@
 /*
  * fuzz_search.c -- what lz-prompts makes of a search or filter value
  * (search.c): the case folding of q, the normal forms of tag and tool
- * names, and the quoting of an FTS5 phrase.  The values reach them after
- * query parsing (valid UTF-8, no controls), but nothing may break on any
- * bytes.
+ * names; and literal search itself (grams.c): valid text read as
+ * "query|prompt|prompt...", each prompt's fields split at '/', is
+ * indexed and searched, and the answer must be the prompts whose text
+ * holds the query.  The values reach them after query parsing (valid
+ * UTF-8, no controls), but nothing may break on any bytes.
  */
 #include "config.h"
 
@@ -11,21 +13,194 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/prompts/grams.h"
 #include "../../src/prompts/search.h"
 #include "utf8.h"
 #include "util.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
+#define MAXDOCS	64
+
+/* The index gram_build_each hands out, kept in memory. */
+struct memgram {
+	uint64_t	 key;
+	long long	 ndocs;
+	struct lz_buf	 docs, pos;
+	int		 has_pos;
+};
+
+struct memidx {
+	struct memgram	*g;
+	size_t		 n;
+};
+
+static int
+mem_put(void *arg, uint64_t key, long long ndocs, const void *docs,
+    size_t docslen, const void *pos, size_t poslen)
+{
+	struct memidx	*ix = arg;
+	struct memgram	*g;
+
+	ix->g = xreallocarray(ix->g, ix->n + 1, sizeof(*ix->g));
+	g = &ix->g[ix->n++];
+	memset(g, 0, sizeof(*g));
+	g->key = key;
+	g->ndocs = ndocs;
+	lz_buf_add(&g->docs, docs, docslen);
+	if ((g->has_pos = pos != NULL))
+		lz_buf_add(&g->pos, pos, poslen);
+	return 0;
+}
+
+static struct memgram *
+mem_find(struct memidx *ix, uint64_t key)
+{
+	size_t	 i;
+
+	for (i = 0; i < ix->n; i++)
+		if (ix->g[i].key == key)
+			return &ix->g[i];
+	return NULL;
+}
+
+static int
+mem_stat(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL)
+		return 0;
+	t->ndocs = g->ndocs;
+	t->poslen = g->pos.len;
+	return 1;
+}
+
+static int
+mem_docs(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL)
+		return 0;
+	t->ndocs = g->ndocs;
+	t->docs = xmalloc(g->docs.len + 1);
+	memcpy(t->docs, g->docs.p, g->docs.len);
+	t->docslen = g->docs.len;
+	return 1;
+}
+
+static int
+mem_pos_open(void *arg, struct gram_tile *t)
+{
+	struct memgram	*g;
+
+	if ((g = mem_find(arg, t->key)) == NULL || !g->has_pos)
+		return -1;
+	t->pos = &g->pos;
+	t->poslen = g->pos.len;
+	return 0;
+}
+
+static int
+mem_pos_read(void *arg, const struct gram_tile *t, void *buf, size_t len,
+    size_t off)
+{
+	const struct lz_buf	*b = t->pos;
+
+	(void)arg;
+	if (off > t->poslen || len > t->poslen - off || t->poslen > b->len)
+		abort();	/* beyond what pos_open said */
+	memcpy(buf, b->p + off, len);
+	return 0;
+}
+
+static void
+mem_pos_close(void *arg, struct gram_tile *t)
+{
+	(void)arg;
+	t->pos = NULL;
+}
+
+static const struct gram_source *
+mem_source(struct memidx *ix)
+{
+	static struct gram_source	 src;
+
+	src.stat = mem_stat;
+	src.docs = mem_docs;
+	src.pos_open = mem_pos_open;
+	src.pos_read = mem_pos_read;
+	src.pos_close = mem_pos_close;
+	src.arg = ix;
+	return &src;
+}
+
+/* Indexes "query|prompt|..." (folded) and checks the answer. */
+static void
+search(const char *f)
+{
+	struct gram_build	*gb;
+	struct memidx		 ix;
+	struct lz_buf		 text[MAXDOCS + 1];
+	struct pset		 s;
+	const char		*p, *bar, *slash, *end;
+	char			*q;
+	size_t			 n = 0, i;
+
+	if ((bar = strchr(f, '|')) == NULL || bar == f)
+		return;
+	q = xstrndup(f, (size_t)(bar - f));
+	memset(text, 0, sizeof(text));
+	memset(&ix, 0, sizeof(ix));
+	gb = gram_build_new();
+	for (p = bar + 1; n < MAXDOCS; p = end + 1) {
+		char	*field;
+
+		n++;
+		if ((end = strchr(p, '|')) == NULL)
+			end = p + strlen(p);
+		while (p < end) {
+			if ((slash = memchr(p, '/', (size_t)(end - p))) == NULL)
+				slash = end;
+			field = xstrndup(p, (size_t)(slash - p));
+			search_field(&text[n], field);
+			free(field);
+			p = slash < end ? slash + 1 : end;
+		}
+		gram_build_add(gb, (uint32_t)n, lz_buf_str(&text[n]));
+		if (*end == '\0')
+			break;
+	}
+	if (gram_build_each(gb, n + 1, mem_put, &ix) != 0)
+		abort();
+	gram_build_free(gb);
+	pset_init(&s, n + 1);
+	for (i = 1; i <= n; i++)
+		pset_add(&s, i);
+	if (gram_match(q, &s, mem_source(&ix)) != 0)
+		abort();
+	for (i = 0; i <= n; i++) {
+		if (pset_has(&s, i) != (i > 0 && strstr(lz_buf_str(&text[i]),
+		    q) != NULL))
+			abort();
+		lz_buf_free(&text[i]);
+	}
+	pset_free(&s);
+	for (i = 0; i < ix.n; i++) {
+		lz_buf_free(&ix.g[i].docs);
+		lz_buf_free(&ix.g[i].pos);
+	}
+	free(ix.g);
+	free(q);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct lz_buf	 b = LZ_BUF_INIT;
 	char		*s, *f, *ff, *t, *tt;
-	const char	*p;
 	long		 n;
 	int		 valid;
-
 	if ((s = malloc(size + 1)) == NULL)
 		return 0;
 	memcpy(s, data, size);
@@ -66,16 +241,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(t);
 	}
 
-	/* A phrase: quoted, every inner quote doubled, so FTS5 reads the
-	 * whole value as one string. */
-	search_phrase(&b, f);
-	p = lz_buf_str(&b);
-	if (b.len < 2 || p[0] != '"' || p[b.len - 1] != '"')
-		abort();
-	for (p = p + 1; p < b.p + b.len - 1; p++)
-		if (*p == '"' && *++p != '"')
-			abort();
-	lz_buf_free(&b);
+	/* Literal search: exactly the prompts holding the query. */
+	if (valid)
+		search(f);
 	free(f);
 	free(s);
 	return 0;
