@@ -624,6 +624,56 @@ START_TEST(t_attribution)
 }
 END_TEST
 
+/* Others' clicks, n of them in (from, to], in one transaction. */
+static void
+crowd(int64_t id, int64_t from, int64_t to, long n)
+{
+	struct click	 c;
+	long		 i;
+
+	memset(&c, 0, sizeof(c));
+	c.link_id = id;
+	c.suffix = "";
+	c.variant = "0";
+	c.device = "mobile";
+	ck_assert_int_eq(lz_db_begin(&tdb.db), 0);
+	for (i = 0; i < n; i++) {
+		c.at = to - (int64_t)i * (to - from) / n;
+		randombytes_buf(c.visitor, sizeof(c.visitor));
+		if (store_click_insert(&tdb.db, &c, "") == -1)
+			ck_abort_msg("click insert");
+	}
+	ck_assert_int_eq(lz_db_commit(&tdb.db), 0);
+}
+
+/* However popular the link, attribution reads at most its newest
+ * CONV_ATTRIBUTION_SCAN clicks. */
+START_TEST(t_attribution_scan)
+{
+	int64_t	 t;
+
+	click(link_id, "192.0.2.1", T0 - 2 * 3600000, "1", "x", 0);
+	click(link_id, "192.0.2.2", T0 - 2 * 3600000 + 1, "1", "y", 0);
+	crowd(link_id, T0 - 3600000, T0 - 1, CONV_ATTRIBUTION_SCAN - 2);
+	ck_assert_int_eq(store_click_nth(&tdb.db, link_id, 0, T0,
+	    CONV_ATTRIBUTION_SCAN, &t), 1);
+	ck_assert_int_eq(t, T0 - 2 * 3600000);
+	ck_assert_int_eq(store_click_nth(&tdb.db, link_id, 0, T0,
+	    CONV_ATTRIBUTION_SCAN + 1, &t), 0);
+	/* .1's click is the last one read: found. */
+	ck_assert_int_eq(rec(link_id, "192.0.2.1", NULL, NULL, T0, WINDOW),
+	    CONV_COUNTED);
+	ck_assert_str_eq(t1("SELECT variant || suffix FROM conversions ORDER "
+	    "BY id DESC LIMIT 1"), "1x");
+	/* Two more clicks of others: .2's is one past the last read. */
+	crowd(link_id, T0 - 1000, T0 - 500, 2);
+	ck_assert_int_eq(rec(link_id, "192.0.2.2", NULL, NULL, T0, WINDOW),
+	    CONV_COUNTED);
+	ck_assert_str_eq(t1("SELECT coalesce(variant, 'none') FROM "
+	    "conversions ORDER BY id DESC LIMIT 1"), "none");
+}
+END_TEST
+
 START_TEST(t_revenue_limit)
 {
 	char	 sql[256];
@@ -700,6 +750,7 @@ suite(void)
 	tcase_add_test(tc, t_dedup_window);
 	tcase_add_test(tc, t_dedup_midnight);
 	tcase_add_test(tc, t_attribution);
+	tcase_add_test(tc, t_attribution_scan);
 	tcase_add_test(tc, t_revenue_limit);
 	tcase_add_test(tc, t_link_stats);
 	suite_add_tcase(s, tc);

@@ -275,27 +275,34 @@ conv_report_query(const struct lz_query *q, struct conv_report *rep,
 /* ---- storing one ------------------------------------------------------- */
 
 /*
- * The visitor's newest human click of l in [since, now]: the visitor's
- * id changes every UTC day, so each day back is looked up by that day's
- * id, newest first.  1 found, 0 not, -1 error.
+ * The visitor's newest human click of l in [since, now], since the
+ * window's start or the link's newest CONV_ATTRIBUTION_SCAN clicks,
+ * whichever is shorter: the visitor's id changes every UTC day, so each
+ * day is searched for that day's id, newest first.  1 found, 0 not, -1
+ * error.
  */
 static int
 attribute(struct lz_db *db, const struct link *l, const char *addr,
     const char *ua, int64_t now, char *variant, char *suffix, int64_t *at)
 {
 	unsigned char	 id[VISITOR_ID_LEN];
-	int64_t		 since, day;
+	int64_t		 since, t, lo, hi, day;
 	int		 rc;
 
 	since = now - CONV_ATTRIBUTION_DAYS * DAY_MS;
 	if (l->created_at > since)
 		since = l->created_at;
-	for (day = now; day / DAY_MS >= since / DAY_MS && day >= 0;
-	    day -= DAY_MS) {
-		visitor_id(addr, ua, day, id);
-		rc = store_click_last(db, l->id, id, since, now, variant,
-		    VARIANT_MAX, suffix, CONV_SUFFIX_MAX + 1, at);
-		if (rc != 0)
+	if ((rc = store_click_nth(db, l->id, since, now, CONV_ATTRIBUTION_SCAN,
+	    &t)) == -1)
+		return -1;
+	if (rc == 1)
+		since = t;
+	for (day = now / DAY_MS; day >= since / DAY_MS && day >= 0; day--) {
+		lo = day * DAY_MS > since ? day * DAY_MS : since;
+		hi = (day + 1) * DAY_MS - 1 < now ? (day + 1) * DAY_MS - 1 : now;
+		visitor_id(addr, ua, day * DAY_MS, id);
+		if ((rc = store_click_last(db, l->id, id, lo, hi, variant,
+		    VARIANT_MAX, suffix, CONV_SUFFIX_MAX + 1, at)) != 0)
 			return rc;
 	}
 	return 0;

@@ -15,7 +15,9 @@
  *     midnight UTC the visitor's id of the day before is checked too.
  *   - Attribution: the conversion belongs to the visitor's newest human
  *     click of the link in the CONV_ATTRIBUTION_DAYS before it (found by
- *     the visitor's ids of each of those days).  Its variant goes to the
+ *     the visitor's ids of each of those days), among the link's newest
+ *     CONV_ATTRIBUTION_SCAN clicks of that time, so that the look-up is
+ *     bounded however popular the link.  Its variant goes to the
  *     statistics per variant; its suffix is the conversion's when the
  *     report names none.
  *   - The link's running totals (conversions, revenue per currency) move
@@ -38,6 +40,7 @@ struct lz_verr;
 
 #define CONV_SUFFIX_MAX		64
 #define CONV_ATTRIBUTION_DAYS	30
+#define CONV_ATTRIBUTION_SCAN	10000	/* newest clicks of a link read */
 
 /* A checked report. */
 struct conv_report {

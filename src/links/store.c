@@ -128,6 +128,7 @@ enum stmt {
 	ST_CONV_INSERT,
 	ST_CONV_COUNT,
 	ST_CONV_REVENUE,
+	ST_CLICK_NTH,
 	ST_CLICK_LAST,
 	ST_CONV_TOTALS,
 	ST_CONV_SERIES,
@@ -434,9 +435,12 @@ static const char *const sql[ST__MAX] = {
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (link_id, currency) DO UPDATE "
 	    "SET micros = micros + ?3 WHERE micros <= "
 	    "9223372036854775807 - ?3",
+	[ST_CLICK_NTH] =
+	    "SELECT at FROM clicks WHERE link_id = ?1 AND at >= ?2 AND "
+	    "at <= ?3 ORDER BY at DESC LIMIT 1 OFFSET ?4",
 	[ST_CLICK_LAST] =
 	    "SELECT variant, suffix, at FROM clicks WHERE link_id = ?1 AND "
-	    "visitor = ?2 AND at >= ?3 AND at <= ?4 AND bot = 0 "
+	    "at >= ?2 AND at <= ?3 AND visitor = ?4 AND bot = 0 "
 	    "ORDER BY at DESC LIMIT 1",
 	[ST_CONV_TOTALS] =
 	    "SELECT currency, count(*), sum(value) FROM conversions WHERE "
@@ -2008,6 +2012,28 @@ store_conv_insert(struct lz_db *db, const struct conversion *c)
 }
 
 int
+store_click_nth(struct lz_db *db, int64_t link_id, int64_t since,
+    int64_t until, long n, int64_t *at)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CLICK_NTH);
+	int		 rc;
+
+	if (n < 1)
+		return 0;
+	bind_range(st, link_id, since, until);
+	sqlite3_bind_int64(st, 4, n - 1);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*at = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "click nth");
+	return -1;
+}
+
+int
 store_click_last(struct lz_db *db, int64_t link_id,
     const unsigned char *visitor, int64_t since, int64_t until,
     char *variant, size_t varlen, char *suffix, size_t suflen, int64_t *at)
@@ -2015,10 +2041,8 @@ store_click_last(struct lz_db *db, int64_t link_id,
 	sqlite3_stmt	*st = lz_db_stmt(db, ST_CLICK_LAST);
 	int		 rc;
 
-	sqlite3_bind_int64(st, 1, link_id);
-	sqlite3_bind_blob(st, 2, visitor, VISITOR_ID_LEN, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, since);
-	sqlite3_bind_int64(st, 4, until);
+	bind_range(st, link_id, since, until);
+	sqlite3_bind_blob(st, 4, visitor, VISITOR_ID_LEN, SQLITE_STATIC);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		copy_text(variant, varlen, st, 0);
 		copy_text(suffix, suflen, st, 1);

@@ -371,8 +371,17 @@ int	store_conv_seen(struct lz_db *, int64_t link_id, const unsigned char *a,
  */
 int	store_conv_insert(struct lz_db *, const struct conversion *c);
 /*
+ * The time of the n-th newest click (bots too) of link_id in [since,
+ * until], read from the index alone: 1 with *at, 0 when there are fewer,
+ * -1 on error.
+ */
+int	store_click_nth(struct lz_db *, int64_t link_id, int64_t since,
+	    int64_t until, long n, int64_t *at);
+/*
  * The newest human click of link_id by visitor in [since, until]: 1 with
  * its variant, suffix (cut to fit) and time, 0 when none, -1 on error.
+ * The index of (link_id, at, visitor) holds the visitor, so only the
+ * visitor's own clicks are read from the table.
  */
 int	store_click_last(struct lz_db *, int64_t link_id,
 	    const unsigned char *visitor, int64_t since, int64_t until,
