@@ -336,7 +336,12 @@ conv_record(struct lz_db *db, const struct link *l,
 	c.value = rep->value;
 	c.suffix = rep->suffix;
 
-	/* The attribution reads outside the write transaction. */
+	/* A duplicate is plain without the attribution's reads: a counted
+	 * conversion is never taken back.  Else the attribution reads
+	 * outside the write transaction, which checks again. */
+	if ((rc = store_conv_seen(db, l->id, c.visitor, prev,
+	    now - window_ms)) != 0)
+		return rc == 1 ? CONV_DUPLICATE : CONV_ERROR;
 	if ((rc = attribute(db, l, addr, ua, now, variant, suffix,
 	    &click_at)) == -1)
 		return CONV_ERROR;
