@@ -77,6 +77,7 @@
 	I(login_max_failures_addr, 20, 1, 100000) \
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
+	I(conversion_dedup_window, 600, 1, 86400) \
 	B(webhook_allow_loopback, 0) \
 	P(webhook_ca_file,	"") \
 	I(webhook_timeout,	10, 1, 60) \

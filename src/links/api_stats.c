@@ -3,12 +3,19 @@
  * human clicks in a time range, as totals, a time series by hour or day
  * and breakdowns by country, device, os, browser, referrer host, suffix
  * and variant.  Bot visits are counted apart.  Times are UTC.
+ *
+ * Conversions in the same range come alongside: totals (count, revenue
+ * per currency, conversion rate), per bucket of the series, and
+ * breakdowns per suffix, currency and A/B (or device, geo) variant of the
+ * click each was attributed to (conversion.h).
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "amount.h"
+#include "conversion.h"
 #include "link.h"
 #include "links.h"
 #include "lztime.h"
@@ -23,8 +30,15 @@
 #define DEFAULT_HOURS	24
 #define DEFAULT_DAYS	30
 #define TOP		100	/* values per breakdown */
+#define VARIANTS_MAX	1000	/* more than a link can have (geo: 250) */
 
 static const char *const intervals[] = { "hour", "day", NULL };
+
+static const char *const conv_dim_names[CONV_DIM__MAX] = {
+	[CONV_BY_SUFFIX] = "suffix",
+	[CONV_BY_CURRENCY] = "currency",
+	[CONV_BY_VARIANT] = "variant",
+};
 
 static const char *const dim_names[STATS_DIM__MAX] = {
 	[STATS_COUNTRY] = "country",
@@ -79,6 +93,142 @@ breakdown_one(const char *key, int64_t clicks, void *arg)
 {
 	json_array_append_new(arg, json_pack("{s:s, s:I}", "key", key,
 	    "clicks", (json_int_t)clicks));
+}
+
+/* Conversion totals: the count, and revenue per currency as a JSON
+ * number and in exact micro-units. */
+struct conv_totals {
+	int64_t	 n;
+	json_t	*revenue;
+	json_t	*micros;
+};
+
+static void
+totals_one(const char *currency, int64_t n, int has_rev, int64_t micros,
+    void *arg)
+{
+	struct conv_totals	*t = arg;
+
+	t->n += n;
+	if (has_rev) {
+		json_object_set_new(t->revenue, currency, amount_json(micros));
+		json_object_set_new(t->micros, currency, json_integer(micros));
+	}
+}
+
+static void
+series_conv(int64_t bucket, const char *currency, int64_t n, int has_rev,
+    int64_t micros, void *arg)
+{
+	struct series	*s = arg;
+	json_t		*item, *c;
+
+	if ((item = json_array_get(s->arr, (size_t)(bucket - s->first))) ==
+	    NULL)
+		return;
+	c = json_object_get(item, "conversions");
+	json_object_set_new(item, "conversions",
+	    json_integer(json_integer_value(c) + n));
+	if (has_rev)
+		json_object_set_new(json_object_get(item, "revenue"), currency,
+		    amount_json(micros));
+}
+
+/* A row per key: the rows of one key arrive together. */
+static void
+conv_breakdown_one(const char *key, int64_t key_n, const char *currency,
+    int64_t n, int has_rev, int64_t micros, void *arg)
+{
+	json_t	*arr = arg, *row, *k;
+	size_t	 len = json_array_size(arr);
+
+	(void)n;
+	k = key ? json_string(key) : json_null();
+	row = len ? json_array_get(arr, len - 1) : NULL;
+	if (row == NULL || !json_equal(json_object_get(row, "key"), k)) {
+		row = json_pack("{s:O, s:I, s:{}}", "key", k, "conversions",
+		    (json_int_t)key_n, "revenue");
+		json_array_append_new(arr, row);
+	}
+	json_decref(k);
+	if (has_rev)
+		json_object_set_new(json_object_get(row, "revenue"), currency,
+		    amount_json(micros));
+}
+
+static void
+variant_clicks_one(const char *key, int64_t clicks, void *arg)
+{
+	json_object_set_new(arg, key, json_integer(clicks));
+}
+
+/*
+ * Conversions of the link in [from, to): the totals into totals, the
+ * series' buckets, and the breakdowns.  0 or -1.
+ */
+static int
+add_conversions(int64_t id, int64_t from, int64_t to, int64_t bucket,
+    int64_t clicks, json_t *totals, struct series *s, json_t *j)
+{
+	struct conv_totals	 t;
+	json_t			*bd, *arr, *vclicks, *row, *c;
+	size_t			 i, k;
+	int64_t			 n, vc;
+	int			 rc = -1;
+
+	t.n = 0;
+	t.revenue = json_object();
+	t.micros = json_object();
+	vclicks = json_object();
+	if (store_conv_totals(&links.db, id, from, to, totals_one, &t) == -1)
+		goto out;
+	json_object_set_new(totals, "conversions", json_integer(t.n));
+	json_object_set(totals, "revenue", t.revenue);
+	json_object_set(totals, "revenue_micros", t.micros);
+	json_object_set_new(totals, "conversion_rate",
+	    json_real(conv_rate(t.n, clicks)));
+
+	for (i = 0; i < json_array_size(s->arr); i++)
+		json_object_set_new(json_array_get(s->arr, i), "revenue",
+		    json_object());
+	if (store_conv_series(&links.db, id, from, to, bucket, series_conv,
+	    s) == -1)
+		goto out;
+
+	bd = json_object();
+	json_object_set_new(j, "conversion_breakdowns", bd);
+	for (i = 0; i < CONV_DIM__MAX; i++) {
+		arr = json_array();
+		json_object_set_new(bd, conv_dim_names[i], arr);
+		if (store_conv_breakdown(&links.db, (enum conv_dim)i, id, from,
+		    to, TOP, conv_breakdown_one, arr) == -1)
+			goto out;
+	}
+	/* Per variant, its clicks and rate too: the A/B comparison. */
+	if (store_stats_breakdown(&links.db, STATS_VARIANT, id, from, to,
+	    VARIANTS_MAX, variant_clicks_one, vclicks) == -1)
+		goto out;
+	json_array_foreach(json_object_get(bd, "variant"), k, row) {
+		if (json_is_null(json_object_get(row, "key"))) {
+			json_object_set_new(row, "clicks", json_null());
+			json_object_set_new(row, "conversion_rate",
+			    json_null());
+			continue;
+		}
+		c = json_object_get(vclicks, json_string_value(
+		    json_object_get(row, "key")));
+		vc = c ? json_integer_value(c) : 0;
+		n = json_integer_value(json_object_get(row, "conversions"));
+		json_object_set_new(row, "clicks", json_integer(vc));
+		json_object_set_new(row, "conversion_rate",
+		    json_real(conv_rate(n, vc)));
+	}
+	rc = 0;
+out:
+	json_decref(t.revenue);
+	json_decref(t.micros);
+	json_decref(vclicks);
+	return rc;
 }
 
 void
@@ -170,8 +320,8 @@ api_links_stats(struct lz_req *r)
 	s.arr = json_array();
 	s.first = from / bucket;
 	for (b = s.first; b < s.first + nb; b++)
-		json_array_append_new(s.arr, json_pack("{s:o, s:i}", "t",
-		    time_json(b * bucket), "clicks", 0));
+		json_array_append_new(s.arr, json_pack("{s:o, s:i, s:i}", "t",
+		    time_json(b * bucket), "clicks", 0, "conversions", 0));
 	json_object_set_new(j, "series", s.arr);
 	if (store_stats_series(&links.db, id, from, to, bucket, series_one,
 	    &s) == -1)
@@ -186,6 +336,8 @@ api_links_stats(struct lz_req *r)
 		    from, to, TOP, breakdown_one, arr) == -1)
 			goto fail;
 	}
+	if (add_conversions(id, from, to, bucket, clicks, totals, &s, j) == -1)
+		goto fail;
 	lz_resp_json(r, 200, j);
 	return;
 fail:

@@ -11,7 +11,9 @@
 
 #include <sodium.h>
 
+#include "amount.h"
 #include "conf.h"
+#include "conversion.h"
 #include "dest.h"
 #include "jbody.h"
 #include "link.h"
@@ -115,6 +117,15 @@ slug_valid(const char *s)
 	return n >= 1 && n <= SLUG_MAX && strspn(s,
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 	    == n;
+}
+
+int
+suffix_valid(const char *s)
+{
+	size_t	 n = strlen(s);
+
+	return n >= 1 && n <= 64 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
 }
 
 int
@@ -572,10 +583,10 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 {
 	static const char *const status_names[] = { "active", "expired",
 	    "capped", "disabled" };
-	json_t	*j, *stats;
-	char	*short_url;
-	size_t	 i;
-	double	 rate;
+	json_t		*j, *stats, *revenue, *amt;
+	const char	*cur;
+	char		*short_url;
+	size_t		 i;
 
 	j = json_object();
 	short_url = link_short_url(base_url, l->slug);
@@ -606,12 +617,14 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 	stats = json_object();
 	json_object_set_new(stats, "clicks", json_integer(l->clicks));
 	json_object_set_new(stats, "conversions", json_integer(l->conversions));
-	if (l->revenue)
-		json_object_set(stats, "revenue", l->revenue);
-	else
-		json_object_set_new(stats, "revenue", json_object());
-	rate = l->clicks > 0 ? (double)l->conversions / (double)l->clicks : 0;
-	json_object_set_new(stats, "conversion_rate", json_real(rate));
+	revenue = json_object();
+	json_object_foreach(l->revenue, cur, amt)
+		if (json_is_integer(amt))
+			json_object_set_new(revenue, cur,
+			    amount_json(json_integer_value(amt)));
+	json_object_set_new(stats, "revenue", revenue);
+	json_object_set_new(stats, "conversion_rate",
+	    json_real(conv_rate(l->conversions, l->clicks)));
 	json_object_set_new(j, "stats", stats);
 	return j;
 }

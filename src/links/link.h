@@ -58,8 +58,9 @@ struct link {
 	char		*password;	/* create only: the plain text */
 	char		*password_hash;
 	int64_t		 clicks;	/* counted (human) clicks */
-	int64_t		 conversions;
-	json_t		*revenue;	/* currency -> amount, or NULL */
+	int64_t		 conversions;	/* counted conversions */
+	json_t		*revenue;	/* currency -> integer micro-units
+					   (amount.h), or NULL */
 	int64_t		 created_at;
 	int64_t		 deleted_at;	/* 0: live */
 	int64_t		 flagged_at;	/* 0: not flagged by the safety scan */
@@ -81,13 +82,17 @@ int	link_parse(const json_t *body, int64_t now, struct link *l,
 
 /* 1 when s is a syntactically valid slug (1-64 of [A-Za-z0-9_-]). */
 int	slug_valid(const char *s);
+/* 1 when s is a valid suffix, the channel label of /slug/suffix (1-64 of
+ * [A-Za-z0-9_.-]); conversions name channels the same way. */
+int	suffix_valid(const char *s);
 /* 1 when s is reserved (built-in list or reserved_slugs of conf),
  * compared without regard to case. */
 int	slug_reserved(const struct lz_conf *, const char *s);
 
 enum link_status link_status(const struct link *, int64_t now);
 
-/* The link representation of DESIGN 3.2 (stats from the arguments). */
+/* The link representation of DESIGN 3.2; stats from l's counters, revenue
+ * as JSON numbers (amount_json). */
 json_t	*link_json(const struct link *, const char *base_url, int64_t now);
 
 /* base_url + "/" + slug; caller frees. */

@@ -49,6 +49,12 @@ void	redirect_visit(struct lz_req *);
 void	redirect_notfound(struct lz_req *);
 void	api_links_stats(struct lz_req *);
 
+/* Conversion reports (conv.c): the pixel, the JSON report, the CORS
+ * preflight. */
+void	conv_pixel(struct lz_req *);
+void	conv_post(struct lz_req *);
+void	conv_preflight(struct lz_req *);
+
 /* auth.c: checks the API key and the quota of an RF_AUTH route;
  * returns -1 after answering 401 or 429. */
 int	auth_api_key(struct lz_req *);

@@ -69,6 +69,10 @@ static const struct lz_route routes[] = {
 	    RF_SESSION, dash_hooks_deliveries },
 	{ LZ_M_GET,	"/dashboard/api/links/:id/stats",
 	    RF_SESSION, api_links_stats },
+	/* Conversion reports (DESIGN 3.7): no credential, CORS open. */
+	{ LZ_M_GET,	"/api/conv",	0,	conv_pixel },
+	{ LZ_M_POST,	"/api/conv",	0,	conv_post },
+	{ LZ_M_OPTIONS,	"/api/conv",	0,	conv_preflight },
 	/* Short links last: anything of one or two segments. */
 	{ LZ_M_GET | LZ_M_POST, "/:slug",	0,	redirect_visit },
 	{ LZ_M_GET | LZ_M_POST, "/:slug/:suffix", 0,	redirect_visit },

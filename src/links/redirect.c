@@ -103,15 +103,6 @@ redirect_notfound(struct lz_req *r)
 		not_found(r);
 }
 
-static int
-suffix_valid(const char *s)
-{
-	size_t	 n = strlen(s);
-
-	return n >= 1 && n <= 64 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
-}
-
 /* The country: the trusted param when configured and set, else the
  * IP-range table, else "". */
 static void

@@ -23,7 +23,8 @@
 	"redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, " \
 	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
 	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
-	"flag_reason"
+	"flag_reason, conversions, (SELECT json_group_object(r.currency, " \
+	"r.micros) FROM link_revenue r WHERE r.link_id = links.id)"
 
 #define ACCOUNT_COLS \
 	"id, email, plan, disabled, password_hash IS NOT NULL, created_at"
@@ -122,8 +123,34 @@ enum stmt {
 	ST_STATS_BY_REFERRER_HOST,
 	ST_STATS_BY_SUFFIX,
 	ST_STATS_BY_VARIANT,
+	/* conversions (0005-conversions.sql) */
+	ST_CONV_SEEN,
+	ST_CONV_INSERT,
+	ST_CONV_COUNT,
+	ST_CONV_REVENUE,
+	ST_CLICK_NTH,
+	ST_CLICK_LAST,
+	ST_CONV_TOTALS,
+	ST_CONV_SERIES,
+	ST_CONV_BY_SUFFIX,
+	ST_CONV_BY_CURRENCY,
+	ST_CONV_BY_VARIANT,
 	ST__MAX
 };
+
+/*
+ * Conversions of a link in [?2, ?3) per value of one column and currency,
+ * for the ?4 values with most conversions: each row carries its value's
+ * count in all currencies (n) and the value's rank, so the limit counts
+ * values, not rows.  NULL is a value of its own.
+ */
+#define CONV_BY(col) \
+	"SELECT key, n, currency, cn, rev FROM (SELECT key, n, currency, " \
+	"cn, rev, dense_rank() OVER (ORDER BY n DESC, key) AS rk FROM (" \
+	"SELECT " col " AS key, currency, count(*) AS cn, sum(value) AS rev, " \
+	"sum(count(*)) OVER (PARTITION BY " col ") AS n FROM conversions " \
+	"WHERE link_id = ?1 AND at >= ?2 AND at < ?3 GROUP BY " col ", " \
+	"currency)) WHERE rk <= ?4 ORDER BY rk, currency"
 
 /* Human clicks of a link in [?2, ?3), grouped by one column. */
 #define STATS_BY(col) \
@@ -391,6 +418,41 @@ static const char *const sql[ST__MAX] = {
 	[ST_STATS_BY_REFERRER_HOST] =	STATS_BY("referrer_host"),
 	[ST_STATS_BY_SUFFIX] =		STATS_BY("suffix"),
 	[ST_STATS_BY_VARIANT] =		STATS_BY("variant"),
+
+	/* ---- conversions (0005-conversions.sql) ---- */
+	[ST_CONV_SEEN] =
+	    "SELECT 1 FROM conversions WHERE link_id = ?1 AND "
+	    "visitor IN (?2, ?3) AND at > ?4 LIMIT 1",
+	[ST_CONV_INSERT] =
+	    "INSERT INTO conversions (link_id, at, visitor, suffix, currency, "
+	    "value, variant, click_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_CONV_COUNT] =
+	    "UPDATE links SET conversions = conversions + 1 WHERE id = ?",
+	/* A total that would overflow stays as it is (and nothing is
+	 * stored): SQLite would turn it into an inexact float. */
+	[ST_CONV_REVENUE] =
+	    "INSERT INTO link_revenue (link_id, currency, micros) "
+	    "VALUES (?1, ?2, ?3) ON CONFLICT (link_id, currency) DO UPDATE "
+	    "SET micros = micros + ?3 WHERE micros <= "
+	    "9223372036854775807 - ?3",
+	[ST_CLICK_NTH] =
+	    "SELECT at FROM clicks WHERE link_id = ?1 AND at >= ?2 AND "
+	    "at <= ?3 ORDER BY at DESC LIMIT 1 OFFSET ?4",
+	[ST_CLICK_LAST] =
+	    "SELECT variant, suffix, at FROM clicks WHERE link_id = ?1 AND "
+	    "at >= ?2 AND at <= ?3 AND visitor = ?4 AND bot = 0 "
+	    "ORDER BY at DESC LIMIT 1",
+	[ST_CONV_TOTALS] =
+	    "SELECT currency, count(*), sum(value) FROM conversions WHERE "
+	    "link_id = ?1 AND at >= ?2 AND at < ?3 GROUP BY currency "
+	    "ORDER BY currency",
+	[ST_CONV_SERIES] =
+	    "SELECT at / ?4 AS b, currency, count(*), sum(value) FROM "
+	    "conversions WHERE link_id = ?1 AND at >= ?2 AND at < ?3 "
+	    "GROUP BY b, currency ORDER BY b, currency",
+	[ST_CONV_BY_SUFFIX] =		CONV_BY("suffix"),
+	[ST_CONV_BY_CURRENCY] =		CONV_BY("currency"),
+	[ST_CONV_BY_VARIANT] =		CONV_BY("variant"),
 };
 
 int
@@ -747,6 +809,8 @@ row_link(sqlite3_stmt *st, struct link *l)
 	l->deleted_at = col_int_or0(st, 21);
 	l->flagged_at = col_int_or0(st, 22);
 	l->flag_reason = col_strdup(st, 23);
+	l->conversions = sqlite3_column_int64(st, 24);
+	l->revenue = col_json(st, 25);
 }
 
 long long
@@ -1886,6 +1950,185 @@ store_stats_breakdown(struct lz_db *db, enum stats_dim dim, int64_t link_id,
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
 		logerr(db, "stats breakdown");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- conversions ----------------------------------------------------- */
+
+int
+store_conv_seen(struct lz_db *db, int64_t link_id, const unsigned char *a,
+    const unsigned char *b, int64_t since)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CONV_SEEN);
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, link_id);
+	sqlite3_bind_blob(st, 2, a, VISITOR_ID_LEN, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 3, b, VISITOR_ID_LEN, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, since);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "conversion seen");
+	return -1;
+}
+
+int
+store_conv_insert(struct lz_db *db, const struct conversion *c)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CONV_INSERT);
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, c->link_id);
+	sqlite3_bind_int64(st, 2, c->at);
+	sqlite3_bind_blob(st, 3, c->visitor, VISITOR_ID_LEN, SQLITE_STATIC);
+	lz_db_bind_text(st, 4, c->suffix ? c->suffix : "");
+	lz_db_bind_text(st, 5, c->currency);
+	if (c->has_value)
+		sqlite3_bind_int64(st, 6, c->value);
+	lz_db_bind_text(st, 7, c->variant);
+	if (c->click_at != 0)
+		sqlite3_bind_int64(st, 8, c->click_at);
+	if (changes_of(db, st, "conversion insert") != 1)
+		return -1;
+	st = lz_db_stmt(db, ST_CONV_COUNT);
+	sqlite3_bind_int64(st, 1, c->link_id);
+	if (changes_of(db, st, "conversion count") != 1)
+		return -1;
+	if (!c->has_value)
+		return 1;
+	st = lz_db_stmt(db, ST_CONV_REVENUE);
+	sqlite3_bind_int64(st, 1, c->link_id);
+	lz_db_bind_text(st, 2, c->currency);
+	sqlite3_bind_int64(st, 3, c->value);
+	if ((rc = changes_of(db, st, "conversion revenue")) == -1)
+		return -1;
+	return rc;
+}
+
+int
+store_click_nth(struct lz_db *db, int64_t link_id, int64_t since,
+    int64_t until, long n, int64_t *at)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CLICK_NTH);
+	int		 rc;
+
+	if (n < 1)
+		return 0;
+	bind_range(st, link_id, since, until);
+	sqlite3_bind_int64(st, 4, n - 1);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*at = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "click nth");
+	return -1;
+}
+
+int
+store_click_last(struct lz_db *db, int64_t link_id,
+    const unsigned char *visitor, int64_t since, int64_t until,
+    char *variant, size_t varlen, char *suffix, size_t suflen, int64_t *at)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CLICK_LAST);
+	int		 rc;
+
+	bind_range(st, link_id, since, until);
+	sqlite3_bind_blob(st, 4, visitor, VISITOR_ID_LEN, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		copy_text(variant, varlen, st, 0);
+		copy_text(suffix, suflen, st, 1);
+		*at = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	logerr(db, "click last");
+	return -1;
+}
+
+int
+store_conv_totals(struct lz_db *db, int64_t link_id, int64_t from,
+    int64_t to, conv_row_fn *fn, void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CONV_TOTALS);
+	int		 rc;
+
+	bind_range(st, link_id, from, to);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(lz_db_text(st, 0), sqlite3_column_int64(st, 1),
+		    sqlite3_column_type(st, 2) != SQLITE_NULL,
+		    sqlite3_column_int64(st, 2), arg);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "conversion totals");
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_conv_series(struct lz_db *db, int64_t link_id, int64_t from,
+    int64_t to, int64_t bucket_ms,
+    void (*fn)(int64_t bucket, const char *currency, int64_t n, int has_rev,
+    int64_t micros, void *), void *arg)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_CONV_SERIES);
+	int		 rc;
+
+	bind_range(st, link_id, from, to);
+	sqlite3_bind_int64(st, 4, bucket_ms);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(sqlite3_column_int64(st, 0), lz_db_text(st, 1),
+		    sqlite3_column_int64(st, 2),
+		    sqlite3_column_type(st, 3) != SQLITE_NULL,
+		    sqlite3_column_int64(st, 3), arg);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "conversion series");
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
+    int64_t from, int64_t to, long limit,
+    void (*fn)(const char *key, int64_t key_n, const char *currency,
+    int64_t n, int has_rev, int64_t micros, void *), void *arg)
+{
+	static const enum stmt	 by[CONV_DIM__MAX] = {
+		[CONV_BY_SUFFIX] = ST_CONV_BY_SUFFIX,
+		[CONV_BY_CURRENCY] = ST_CONV_BY_CURRENCY,
+		[CONV_BY_VARIANT] = ST_CONV_BY_VARIANT,
+	};
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((unsigned)dim >= CONV_DIM__MAX)
+		return -1;
+	st = lz_db_stmt(db, by[dim]);
+	bind_range(st, link_id, from, to);
+	sqlite3_bind_int64(st, 4, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(sqlite3_column_type(st, 0) == SQLITE_NULL ? NULL :
+		    lz_db_text(st, 0), sqlite3_column_int64(st, 1),
+		    lz_db_text(st, 2), sqlite3_column_int64(st, 3),
+		    sqlite3_column_type(st, 4) != SQLITE_NULL,
+		    sqlite3_column_int64(st, 4), arg);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, "conversion breakdown");
 		return -1;
 	}
 	return 0;

@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "click.h"
 #include "db.h"
 
 struct click;
+struct conversion;
 struct link;
 struct webhook;
 struct webhook_attempt;
@@ -342,5 +344,85 @@ int	store_stats_series(struct lz_db *, int64_t link_id, int64_t from,
 int	store_stats_breakdown(struct lz_db *, enum stats_dim, int64_t link_id,
 	    int64_t from, int64_t to, long limit,
 	    void (*fn)(const char *key, int64_t clicks, void *), void *arg);
+
+/* ---- conversions (conversion.h has the rules; these are only the SQL) - */
+
+/* One conversion as stored.  Strings live as long as the caller's. */
+struct conversion {
+	int64_t		 link_id;
+	int64_t		 at;
+	unsigned char	 visitor[VISITOR_ID_LEN];
+	const char	*suffix;	/* "" none */
+	const char	*currency;	/* ISO 4217 */
+	int		 has_value;
+	int64_t		 value;		/* micro-units */
+	const char	*variant;	/* of the attributed click; NULL none */
+	int64_t		 click_at;	/* its time; 0 none */
+};
+
+/* 1 when link_id has a conversion by visitor a or b after since, 0 when
+ * not, -1 on error. */
+int	store_conv_seen(struct lz_db *, int64_t link_id, const unsigned char *a,
+	    const unsigned char *b, int64_t since);
+/*
+ * Stores c and adds it to the link's running totals, in the caller's
+ * transaction.  1 stored, 0 refused (the link's revenue in c's currency
+ * would pass INT64_MAX micro-units; roll back), -1 on error.
+ */
+int	store_conv_insert(struct lz_db *, const struct conversion *c);
+/*
+ * The time of the n-th newest click (bots too) of link_id in [since,
+ * until], read from the index alone: 1 with *at, 0 when there are fewer,
+ * -1 on error.
+ */
+int	store_click_nth(struct lz_db *, int64_t link_id, int64_t since,
+	    int64_t until, long n, int64_t *at);
+/*
+ * The newest human click of link_id by visitor in [since, until]: 1 with
+ * its variant, suffix (cut to fit) and time, 0 when none, -1 on error.
+ * The index of (link_id, at, visitor) holds the visitor, so only the
+ * visitor's own clicks are read from the table.
+ */
+int	store_click_last(struct lz_db *, int64_t link_id,
+	    const unsigned char *visitor, int64_t since, int64_t until,
+	    char *variant, size_t varlen, char *suffix, size_t suflen,
+	    int64_t *at);
+
+/*
+ * Conversion statistics of a link in [from, to).  A row is a group of
+ * conversions in one currency: its count and, when any of them had a
+ * value, has_rev and the sum of their values in micro-units.
+ */
+typedef void conv_row_fn(const char *currency, int64_t n, int has_rev,
+	    int64_t micros, void *arg);
+
+/* Per currency, in currency order.  0 or -1. */
+int	store_conv_totals(struct lz_db *, int64_t link_id, int64_t from,
+	    int64_t to, conv_row_fn *, void *arg);
+/* Per bucket (at / bucket_ms) and currency, in bucket order; empty
+ * buckets are not reported.  0 or -1. */
+int	store_conv_series(struct lz_db *, int64_t link_id, int64_t from,
+	    int64_t to, int64_t bucket_ms,
+	    void (*fn)(int64_t bucket, const char *currency, int64_t n,
+	    int has_rev, int64_t micros, void *), void *arg);
+
+enum conv_dim {
+	CONV_BY_SUFFIX = 0,
+	CONV_BY_CURRENCY,
+	CONV_BY_VARIANT,
+	CONV_DIM__MAX
+};
+
+/*
+ * Per value of dim and currency, for the limit values with most
+ * conversions: fn(key, key_n, currency, n, has_rev, micros) with key
+ * NULL for conversions without one (not attributed, for CONV_BY_VARIANT)
+ * and key_n the key's conversions in all currencies; rows of a key come
+ * together, keys with most conversions first.  0 or -1.
+ */
+int	store_conv_breakdown(struct lz_db *, enum conv_dim, int64_t link_id,
+	    int64_t from, int64_t to, long limit,
+	    void (*fn)(const char *key, int64_t key_n, const char *currency,
+	    int64_t n, int has_rev, int64_t micros, void *), void *arg);
 
 #endif

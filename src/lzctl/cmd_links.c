@@ -17,6 +17,8 @@
 #include <sodium.h>
 
 #include "accounts.h"
+#include "amount.h"
+#include "conversion.h"
 #include "db.h"
 #include "keyfile.h"
 #include "keys.h"
@@ -504,6 +506,180 @@ link_flagged(int argc, char **argv)
 	    NULL) < 0;
 }
 
+/* ---- lzctl link stats ------------------------------------------------- */
+
+#define STATS_TOP	100	/* values per breakdown, as the API */
+#define STATS_VARIANTS	1000
+
+/* Conversion totals: the count and the lines per currency. */
+struct stats_totals {
+	int64_t		 n;
+	struct lz_buf	 lines;
+};
+
+static void
+stats_total_one(const char *currency, int64_t n, int has_rev, int64_t micros,
+    void *arg)
+{
+	struct stats_totals	*t = arg;
+	char			 amt[AMOUNT_TEXT_MAX];
+
+	t->n += n;
+	amount_fmt(has_rev ? micros : 0, amt);
+	lz_buf_printf(&t->lines, "%s\t%lld\t%s\n", currency, (long long)n,
+	    amt);
+}
+
+/* A breakdown, printed a line per key (the rows of a key come
+ * together): its conversions and its revenue as "0.3 USD, 12 EUR". */
+struct stats_bd {
+	enum conv_dim	 dim;
+	json_t		*vclicks;	/* CONV_BY_VARIANT: variant -> clicks */
+	int		 have, key_null;
+	char		 key[80];
+	int64_t		 key_n;
+	struct lz_buf	 rev;
+};
+
+static void
+stats_bd_flush(struct stats_bd *bd)
+{
+	const char	*key = bd->key;
+	int64_t		 clicks;
+
+	if (!bd->have)
+		return;
+	if (bd->dim == CONV_BY_VARIANT && bd->key_null)
+		printf("(not attributed)\t-\t%lld\t-\t%s\n",
+		    (long long)bd->key_n, lz_buf_str(&bd->rev));
+	else if (bd->dim == CONV_BY_VARIANT) {
+		clicks = json_integer_value(json_object_get(bd->vclicks, key));
+		printf("%s\t%lld\t%lld\t%.4f\t%s\n", *key ? key :
+		    "(target_url)", (long long)clicks, (long long)bd->key_n,
+		    conv_rate(bd->key_n, clicks), lz_buf_str(&bd->rev));
+	} else
+		printf("%s\t%lld\t%s\n", *key ? key : "(none)",
+		    (long long)bd->key_n, lz_buf_str(&bd->rev));
+	lz_buf_reset(&bd->rev);
+	bd->have = 0;
+}
+
+static void
+stats_bd_one(const char *key, int64_t key_n, const char *currency, int64_t n,
+    int has_rev, int64_t micros, void *arg)
+{
+	struct stats_bd	*bd = arg;
+	char		 amt[AMOUNT_TEXT_MAX];
+
+	(void)n;
+	if (bd->have && (key == NULL ? !bd->key_null : bd->key_null ||
+	    strcmp(key, bd->key) != 0))
+		stats_bd_flush(bd);
+	if (!bd->have) {
+		bd->have = 1;
+		bd->key_null = key == NULL;
+		snprintf(bd->key, sizeof(bd->key), "%s", key ? key : "");
+		bd->key_n = key_n;
+	}
+	if (has_rev) {
+		amount_fmt(micros, amt);
+		lz_buf_printf(&bd->rev, "%s%s %s", bd->rev.len ? ", " : "",
+		    amt, currency);
+	}
+}
+
+static void
+stats_variant_clicks(const char *key, int64_t clicks, void *arg)
+{
+	json_object_set_new(arg, key, json_integer(clicks));
+}
+
+/*
+ * lzctl link stats ID|SLUG [--from TIME] [--to TIME]: the figures of
+ * GET /api/v1/links/<id>/stats (all time by default) as tab-separated
+ * sections, amounts in exact decimals.
+ */
+static int
+link_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const heads[CONV_DIM__MAX] = {
+		[CONV_BY_SUFFIX] = "SUFFIX\tCONVERSIONS\tREVENUE",
+		[CONV_BY_CURRENCY] = NULL,	/* the totals show it */
+		[CONV_BY_VARIANT] = "VARIANT\tCLICKS\tCONVERSIONS\tRATE\t"
+		    "REVENUE",
+	};
+	struct stats_totals	 t;
+	struct stats_bd		 bd;
+	struct link		 l;
+	int64_t			 from = 0, to, clicks, bots;
+	char			 ts[2][40];
+	int			 ch, i, rc = 1;
+
+	to = lz_now_ms() + 1;
+	while ((ch = getopt_long(argc, argv, "f:t:", opts, NULL)) != -1)
+		switch (ch) {
+		case 'f':
+		case 't':
+			if (lz_time_parse_iso(optarg, ch == 'f' ? &from :
+			    &to) == -1) {
+				ctl_err("--%s: expected an ISO 8601 time with "
+				    "a time zone", ch == 'f' ? "from" : "to");
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "usage: lzctl link stats ID|SLUG [--from TIME] "
+		    "[--to TIME]\n");
+		return EXIT_USAGE;
+	}
+	ctl_links_open();
+	if (!find_link(argv[optind], &l))
+		return EXIT_NOTFOUND;
+	memset(&t, 0, sizeof(t));
+	memset(&bd, 0, sizeof(bd));
+	bd.vclicks = json_object();
+	if (store_stats_totals(&links.db, l.id, from, to, &clicks,
+	    &bots) == -1 || store_conv_totals(&links.db, l.id, from, to,
+	    stats_total_one, &t) == -1 || store_stats_breakdown(&links.db,
+	    STATS_VARIANT, l.id, from, to, STATS_VARIANTS,
+	    stats_variant_clicks, bd.vclicks) == -1)
+		goto out;
+	lz_time_fmt_iso(from, ts[0], sizeof(ts[0]), 0);
+	lz_time_fmt_iso(to, ts[1], sizeof(ts[1]), 0);
+	printf("LINK\tSLUG\tACCOUNT\tFROM\tTO\n"
+	    "%lld\t%s\t%lld\t%s\t%s\n\n", (long long)l.id, l.slug,
+	    (long long)l.account_id, ts[0], ts[1]);
+	printf("CLICKS\tBOTS\tCONVERSIONS\tRATE\n%lld\t%lld\t%lld\t%.4f\n\n",
+	    (long long)clicks, (long long)bots, (long long)t.n,
+	    conv_rate(t.n, clicks));
+	printf("CURRENCY\tCONVERSIONS\tREVENUE\n%s", lz_buf_str(&t.lines));
+	for (i = 0; i < CONV_DIM__MAX; i++) {
+		if (heads[i] == NULL)
+			continue;
+		printf("\n%s\n", heads[i]);
+		bd.dim = (enum conv_dim)i;
+		if (store_conv_breakdown(&links.db, bd.dim, l.id, from, to,
+		    STATS_TOP, stats_bd_one, &bd) == -1)
+			goto out;
+		stats_bd_flush(&bd);
+	}
+	rc = 0;
+out:
+	lz_buf_free(&t.lines);
+	lz_buf_free(&bd.rev);
+	json_decref(bd.vclicks);
+	link_free(&l);
+	return rc;
+}
+
 int
 cmd_link(int argc, char **argv)
 {
@@ -539,6 +715,8 @@ cmd_link(int argc, char **argv)
 	}
 	if (strcmp(sub, "flagged") == 0)
 		return link_flagged(argc - 1, argv + 1);
+	if (strcmp(sub, "stats") == 0)
+		return link_stats(argc - 1, argv + 1);
 	if (strcmp(sub, "unflag") == 0 && argc == 3) {
 		ctl_links_open();
 		if (!find_link(argv[2], &l))
@@ -568,6 +746,7 @@ cmd_link(int argc, char **argv)
 	    "[--limit N]\n"
 	    "       lzctl link show ID|SLUG\n"
 	    "       lzctl link delete ID|SLUG\n"
+	    "       lzctl link stats ID|SLUG [--from TIME] [--to TIME]\n"
 	    "       lzctl link flagged [--limit N]\n"
 	    "       lzctl link unflag ID|SLUG\n");
 	return EXIT_USAGE;

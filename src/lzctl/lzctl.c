@@ -35,7 +35,7 @@ static const struct {
 	{ "migrate",	cmd_migrate,	"upgrade the databases in place" },
 	{ "account",	cmd_account,	"add|list|show|plan|password|disable|enable" },
 	{ "key",	cmd_key,	"create|list|revoke API keys" },
-	{ "link",	cmd_link,	"list|show|delete links" },
+	{ "link",	cmd_link,	"list|show|stats|delete links" },
 	{ "backup",	cmd_backup,	"copy the links database, online" },
 	{ "restore",	cmd_restore,	"put a backup back" },
 	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },

@@ -8,11 +8,13 @@ and og fields rendered as inert text.
 Screenshots of every section, at desktop and phone widths, are saved in
 t/screenshots/ of the build tree for review."""
 
+import http.server
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -182,6 +184,33 @@ def shot(name):
         drv.save_screenshot(os.path.join(SHOTS, "%s-%s.png" %
                                          (name, label)))
     drv.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+class Shop:
+    """A shop's own site on another origin (another loopback port): its
+    thank-you page holds what the Conversions section says to paste."""
+
+    def __init__(self, html):
+        page = html.encode()
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+
+            def log_message(self, *a):
+                pass
+
+        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.url = "http://127.0.0.1:%d/thanks" % self.srv.server_port
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.srv.shutdown()
+        self.srv.server_close()
 
 
 def no_xss():
@@ -370,7 +399,15 @@ class Dashboard(unittest.TestCase):
         post = q("#conv-post").get_attribute("value")
         self.assertIn('{"slug":"spring","value":19.9,"currency":"TWD",'
                       '"suffix":"ig"}', post)
-        self.assertIn(url("/api/conv"), post)
+        self.assertIn('fetch("%s"' % url("/api/conv"), post)
+        self.assertTrue(post.startswith("<script>\n"))
+        self.assertTrue(post.endswith("\n</script>"))
+        # Typed text never closes the snippet's script element.
+        fill("#conv-suffix", "</script><b>")
+        post = q("#conv-post").get_attribute("value")
+        self.assertEqual(post.count("</script>"), 1)
+        self.assertIn("\\u003c/script>\\u003cb>", post)
+        fill("#conv-suffix", "ig")
         self.assertTrue(visible("#conv-plan"))   # free plan
         shot("conversions")
 
@@ -503,6 +540,69 @@ class Dashboard(unittest.TestCase):
         self.assertIn("news.example", text)
         self.assertIn("ig", text)
         self.assertIn("desktop", text)
+
+        # A conversion, reported as the Conversions section says: the
+        # shop's thank-you page (on its own origin) holds the pixel tag;
+        # then that page runs the POST snippet.  Chromium sends a desktop
+        # Chrome's User-Agent from 127.0.0.1: the visitor who clicked
+        # above (HeadlessChrome would be a bot).
+        inst.ctl("account", "plan", "browser@example.com", "pro")
+        go("#conversions/%d" % lid)
+        wait(lambda: visible("#view-conversions") and
+             ("slug=" + slug) in q("#conv-pixel").get_attribute("value"))
+        fill("#conv-value", "0.1")
+        fill("#conv-currency", "usd")
+        fill("#conv-suffix", "")
+        wait(lambda: "currency=USD" in q("#conv-pixel").get_attribute("value"))
+        pixel = q("#conv-pixel").get_attribute("value")
+        snippet = q("#conv-post").get_attribute("value")
+        self.assertFalse(visible("#conv-plan"))
+        shop = Shop("<!doctype html><title>Thank you</title>"
+                    "<p>Thank you for your order.</p>" + pixel)
+        ua = drv.execute_script("return navigator.userAgent")
+        drv.execute_cdp_cmd("Network.setUserAgentOverride",
+                            {"userAgent": CHROME_UA})
+        try:
+            drv.get(shop.url)
+            wait(lambda: inst.sql("SELECT count(*) FROM conversions")[0][0]
+                 == 1)
+            self.assertEqual(drv.execute_script(
+                "return document.images[0].naturalWidth"), 1)
+            # The snippet, run by the shop's page: CORS (a preflight, then
+            # Access-Control-Allow-Origin) lets it read the answer, and the
+            # same visitor within 10 minutes is a duplicate.
+            js = snippet[len("<script>\n"):-len("\n</script>")]
+            res = drv.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const f = window.fetch;
+                window.fetch = (...a) => f(...a).then((r) => r.json()
+                  .then((j) => done({status: r.status, body: j})),
+                  (e) => done({error: String(e)}));
+            """ + js)
+            self.assertEqual(res, {"status": 200, "body": {
+                "ok": True, "counted": False, "reason": "duplicate"}})
+        finally:
+            drv.execute_cdp_cmd("Network.setUserAgentOverride",
+                                {"userAgent": ua})
+            shop.stop()
+        self.assertEqual(inst.sql("SELECT suffix, currency, value FROM "
+                                  "conversions"), [("ig", "USD", 100000)])
+        drv.get(url("/dashboard/"))
+        wait(lambda: q("body").get_attribute("data-ready") == "1")
+        go("#stats/%d" % lid)
+        wait(lambda: visible("#view-stats") and
+             slug in q("#stats-title").text and
+             len(qa("#stats-breakdowns .conv-card")) == 3)
+        totals = [e.text for e in qa("#stats-totals .total-value")]
+        self.assertEqual(totals, ["2", "1", "$0.10", "50%"])
+        rows = drv.execute_script("""
+            return [...document.querySelectorAll('.conv-card')].map((c) =>
+              [c.dataset.dim, [...c.querySelectorAll('tbody tr')].map(
+                (tr) => [...tr.children].map((x) => x.textContent))]);""")
+        self.assertEqual(rows, [
+            ["suffix", [["ig", "1", "$0.10"]]],
+            ["currency", [["USD", "1", "$0.10"]]],
+            ["variant", [["(none)", "1", "$0.10", "2", "50%"]]]])
         shot("stats")
 
     def test_11_sign_out(self):

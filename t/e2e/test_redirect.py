@@ -629,7 +629,9 @@ class TestStats(Base):
                           self.key)
         self.assertEqual(r.status, 200, r.body)
         s = r.json()
-        self.assertEqual(s["totals"], {"clicks": 4, "bots": 1})
+        self.assertEqual(s["totals"], {
+            "clicks": 4, "bots": 1, "conversions": 0, "revenue": {},
+            "revenue_micros": {}, "conversion_rate": 0})
         self.assertEqual(s["interval"], "day")
         self.assertEqual(len(s["series"]), 30)
         self.assertEqual(sum(b["clicks"] for b in s["series"]), 4)

@@ -1,5 +1,7 @@
 // conversions.js -- the Conversions section: the pixel tag and a POST
-// example for a chosen link, prefilled (spec 2.4, DESIGN 3.7).
+// snippet for a chosen link, prefilled (spec 2.4, DESIGN 3.7).  Both run
+// in the buyer's browser on the thank-you page: the service knows a
+// visitor by address and User-Agent, as for clicks (lz-links(8)).
 
 import { api } from "./api.js";
 import { $, h, clear, copyText } from "./dom.js";
@@ -30,13 +32,21 @@ function render() {
     .replace(/"/g, "&quot;") + '" width="1" height="1" alt="" ' +
     'style="display:none">';
   const body = { slug: l.slug };
-  if (value) body.value = isNaN(Number(value)) ? value : Number(value);
+  // A JSON number when it is one (the service reads its digits, not a
+  // float), else the text as typed, for the service to judge.
+  if (value) body.value = /^(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
+    .test(value) ? Number(value) : value;
   if (currency) body.currency = currency;
   if (suffix) body.suffix = suffix;
-  const json = JSON.stringify(body);
-  $("#conv-post").value = "curl -X POST " + origin + "/api/conv \\\n" +
-    "  -H 'Content-Type: application/json' \\\n" +
-    "  -d '" + json.replace(/'/g, "'\\''") + "'";
+  // "<" escaped, so no typed text can close the script element.
+  const json = JSON.stringify(body).replace(/</g, "\\u003c");
+  $("#conv-post").value = "<script>\n" +
+    "fetch(" + JSON.stringify(origin + "/api/conv") + ", {\n" +
+    "  method: \"POST\", keepalive: true,\n" +
+    "  headers: { \"Content-Type\": \"application/json\" },\n" +
+    "  body: JSON.stringify(" + json + ")\n" +
+    "});\n" +
+    "</script>";
 }
 
 export function setup(c) {

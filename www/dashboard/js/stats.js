@@ -1,7 +1,8 @@
 // stats.js -- statistics of one link: totals (clicks, conversions,
-// revenue, conversion rate), clicks over time, and breakdowns by country,
-// device, OS, browser, referrer host, suffix and variant (GET
-// links/<id>/stats: the handler of /api/v1/links/<id>/stats).
+// revenue, conversion rate), clicks over time, breakdowns of clicks by
+// country, device, OS, browser, referrer host, suffix and variant, and of
+// conversions by channel, currency and variant (GET links/<id>/stats: the
+// handler of /api/v1/links/<id>/stats, shape in lz-links(8)).
 
 import { api } from "./api.js";
 import { $, h, clear, fmtNumber } from "./dom.js";
@@ -15,6 +16,10 @@ let last = null; // the data shown, drawn again when the width changes
 
 const DIMS = ["country", "device", "os", "browser", "referrer_host",
   "suffix", "variant"];
+// conversion_breakdowns: rows {key, conversions, revenue}; variant rows
+// add clicks and conversion_rate, and key null for conversions that no
+// click of the visitor's led to.
+const CONV_DIMS = ["suffix", "currency", "variant"];
 
 // A bucket {t, clicks}; a breakdown row {key, clicks}.
 const bucketTime = (b) => b.t;
@@ -41,6 +46,11 @@ function money(rev) {
   return parts.length ? parts.join(" · ") : "—";
 }
 
+function pct(rate) {
+  return (rate * 100).toLocaleString(lang(), { maximumFractionDigits: 2 }) +
+    "%";
+}
+
 function total(name, value) {
   return h("div", { class: "total" }, h("span", { class: "total-label" },
     t(name)), h("span", { class: "total-value" }, value));
@@ -58,8 +68,7 @@ function render(j, days) {
     total("stats.clicks", fmtNumber(clicks)),
     total("stats.conversions", has ? fmtNumber(conv) : "—"),
     total("stats.revenue", has ? money(s.revenue) : "—"),
-    total("stats.rate", has ? (rate * 100).toLocaleString(lang(),
-      { maximumFractionDigits: 2 }) + "%" : "—"));
+    total("stats.rate", has ? pct(rate) : "—"));
   const hourly = days <= 1;
   const series = (j.series || []).map((b) => ({ label: label(bucketTime(b),
     hourly), value: count(b) }));
@@ -78,20 +87,42 @@ function render(j, days) {
         fmt: (v) => fmtNumber(v) }) : h("p", { class: "hint" },
         t("stats.none"))));
   }
-  const convRows = j.conversions_by_suffix || [];
-  if (convRows.length) {
-    box.append(h("div", { class: "card" }, h("h2", {},
-      t("stats.conv_by_suffix")), barChart(convRows.map((r) => ({
-      label: keyOf(r) || t("stats.unknown"),
-      value: Number(r.conversions ?? 0) })), {
-      title: t("stats.conv_by_suffix"), colLabel: t("stats.dim_suffix"),
-      colValue: t("stats.conversions"), fmt: (v) => fmtNumber(v) })));
+  const cb = j.conversion_breakdowns || {};
+  for (const dim of CONV_DIMS) {
+    const rows = (cb[dim] || []).slice(0, 10);
+    if (rows.length) box.append(convCard(dim, rows));
   }
+}
+
+// A table: value, conversions, revenue (and for variants, clicks and the
+// rate: the A/B comparison).
+function convCard(dim, rows) {
+  const variant = dim === "variant";
+  const cols = [t("stats.dim_" + dim), t("stats.conversions"),
+    t("stats.revenue")];
+  if (variant) cols.push(t("stats.clicks"), t("stats.rate"));
+  const label = (r) => r.key === null ? t("stats.not_attributed") :
+    keyOf(r) || t("stats.unknown");
+  const maybe = (v, f) => v === null || v === undefined ? "—" : f(v);
+  return h("div", { class: "card conv-card", "data-dim": dim },
+    h("h2", {}, t("stats.conv_by_" + dim)),
+    h("div", { class: "table-wrap" }, h("table", {},
+      h("thead", {}, h("tr", {}, cols.map((c, i) => h("th", { scope: "col",
+        class: i ? "num" : null }, c)))),
+      h("tbody", {}, rows.map((r) => h("tr", {},
+        h("th", { scope: "row" }, label(r)),
+        h("td", { class: "num" }, fmtNumber(r.conversions)),
+        h("td", { class: "num" }, money(r.revenue)),
+        variant ? [h("td", { class: "num" }, maybe(r.clicks, fmtNumber)),
+          h("td", { class: "num" }, maybe(r.conversion_rate, pct))] :
+          null))))));
 }
 
 async function load() {
   const days = Number($("#stats-range").value);
-  const to = new Date();
+  // Whole seconds, the current one included: a conversion reported a
+  // moment ago must not fall after "to".
+  const to = new Date(Math.floor(Date.now() / 1000) * 1000 + 1000);
   const from = new Date(to.getTime() - days * 86400000);
   const q = new URLSearchParams({ from: from.toISOString().replace(/\.\d+Z$/,
     "Z"), to: to.toISOString().replace(/\.\d+Z$/, "Z"),

@@ -1,0 +1,204 @@
+/*
+ * conv.c -- /api/conv (spec 2.4, 4; DESIGN 3.7): conversion reports from
+ * a visitor's browser.
+ *
+ *   GET  /api/conv?slug=&value=&currency=&suffix=   the pixel: always the
+ *        same 43-byte transparent GIF, whatever happened; a report that
+ *        is valid (conversion.h) and allowed is recorded, anything else
+ *        is ignored and noted in the access log.  HEAD records nothing.
+ *   POST /api/conv  {slug, value, currency, suffix}  JSON
+ *        {ok, counted, reason}; 400 bad field, 404 unknown slug, 403
+ *        plan_required.
+ *   OPTIONS /api/conv  the CORS preflight.
+ *
+ * No credential (spec 5.5): CORS is open to every origin, without
+ * cookies.  The visitor is the client address and User-Agent, as for
+ * clicks, so reports come from the buyer's browser; bots and link
+ * previewers are not counted.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "conf.h"
+#include "conversion.h"
+#include "link.h"
+#include "linkcache.h"
+#include "links.h"
+#include "log.h"
+#include "query.h"
+#include "resp.h"
+#include "store.h"
+#include "ua.h"
+
+/* A 1x1 GIF89a whose one pixel is colour 0, marked transparent. */
+static const unsigned char pixel_gif[43] = {
+	'G', 'I', 'F', '8', '9', 'a',
+	0x01, 0x00, 0x01, 0x00,		/* 1 x 1 */
+	0x80, 0x00, 0x00,		/* a global table of 2 colours */
+	0x00, 0x00, 0x00, 0xff, 0xff, 0xff,
+	0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, /* transparent: 0 */
+	0x2c, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+	0x02, 0x02, 0x44, 0x01, 0x00,	/* the pixel, LZW */
+	0x3b
+};
+
+/* What became of a report, past its syntax. */
+enum outcome {
+	OUT_COUNTED = 0,
+	OUT_DUPLICATE,
+	OUT_LIMIT,
+	OUT_BOT,
+	OUT_NO_LINK,
+	OUT_PLAN,
+	OUT_ERROR
+};
+
+static const char *const outcome_notes[] = {
+	[OUT_COUNTED] = "conv=counted",
+	[OUT_DUPLICATE] = "conv=duplicate",
+	[OUT_LIMIT] = "conv=revenue_limit",
+	[OUT_BOT] = "conv=bot",
+	[OUT_NO_LINK] = "conv=no_link",
+	[OUT_PLAN] = "conv=plan_required",
+	[OUT_ERROR] = "conv=error",
+};
+
+static void
+cors(struct lz_req *r)
+{
+	lz_resp_header(r, "Access-Control-Allow-Origin", "*");
+}
+
+/* Looks the link up, checks its plan and the visitor, then records. */
+static enum outcome
+take(struct lz_req *r, const struct conv_report *rep)
+{
+	const struct link	*l;
+	const struct lz_plan	*plan;
+	struct account		 a;
+	struct ua_info		 ua;
+	int			 rc;
+
+	if ((rc = linkcache_get(&links.db, rep->slug, r->now_ms, &l)) == -1)
+		return OUT_ERROR;
+	if (rc == 0 || l->deleted_at != 0)
+		return OUT_NO_LINK;
+	if ((rc = store_account_get(&links.db, l->account_id, NULL, &a)) != 1)
+		return rc == 0 ? OUT_NO_LINK : OUT_ERROR;
+	if ((plan = lz_conf_plan(links.conf, a.plan)) == NULL)
+		plan = lz_conf_plan(links.conf, links.conf->default_plan);
+	if (plan == NULL || !plan->conversions)
+		return OUT_PLAN;
+	ua_parse(r->user_agent, &ua);
+	if (ua.bot || ua.preview)
+		return OUT_BOT;
+	switch (conv_record(&links.db, l, rep, links.conf->default_currency,
+	    r->remote_addr, r->user_agent, r->now_ms,
+	    links.conf->conversion_dedup_window * 1000)) {
+	case CONV_COUNTED:
+		return OUT_COUNTED;
+	case CONV_DUPLICATE:
+		return OUT_DUPLICATE;
+	case CONV_LIMIT:
+		return OUT_LIMIT;
+	case CONV_ERROR:
+		break;
+	}
+	return OUT_ERROR;
+}
+
+void
+conv_pixel(struct lz_req *r)
+{
+	struct lz_query		 q;
+	struct lz_verr		 e;
+	struct conv_report	 rep;
+	enum outcome		 o;
+
+	memset(&q, 0, sizeof(q));
+	if (r->meth == LZ_M_HEAD)
+		r->log_note = "conv=head";
+	else if (lz_query_parse(r->query, &q, &e) == -1 ||
+	    conv_report_query(&q, &rep, &e) == -1)
+		r->log_note = "conv=invalid";
+	else {
+		o = take(r, &rep);
+		r->log_note = outcome_notes[o];
+		if (o == OUT_ERROR)
+			lz_log(LZ_LOG_ERR, "rid=%s: a conversion of '%s' could "
+			    "not be recorded", r->request_id, rep.slug);
+	}
+	lz_query_free(&q);
+	cors(r);
+	lz_resp_header(r, "Cache-Control", "no-store");
+	/* Thank-you pages of sites that isolate themselves (COEP) may
+	 * still load it. */
+	lz_resp_header(r, "Cross-Origin-Resource-Policy", "cross-origin");
+	lz_resp_send(r, 200, "image/gif", pixel_gif, sizeof(pixel_gif));
+}
+
+void
+conv_post(struct lz_req *r)
+{
+	struct lz_verr		 e;
+	struct conv_report	 rep;
+	enum outcome		 o;
+	json_t			*body;
+	const char		*reason;
+
+	cors(r);
+	lz_resp_header(r, "Cache-Control", "no-store");
+	if ((body = lz_req_json(r)) == NULL)
+		return;
+	if (conv_report_json(body, r->body, r->bodylen, &rep, &e) == -1) {
+		json_decref(body);
+		lz_resp_verr(r, &e);
+		return;
+	}
+	json_decref(body);
+	o = take(r, &rep);
+	r->log_note = outcome_notes[o];
+	switch (o) {
+	case OUT_NO_LINK:
+		lz_resp_error(r, 404, "not_found", "slug", "There is no link "
+		    "with this slug.");
+		return;
+	case OUT_PLAN:
+		lz_resp_error(r, 403, "plan_required", NULL, "Conversion "
+		    "reports are a paid-plan feature; the plan of this link's "
+		    "account does not include them.");
+		return;
+	case OUT_ERROR:
+		lz_resp_header(r, "Retry-After", "1");
+		lz_resp_error(r, 503, "unavailable", NULL, "The conversion "
+		    "could not be recorded; try again.");
+		return;
+	case OUT_COUNTED:
+		reason = NULL;
+		break;
+	case OUT_DUPLICATE:
+		reason = conv_result_reason(CONV_DUPLICATE);
+		break;
+	case OUT_LIMIT:
+		reason = conv_result_reason(CONV_LIMIT);
+		break;
+	case OUT_BOT:
+	default:
+		reason = "bot";
+		break;
+	}
+	lz_resp_json(r, 200, json_pack("{s:b, s:b, s:s?}", "ok", 1,
+	    "counted", o == OUT_COUNTED, "reason", reason));
+}
+
+void
+conv_preflight(struct lz_req *r)
+{
+	cors(r);
+	lz_resp_header(r, "Access-Control-Allow-Methods", "GET, POST");
+	lz_resp_header(r, "Access-Control-Allow-Headers", "Content-Type");
+	lz_resp_header(r, "Access-Control-Max-Age", "86400");
+	lz_resp_header(r, "Allow", "GET, HEAD, POST, OPTIONS");
+	lz_resp_empty(r, 204);
+}
