@@ -22,12 +22,38 @@
 #include "prompts.h"
 #include "store.h"
 
-static dev_t	 open_dev;
-static ino_t	 open_ino;
+/*
+ * A file is known by device, inode and change time: a file made later may
+ * get the inode number of one deleted before (a replacement reusing the
+ * inode of a file that failed to open would never be tried otherwise),
+ * but its ctime differs.
+ */
+struct fileid {
+	dev_t		 dev;
+	ino_t		 ino;
+	struct timespec	 ctim;
+};
+
+static struct fileid	 open_id;
 /* The last file that failed to open, so its error is logged once. */
-static dev_t	 bad_dev;
-static ino_t	 bad_ino;
-static int	 warned_missing;
+static struct fileid	 bad_id;
+static int		 warned_missing;
+
+static void
+fileid_of(const struct stat *st, struct fileid *id)
+{
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	id->ctim = st->st_ctim;
+}
+
+static int
+fileid_is(const struct stat *st, const struct fileid *id)
+{
+	return st->st_dev == id->dev && st->st_ino == id->ino &&
+	    st->st_ctim.tv_sec == id->ctim.tv_sec &&
+	    st->st_ctim.tv_nsec == id->ctim.tv_nsec;
+}
 
 void
 data_close(void)
@@ -44,6 +70,7 @@ data_refresh(void)
 {
 	struct lz_db	 db;
 	struct stat	 st, st2;
+	struct fileid	 id;
 	char		 err[512];
 	int		 tries;
 
@@ -59,12 +86,11 @@ data_refresh(void)
 			return;
 		}
 		warned_missing = 0;
-		if (prompts.db_open && st.st_dev == open_dev &&
-		    st.st_ino == open_ino)
+		if (prompts.db_open && fileid_is(&st, &open_id))
 			return;
 		/* A worker serves the file at the path or nothing, so all
 		 * workers agree; a file it cannot use is logged once. */
-		if (st.st_dev == bad_dev && st.st_ino == bad_ino) {
+		if (fileid_is(&st, &bad_id)) {
 			data_close();
 			return;
 		}
@@ -72,20 +98,19 @@ data_refresh(void)
 		    sizeof(err)) == -1) {
 			lz_log(LZ_LOG_ERR, "%s; answering 503 until \"lzctl "
 			    "prompts import\" replaces it", err);
-			bad_dev = st.st_dev;
-			bad_ino = st.st_ino;
+			fileid_of(&st, &bad_id);
 			data_close();
 			return;
 		}
 		/* Renamed again between stat and open?  Then the handle may
 		 * be of either file: try once more. */
+		fileid_of(&st, &id);
 		if (stat(prompts.conf->prompts_db, &st2) == 0 &&
-		    st2.st_dev == st.st_dev && st2.st_ino == st.st_ino) {
+		    fileid_is(&st2, &id)) {
 			data_close();
 			prompts.db = db;
 			prompts.db_open = 1;
-			open_dev = st.st_dev;
-			open_ino = st.st_ino;
+			open_id = id;
 			lz_log(LZ_LOG_INFO, "opened %s (inode %llu)",
 			    prompts.conf->prompts_db,
 			    (unsigned long long)st.st_ino);
