@@ -78,6 +78,7 @@
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
 	I(conversion_dedup_window, 600, 1, 86400) \
+	I(conversion_rate_limit, 60, 0, 10000) \
 	B(webhook_allow_loopback, 0) \
 	P(webhook_ca_file,	"") \
 	I(webhook_timeout,	10, 1, 60) \

@@ -27,6 +27,7 @@
 #include "links.h"
 #include "log.h"
 #include "query.h"
+#include "lztime.h"
 #include "resp.h"
 #include "store.h"
 #include "ua.h"
@@ -51,6 +52,7 @@ enum outcome {
 	OUT_BOT,
 	OUT_NO_LINK,
 	OUT_PLAN,
+	OUT_RATE,
 	OUT_ERROR
 };
 
@@ -61,6 +63,7 @@ static const char *const outcome_notes[] = {
 	[OUT_BOT] = "conv=bot",
 	[OUT_NO_LINK] = "conv=no_link",
 	[OUT_PLAN] = "conv=plan_required",
+	[OUT_RATE] = "conv=rate_limited",
 	[OUT_ERROR] = "conv=error",
 };
 
@@ -70,9 +73,32 @@ cors(struct lz_req *r)
 	lz_resp_header(r, "Access-Control-Allow-Origin", "*");
 }
 
+/*
+ * The per-client limit on reports (conversion_rate_limit a minute, 0 off),
+ * counted only for reports that parse.  *retry gets Retry-After.
+ */
+static int
+rate_ok(struct lz_req *r, int *retry)
+{
+	struct lz_rl_result	 res;
+	unsigned char		 key[LZ_RL_KEYMAX];
+	size_t			 klen;
+	unsigned		 limit;
+
+	limit = (unsigned)links.conf->conversion_rate_limit;
+	if (links.conv_rl == NULL || limit == 0)
+		return 1;
+	klen = lz_rl_addr_key(r->remote_addr, 'c', key);
+	if (lz_rl_take(links.conv_rl, key, klen, limit, 60000,
+	    lz_mono_us() / 1000, &res) == -1)
+		return 1;
+	*retry = res.retry_after;
+	return res.allowed;
+}
+
 /* Looks the link up, checks its plan and the visitor, then records. */
 static enum outcome
-take(struct lz_req *r, const struct conv_report *rep)
+take(struct lz_req *r, const struct conv_report *rep, int *retry)
 {
 	const struct link	*l;
 	const struct lz_plan	*plan;
@@ -80,6 +106,8 @@ take(struct lz_req *r, const struct conv_report *rep)
 	struct ua_info		 ua;
 	int			 rc;
 
+	if (!rate_ok(r, retry))
+		return OUT_RATE;
 	if ((rc = linkcache_get(&links.db, rep->slug, r->now_ms, &l)) == -1)
 		return OUT_ERROR;
 	if (rc == 0 || l->deleted_at != 0)
@@ -115,6 +143,7 @@ conv_pixel(struct lz_req *r)
 	struct lz_verr		 e;
 	struct conv_report	 rep;
 	enum outcome		 o;
+	int			 retry;
 
 	memset(&q, 0, sizeof(q));
 	if (r->meth == LZ_M_HEAD)
@@ -123,7 +152,7 @@ conv_pixel(struct lz_req *r)
 	    conv_report_query(&q, &rep, &e) == -1)
 		r->log_note = "conv=invalid";
 	else {
-		o = take(r, &rep);
+		o = take(r, &rep, &retry);
 		r->log_note = outcome_notes[o];
 		if (o == OUT_ERROR)
 			lz_log(LZ_LOG_ERR, "rid=%s: a conversion of '%s' could "
@@ -146,6 +175,7 @@ conv_post(struct lz_req *r)
 	enum outcome		 o;
 	json_t			*body;
 	const char		*reason;
+	int			 retry = 1;
 
 	cors(r);
 	lz_resp_header(r, "Cache-Control", "no-store");
@@ -157,9 +187,15 @@ conv_post(struct lz_req *r)
 		return;
 	}
 	json_decref(body);
-	o = take(r, &rep);
+	o = take(r, &rep, &retry);
 	r->log_note = outcome_notes[o];
 	switch (o) {
+	case OUT_RATE:
+		lz_resp_header(r, "Retry-After", "%d", retry);
+		lz_resp_error(r, 429, "rate_limited", NULL, "Too many "
+		    "conversion reports from this address; at most %lld a "
+		    "minute.", links.conf->conversion_rate_limit);
+		return;
 	case OUT_NO_LINK:
 		lz_resp_error(r, 404, "not_found", "slug", "There is no link "
 		    "with this slug.");

@@ -9,11 +9,14 @@
 
 #include "conf.h"
 #include "db.h"
+#include "ratelimit.h"
 #include "req.h"
 
 struct links_ctx {
 	struct lz_conf	*conf;
 	struct lz_db	 db;
+	struct lz_rl	*conv_rl;	/* conversion reports per client, shared
+					   by the workers (made before fork) */
 };
 
 extern struct links_ctx links;

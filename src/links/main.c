@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,15 @@ pre_fork(void *arg)
 	if (geo_load(links.conf->geoip_file, links.conf->geoip6_file, err,
 	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
+		return -1;
+	}
+	/* Conversion reports carry no credential (spec 5.5): a per-client
+	 * limit keeps one address from inflating a link's figures. */
+	if (links.conv_rl == NULL && links.conf->conversion_rate_limit > 0 &&
+	    (links.conv_rl = lz_rl_create(16384,
+	    (unsigned)links.conf->conversion_rate_limit)) == NULL) {
+		lz_log(LZ_LOG_ERR, "conversion rate limit table: %s",
+		    strerror(errno));
 		return -1;
 	}
 	return 0;

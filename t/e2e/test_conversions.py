@@ -686,5 +686,44 @@ def fmt(amount):
     return s.rstrip("0").rstrip(".")
 
 
+class TestRateLimit(Base):
+    """Reports carry no credential: one address gets conversion_rate_limit
+    reports a minute, whatever their links; others are not held up."""
+    name = "conv-rate"
+    extra_conf = ("trusted_proxies = 127.0.0.1\n"
+                  "conversion_rate_limit = 5\n")
+
+    def test_per_address(self):
+        link = self.create(slug="rl")
+        for i in range(5):
+            r = self.post({"slug": "rl", "suffix": "s%d" % i},
+                          ip="198.51.100.7")
+            self.assertEqual(r.status, 200, r.body)
+        r = self.post({"slug": "rl"}, ip="198.51.100.7")
+        self.assertEqual(r.status, 429, r.body)
+        self.assertEqual(r.json()["error"], "rate_limited")
+        self.assertGreaterEqual(int(r.header("Retry-After")), 1)
+        self.assertLessEqual(int(r.header("Retry-After")), 60)
+        self.assertEqual(r.header("Access-Control-Allow-Origin"), "*")
+        # The pixel still answers its GIF, and records nothing.
+        before = self.conversions(link["id"])
+        p = self.pixel("slug=rl", ip="198.51.100.7")
+        self.assertEqual((p.status, p.header("Content-Type")),
+                         (200, "image/gif"))
+        self.assertEqual(self.conversions(link["id"]), before)
+        # Malformed reports are refused for what they are, not counted.
+        self.assertEqual(self.post({"slug": "rl", "value": -1},
+                                   ip="198.51.100.7").status, 400)
+        # Another address is served; an IPv6 /64 counts as one address.
+        self.assertEqual(self.post({"slug": "rl"},
+                                   ip="198.51.100.8").status, 200)
+        for i in range(5):
+            self.assertEqual(self.post({"slug": "rl"},
+                                       ip="2001:db8:1:2::%x" % (i + 1)
+                                       ).status, 200)
+        self.assertEqual(self.post({"slug": "rl"},
+                                   ip="2001:db8:1:2::ff").status, 429)
+
+
 if __name__ == "__main__":
     lzenv.main()
