@@ -75,7 +75,10 @@ class Install(unittest.TestCase):
         for root, _, files in os.walk(dest):
             for f in files:
                 found[f] = os.path.join(root, f)
-        for f in ("lz-links", "lzctl", "lz-links.8", "lzctl.8", "lz.conf.5",
+        for f in ("lz-links", "lz-prompts", "lz-hooks", "lzctl",
+                  "lz-prompts.8", "lz-hooks.8", "lz-prompts-data.5",
+                  "prompts.json", "index.html", "lz.css",
+                  "lz-links.8", "lzctl.8", "lz.conf.5",
                   "lz.conf.sample", "lz-links-locations.conf",
                   "lz-upstreams.conf", "0001-init.sql", "lz-links.service",
                   "lz-links.socket", "lz.crontab"):
@@ -95,20 +98,27 @@ class Install(unittest.TestCase):
             f.write("base_url = http://127.0.0.1:%d\nlinks_db = data/links.db"
                     "\nkey_file = data/lz.key\nlinks_socket = run/links.sock"
                     "\nprompts_socket = run/prompts.sock\nlinks_workers = 2\n"
+                    "prompts_db = data/prompts.db\nprompts_workers = 2\n"
                     "socket_mode = 0600\n" % port)
+        pport = lzenv.free_port()
         lzctl = os.path.join(sbin, "lzctl")
         self.run_user(lzctl, "-f", conf, "init")
         acct = self.run_user(lzctl, "-f", conf, "account", "add",
                              "inst@example.com").stdout.strip()
         key = self.run_user(lzctl, "-f", conf, "key", "create",
                             acct).stdout.strip()
-        links = self.spawn_user(os.path.join(inst, "lz-links.log"),
-                                os.path.join(sbin, "lz-links"), "-f", conf)
-        lzenv.wait_for(lambda: lzenv.unix_connectable(
-            os.path.join(inst, "run", "links.sock")) or
-            links.poll() is not None, what="installed lz-links")
-        self.assertIsNone(links.poll(), open(os.path.join(
-            inst, "lz-links.log")).read())
+        self.run_user(lzctl, "-f", conf, "prompts", "import",
+                      found["prompts.json"])
+        pools = {}
+        for name in ("lz-links", "lz-prompts"):
+            log = os.path.join(inst, name + ".log")
+            p = self.spawn_user(log, os.path.join(sbin, name), "-f", conf)
+            sock = os.path.join(inst, "run", name[3:] + ".sock")
+            lzenv.wait_for(lambda: lzenv.unix_connectable(sock) or
+                           p.poll() is not None, what="installed " + name)
+            self.assertIsNone(p.poll(), open(log).read())
+            pools[name] = p
+        links = pools["lz-links"]
 
         ndir = os.path.join(inst, "nginx")
         os.symlink(os.path.join(share, "nginx"), os.path.join(ndir, "lz"))
@@ -124,14 +134,21 @@ http {
     scgi_temp_path %(n)s/tmp;
     upstream lz_links { server unix:%(s)s max_fails=0;
                         server unix:%(s)s max_fails=0; }
+    upstream lz_prompts { server unix:%(ps)s max_fails=0;
+                          server unix:%(ps)s max_fails=0; }
     server {
         listen 127.0.0.1:%(p)d;
         set $lz_www %(www)s;
         include lz/lz-links-locations.conf;
     }
+    server {
+        listen 127.0.0.1:%(pp)d;
+        include lz/lz-prompts-locations.conf;
+    }
 }
 """ % {"n": ndir, "s": os.path.join(inst, "run", "links.sock"),
-                "p": port, "www": os.path.join(share, "www")})
+                "ps": os.path.join(inst, "run", "prompts.sock"),
+                "p": port, "pp": pport, "www": os.path.join(share, "www")})
         if self.user:
             for root, dirs, files in os.walk(inst):
                 for x in dirs + files:
@@ -141,8 +158,9 @@ http {
                                 lzenv.NGINX, "-e", "stderr", "-p", ndir,
                                 "-c", os.path.join(ndir, "nginx.conf"),
                                 "-g", "daemon off;")
-        lzenv.wait_for(lambda: lzenv.tcp_connectable(port) or
-                       nginx.poll() is not None, what="nginx")
+        for prt in (port, pport):
+            lzenv.wait_for(lambda: lzenv.tcp_connectable(prt) or
+                           nginx.poll() is not None, what="nginx")
         self.assertIsNone(nginx.poll(), open(os.path.join(
             inst, "nginx.log")).read())
 
@@ -156,13 +174,40 @@ http {
         r = c.getresponse()
         body = r.read()
         self.assertEqual(r.status, 201, body)
+        slug = json.loads(body)["slug"]
         c.close()
+        # The short link, served with the installed page style.
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/" + slug, headers={"User-Agent": "Mozilla/5.0 "
+                  "(X11; Linux x86_64; rv:126.0) Gecko/20100101 "
+                  "Firefox/126.0"})
+        r = c.getresponse()
+        r.read()
+        self.assertEqual((r.status, r.getheader("Location")),
+                         (302, "https://example.com/"))
+        c.close()
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/static/lz.css")
+        r = c.getresponse()
+        self.assertEqual(r.status, 200)
+        r.read()
+        c.close()
+        # The prompt library, from the installed sample data.
+        c = http.client.HTTPConnection("127.0.0.1", pport, timeout=10)
+        c.request("GET", "/api/v1/prompts?limit=1")
+        r = c.getresponse()
+        body = r.read()
+        self.assertEqual(r.status, 200, body)
+        self.assertGreater(json.loads(body)["count"], 50)
+        c.close()
+        # One run of the installed webhook sender.
+        self.run_user(os.path.join(sbin, "lz-hooks"), "-f", conf)
         # The pool runs as the unprivileged user and never had root.
         if self.user:
             st = open("/proc/%d/status" % links.pid).read()
             self.assertRegex(st, r"Uid:\s+%d\s" % self.user.pw_uid)
 
-        for p in (nginx, links):
+        for p in (nginx, links, pools["lz-prompts"]):
             p.terminate()
             p.wait(20)
         self.run_user("make", "-s", "-C", lzenv.BUILDDIR, "uninstall",
