@@ -317,7 +317,8 @@ http {
             text = self.log(name)
             if name == "nginx":
                 try:
-                    text += open(self.path("nginx", "error.log")).read()
+                    with open(self.path("nginx", "error.log")) as f:
+                        text += f.read()
                 except OSError:
                     pass
             if text:
