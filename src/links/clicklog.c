@@ -39,6 +39,18 @@
 #define ROTATE_BYTES	(8 * 1024 * 1024)
 #define LOCK_NAME	"mover.lock"
 #define MOVE_EVERY_MS	1000		/* between moves, all workers */
+/*
+ * The WAL, kept bounded by the mover (lz_db_wal_trim): over SQLite's
+ * automatic checkpoint size (1000 pages) it is truncated.  A try that
+ * fails for WAL_TRIM_FAILS moves in a row means a long read transaction
+ * (an admin's sqlite3 shell), not the readers and writers of the load:
+ * then the mover tries only every WAL_TRIM_BACKOFF_MS, since each try
+ * holds writers back for up to WAL_TRIM_WAIT_MS.
+ */
+#define WAL_TRIM_BYTES		(4 * 1024 * 1024)
+#define WAL_TRIM_WAIT_MS	250
+#define WAL_TRIM_FAILS		5
+#define WAL_TRIM_BACKOFF_MS	(30 * 1000)
 
 /* A journal record.  Strings are NUL-terminated within their field. */
 struct rec {
@@ -501,6 +513,24 @@ move_due(void)
  * Takes the mover's lock (waiting for it when wait) and moves; when
  * spaced, only if no worker has moved in the last MOVE_EVERY_MS.
  */
+/* After a move: the WAL back under WAL_TRIM_BYTES (db.h). */
+static void
+wal_trim(struct lz_db *db)
+{
+	static int64_t	 next_ms;
+	static int	 fails;
+	int64_t		 now = lz_mono_us() / 1000;
+	int		 rc;
+
+	if (now < next_ms)
+		return;
+	rc = lz_db_wal_trim(db, WAL_TRIM_BYTES, WAL_TRIM_WAIT_MS);
+	if (rc == 2 && ++fails >= WAL_TRIM_FAILS)
+		next_ms = now + WAL_TRIM_BACKOFF_MS;
+	else if (rc != 2)
+		fails = 0;
+}
+
 static long
 move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 {
@@ -511,6 +541,7 @@ move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 		return 0;
 	if (!spaced || move_due()) {
 		n = move_all(db, with_own);
+		wal_trim(db);
 		(void)futimens(lockfd, NULL);
 	}
 	(void)flock(lockfd, LOCK_UN);
