@@ -7,7 +7,10 @@ every answer by status, for the load and crash tests.
     res.requests, res.seconds, res.p50_ms, res.p99_ms, res.max_ms
 
 A script defines request() (and may use init(args)); the counting,
-setup() and done() are appended here.
+setup() and done() are appended here.  It may also define
+on_response(status, headers, body), on_setup(thread) (in the main
+state, e.g. thread:set("tid", n)) and report(threads), which done()
+calls to write lines of its own (Result.out holds them).
 """
 
 import os
@@ -18,10 +21,17 @@ import tempfile
 
 WRK = shutil.which("wrk") or "/usr/bin/wrk"
 
+PRELUDE = """
+-- prepended by t/e2e/wrk.py
+threads = {}
+"""
+
 COUNTING = """
 -- appended by t/e2e/wrk.py: count answers by status, report them all.
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
+function setup(thread)
+  table.insert(threads, thread)
+  if on_setup then on_setup(thread) end
+end
 counts = {}
 function response(status, headers, body)
   counts[status] = (counts[status] or 0) + 1
@@ -39,6 +49,7 @@ function done(summary, latency, requests)
   io.write(string.format("summary %d %d %d %d %d\\n", summary.requests,
     summary.duration, latency:percentile(50), latency:percentile(99),
     latency.max))
+  if report then report(threads) end
 end
 """
 
@@ -90,7 +101,7 @@ def run(port, script, args=(), seconds=5, connections=32, threads=2,
     fd, lua = tempfile.mkstemp(prefix="lz-wrk-", suffix=".lua")
     try:
         with os.fdopen(fd, "w") as f:
-            f.write(script + COUNTING)
+            f.write(PRELUDE + script + COUNTING)
         cmd = [WRK, "-t%d" % threads, "-c%d" % connections,
                "-d%ds" % max(1, round(seconds)), "--timeout",
                "%ds" % timeout_s, "-s", lua,
