@@ -87,7 +87,8 @@ lz_db_close(struct lz_db *db)
 }
 
 int
-lz_db_wal_trim(struct lz_db *db, long long max_bytes, int wait_ms)
+lz_db_wal_trim(struct lz_db *db, long long max_bytes, int wait_ms,
+    int *copied)
 {
 	struct stat	 st;
 	char		*wal;
@@ -107,8 +108,10 @@ lz_db_wal_trim(struct lz_db *db, long long max_bytes, int wait_ms)
 		    "truncated", db->path, (long long)st.st_size);
 		return 1;
 	}
-	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
+		*copied = nckpt;
 		return 2;
+	}
 	lz_log(LZ_LOG_WARN, "%s: WAL checkpoint: %s", db->path,
 	    sqlite3_errmsg(db->h));
 	return -1;

@@ -73,10 +73,14 @@ void	lz_db_reset_all(struct lz_db *);
  * max_bytes, this checkpoints it and truncates it, waiting at most
  * wait_ms for the readers of the moment (new writers wait meanwhile).
  * Call it from one place, off the request path, about once a second.
- * Returns 1 truncated, 0 not over max_bytes, 2 a reader stayed in it (a
- * long read transaction: lz-hooks reports those), -1 error (logged).
+ * Returns 1 truncated, 0 not over max_bytes, 2 readers stayed in it, -1
+ * error (logged).  After 2, *copied is how many of its frames are copied
+ * back: under load it moves on from one try to the next, while a long
+ * read transaction (lz-hooks reports those) holds it where its snapshot
+ * began.
  */
-int	lz_db_wal_trim(struct lz_db *, long long max_bytes, int wait_ms);
+int	lz_db_wal_trim(struct lz_db *, long long max_bytes, int wait_ms,
+	    int *copied);
 
 /* Runs SQL without results; 0 or -1 (logged). */
 int	lz_db_exec(struct lz_db *, const char *sql);

@@ -31,6 +31,11 @@ import wrk  # noqa: E402
 
 SECONDS = wrk.seconds_from_env(4)
 CLIENTS = 32
+# What lz-links(8) promises of the WAL under load without a long reader:
+# 4 MiB, plus what is written while the mover's tries fail (they do, now
+# and then, when processes wait for the CPU).  Without the mover's
+# truncation it grew by 2.5 MiB a second.
+WAL_BOUND = 32 * 1024 * 1024
 
 CONF = """trusted_proxies = 127.0.0.1
 plan.load.quota = 1000000000
@@ -237,7 +242,7 @@ class Load(unittest.TestCase):
         # The WAL: checkpoints keep up while the pool writes.
         log_figure("lz-links WAL at most %.1f MiB under load" %
                    mib(watch.max))
-        self.assertLess(watch.max, 16 * 1024 * 1024)
+        self.assertLess(watch.max, WAL_BOUND)
         self.quiet_logs()
         self.assertEqual(self.inst.sql("PRAGMA integrity_check"), [("ok",)])
 
@@ -300,11 +305,18 @@ class Load(unittest.TestCase):
                    (mib(start), mib(pinned), res.seconds, res.count(201)))
         # It grew: nothing could be checkpointed past the reader.
         self.assertGreater(pinned, start)
-        # The reader is gone: the next run's checkpoint truncates it.
-        p = subprocess.run(hooks, capture_output=True, text=True,
-                           timeout=60)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertNotIn("a reader keeps the WAL", p.stderr)
+        # The reader is gone: a checkpoint truncates the WAL (the mover's,
+        # or lz-hooks', run here every 2 s instead of every minute), and
+        # lz-hooks no longer complains.
+        t0 = time.monotonic()
+        while os.path.getsize(wal) > 0 and time.monotonic() - t0 < 60:
+            p = subprocess.run(hooks, capture_output=True, text=True,
+                               timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("a reader keeps the WAL", p.stderr)
+            time.sleep(2)
+        log_figure("WAL truncated %.0f s after the reader ended" %
+                   (time.monotonic() - t0))
         self.assertEqual(os.path.getsize(wal), 0)
         self.assertEqual(inst.sql("PRAGMA integrity_check"), [("ok",)])
 
