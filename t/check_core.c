@@ -17,6 +17,7 @@
 #include "lztime.h"
 #include "query.h"
 #include "req.h"
+#include "resp.h"
 #include "rnd.h"
 #include "route.h"
 #include "utf8.h"
@@ -524,6 +525,23 @@ END_TEST
 
 /* ---- randomness --------------------------------------------------------- */
 
+/* Every status the services answer has its reason phrase ("202
+ * Unknown" went out once). */
+START_TEST(status_texts)
+{
+	static const int used[] = { 200, 201, 202, 204, 301, 302, 303, 304,
+	    307, 400, 401, 403, 404, 405, 409, 410, 411, 413, 415, 422, 429,
+	    500, 503 };
+	size_t	 i;
+
+	for (i = 0; i < LZ_NELEM(used); i++)
+		ck_assert_msg(strcmp(lz_status_text(used[i]), "Unknown") != 0,
+		    "no reason phrase for %d", used[i]);
+	ck_assert_str_eq(lz_status_text(202), "Accepted");
+	ck_assert_str_eq(lz_status_text(599), "Unknown");
+}
+END_TEST
+
 START_TEST(base62_random)
 {
 	static char	 buf[62 * 2000 + 1];
@@ -566,6 +584,7 @@ suite(void)
 	tcase_add_test(t, html);
 	tcase_add_test(t, routes);
 	tcase_add_test(t, base62_random);
+	tcase_add_test(t, status_texts);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -3,6 +3,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +58,7 @@ lz_db_open(struct lz_db *db, const char *path, int flags, char *err,
 		return -1;
 	}
 	db->path = xstrdup(path);
-	sqlite3_busy_timeout(db->h, 5000);
+	sqlite3_busy_timeout(db->h, LZ_DB_BUSY_MS);
 	sqlite3_extended_result_codes(db->h, 1);
 	/* journal_mode=WAL is persistent: lz_db_migrate sets it once. */
 	if (lz_db_exec(db, "PRAGMA synchronous=NORMAL;"
@@ -82,6 +84,37 @@ lz_db_close(struct lz_db *db)
 		sqlite3_close(db->h);
 	free(db->path);
 	memset(db, 0, sizeof(*db));
+}
+
+int
+lz_db_wal_trim(struct lz_db *db, long long max_bytes, int wait_ms,
+    int *copied)
+{
+	struct stat	 st;
+	char		*wal;
+	int		 rc, nlog = 0, nckpt = 0;
+
+	wal = xasprintf("%s-wal", db->path);
+	rc = stat(wal, &st);
+	free(wal);
+	if (rc == -1 || (long long)st.st_size <= max_bytes)
+		return 0;
+	sqlite3_busy_timeout(db->h, wait_ms);
+	rc = sqlite3_wal_checkpoint_v2(db->h, NULL, SQLITE_CHECKPOINT_TRUNCATE,
+	    &nlog, &nckpt);
+	sqlite3_busy_timeout(db->h, LZ_DB_BUSY_MS);
+	if (rc == SQLITE_OK) {
+		lz_log(LZ_LOG_DEBUG, "%s: WAL of %lld bytes checkpointed and "
+		    "truncated", db->path, (long long)st.st_size);
+		return 1;
+	}
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
+		*copied = nckpt;
+		return 2;
+	}
+	lz_log(LZ_LOG_WARN, "%s: WAL checkpoint: %s", db->path,
+	    sqlite3_errmsg(db->h));
+	return -1;
 }
 
 int

@@ -25,6 +25,8 @@ struct lz_db {
 	char			 *path;
 };
 
+#define LZ_DB_BUSY_MS	5000	/* how long a statement waits for a lock */
+
 #define LZ_DB_RO	0x01	/* read-only */
 #define LZ_DB_CREATE	0x02	/* create if missing */
 #define LZ_DB_IMMUTABLE	0x04	/* with LZ_DB_RO: a file nobody changes in
@@ -62,6 +64,23 @@ sqlite3_stmt *lz_db_stmt(struct lz_db *, size_t i);
 /* Resets every prepared statement, ending any read transaction a
  * statement left open (call at the end of each request). */
 void	lz_db_reset_all(struct lz_db *);
+
+/*
+ * Keeps the WAL bounded under load.  SQLite's automatic checkpoints copy
+ * the WAL back into the database but can start it over only when no
+ * reader is in it, which under steady load never happens (checkpoint
+ * starvation): the WAL would grow without end.  When the WAL file is over
+ * max_bytes, this checkpoints it and truncates it, waiting at most
+ * wait_ms for the readers of the moment (new writers wait meanwhile).
+ * Call it from one place, off the request path, about once a second.
+ * Returns 1 truncated, 0 not over max_bytes, 2 readers stayed in it, -1
+ * error (logged).  After 2, *copied is how many of its frames are copied
+ * back: under load it moves on from one try to the next, while a long
+ * read transaction (lz-hooks reports those) holds it where its snapshot
+ * began.
+ */
+int	lz_db_wal_trim(struct lz_db *, long long max_bytes, int wait_ms,
+	    int *copied);
 
 /* Runs SQL without results; 0 or -1 (logged). */
 int	lz_db_exec(struct lz_db *, const char *sql);

@@ -17,6 +17,7 @@ lz_status_text(int status)
 	switch (status) {
 	case 200: return "OK";
 	case 201: return "Created";
+	case 202: return "Accepted";
 	case 204: return "No Content";
 	case 301: return "Moved Permanently";
 	case 302: return "Found";

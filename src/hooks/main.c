@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -57,7 +59,9 @@ usage(void)
 static void
 checkpoint(struct lz_db *db)
 {
-	int	 rc, nlog = 0, nckpt = 0;
+	struct stat	 st;
+	char		*wal;
+	int		 rc, nlog = 0, nckpt = 0;
 
 	sqlite3_busy_timeout(db->h, CHECKPOINT_BUSY_MS);
 	rc = sqlite3_wal_checkpoint_v2(db->h, NULL,
@@ -66,7 +70,26 @@ checkpoint(struct lz_db *db)
 	if (rc == SQLITE_OK)
 		lz_log(LZ_LOG_DEBUG, "wal checkpoint: %d frames, truncated",
 		    nckpt);
-	else if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+	else if (((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) &&
+	    nlog > 0) {
+		/*
+		 * Waited CHECKPOINT_BUSY_MS for readers and one is still in
+		 * the WAL: a read transaction open that long is none of
+		 * lz's (requests, moves and batches take milliseconds) but
+		 * an admin's sqlite3 shell or a backup.  Nothing can be
+		 * checkpointed past its snapshot, so the WAL grows by every
+		 * write until it ends (lz-links(8), "The WAL").
+		 */
+		wal = xasprintf("%s-wal", db->path);
+		if (stat(wal, &st) == -1)
+			st.st_size = 0;
+		lz_log(LZ_LOG_WARN, "wal checkpoint: a reader keeps the WAL "
+		    "from being checkpointed (%d frames, %.1f MiB, %d copied "
+		    "back); it grows with every write until that read "
+		    "transaction ends", nlog, (double)st.st_size /
+		    (1024 * 1024), nckpt);
+		free(wal);
+	} else if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
 		lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; next "
 		    "run");
 	else

@@ -39,6 +39,20 @@
 #define ROTATE_BYTES	(8 * 1024 * 1024)
 #define LOCK_NAME	"mover.lock"
 #define MOVE_EVERY_MS	1000		/* between moves, all workers */
+/*
+ * The WAL, kept bounded by the mover (lz_db_wal_trim): over SQLite's
+ * automatic checkpoint size (1000 pages) it is truncated.  Tries fail
+ * now and then under load (a reader still in the WAL after
+ * WAL_TRIM_WAIT_MS), but each copies more of the WAL back than the one
+ * before.  WAL_TRIM_FAILS failed tries in a row that copied back no more
+ * mean a long read transaction (an admin's sqlite3 shell): then the
+ * mover tries only every WAL_TRIM_BACKOFF_MS, since each try holds
+ * writers back for up to WAL_TRIM_WAIT_MS.
+ */
+#define WAL_TRIM_BYTES		(4 * 1024 * 1024)
+#define WAL_TRIM_WAIT_MS	500
+#define WAL_TRIM_FAILS		3
+#define WAL_TRIM_BACKOFF_MS	(30 * 1000)
 
 /* A journal record.  Strings are NUL-terminated within their field. */
 struct rec {
@@ -501,6 +515,30 @@ move_due(void)
  * Takes the mover's lock (waiting for it when wait) and moves; when
  * spaced, only if no worker has moved in the last MOVE_EVERY_MS.
  */
+/* After a move: the WAL back under WAL_TRIM_BYTES (db.h). */
+static void
+wal_trim(struct lz_db *db)
+{
+	static int64_t	 next_ms;
+	static int	 stuck, last = -1;
+	int64_t		 now = lz_mono_us() / 1000;
+	int		 copied = -1;
+
+	if (now < next_ms)
+		return;
+	if (lz_db_wal_trim(db, WAL_TRIM_BYTES, WAL_TRIM_WAIT_MS, &copied) !=
+	    2) {
+		stuck = 0;
+		last = -1;
+		return;
+	}
+	if (copied == last && ++stuck >= WAL_TRIM_FAILS)
+		next_ms = now + WAL_TRIM_BACKOFF_MS;
+	else if (copied != last)
+		stuck = 1;
+	last = copied;
+}
+
 static long
 move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 {
@@ -511,6 +549,7 @@ move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 		return 0;
 	if (!spaced || move_due()) {
 		n = move_all(db, with_own);
+		wal_trim(db);
 		(void)futimens(lockfd, NULL);
 	}
 	(void)flock(lockfd, LOCK_UN);

@@ -119,7 +119,7 @@ class Instance:
 
     def __init__(self, name="lz", workers=2, extra_conf="", prompts=False,
                  links=True, directory=None, links_port=None,
-                 prompts_port=None):
+                 prompts_port=None, user=None):
         if directory:
             self.dir = os.path.abspath(directory)
             os.makedirs(self.dir, exist_ok=True)
@@ -133,6 +133,8 @@ class Instance:
         self.workers = workers
         self.want_links = links
         self.want_prompts = prompts
+        # The pools' user; as root, root itself unless a test names one.
+        self.user = user
         self.procs = {}
         self.saved_logs = {}
         INSTANCES.append(self)
@@ -143,7 +145,10 @@ class Instance:
     # -- configuration -------------------------------------------------
 
     def write_conf(self, extra=""):
-        user = "user = root\n" if os.geteuid() == 0 else ""
+        if self.user:
+            user = "user = %s\n" % self.user
+        else:
+            user = "user = root\n" if os.geteuid() == 0 else ""
         with open(self.conf, "w") as f:
             f.write(
                 "# written by t/e2e/lzenv.py\n"
@@ -317,7 +322,8 @@ http {
             text = self.log(name)
             if name == "nginx":
                 try:
-                    text += open(self.path("nginx", "error.log")).read()
+                    with open(self.path("nginx", "error.log")) as f:
+                        text += f.read()
                 except OSError:
                     pass
             if text:
