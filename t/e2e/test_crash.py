@@ -19,8 +19,13 @@ Afterwards, with the pool and lz-hooks running normally again:
     receiver with a valid signature;
   - PRAGMA integrity_check is ok, and no journal is left behind.
 
-Conversions (issue 5) join the mix once /api/conv exists on main: see
-the note at CONVERSIONS below.
+Conversions join the mix from four client threads of their own (wrk's
+answer callback cannot tell which request an answer belongs to, and each
+conversion is checked one by one): every POST /api/conv carries a value
+of its own, and afterwards every value answered "counted" is recorded,
+nothing is recorded that was not sent, at most one conversion per
+unanswered report (a worker killed after its commit) is recorded
+unacknowledged, and each link's running totals equal its rows.
 """
 
 import json
@@ -49,6 +54,8 @@ webhook_allow_loopback = yes
 webhook_timeout = 2
 webhook_parallel = 16
 webhook_ca_file = %s
+plan.crash.conversions = yes
+conversion_rate_limit = 0
 """
 
 UA = ("Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
@@ -120,6 +127,57 @@ function report(threads)
   end
 end
 """
+
+
+class Conversions:
+    """Four threads POST conversion reports to B's links until stop is
+    set, each with a value (whole currency units) and a User-Agent (so
+    a visitor) of its own; they note what was sent, what was answered
+    counted, and how many reports got no answer from the service."""
+
+    THREADS = 4
+
+    def __init__(self, inst, slugs, stop):
+        self.inst, self.slugs, self.stop = inst, slugs, stop
+        self.sent, self.counted, self.wrong = [], [], []
+        self.unanswered = 0
+        self.lock = threading.Lock()
+        self.threads = [threading.Thread(target=self.run, args=(i,))
+                        for i in range(self.THREADS)]
+        for t in self.threads:
+            t.start()
+
+    def run(self, tid):
+        n = 0
+        while not self.stop.is_set():
+            n += 1
+            value = tid * 10000000 + n
+            body = json.dumps({"slug": self.slugs[n % len(self.slugs)],
+                               "value": value, "currency": "TWD"})
+            with self.lock:
+                self.sent.append(value)
+            try:
+                r = self.inst.request("POST", "/api/conv", body=body,
+                                      headers={
+                                          "Content-Type": "application/json",
+                                          "User-Agent": "%s.%d" % (UA, value)},
+                                      timeout=30)
+            except OSError:
+                r = None
+            with self.lock:
+                if r is not None and r.status == 200 and \
+                        r.json()["counted"]:
+                    self.counted.append(value)
+                elif r is not None and r.status < 500:
+                    # A new visitor's valid report is always counted.
+                    self.wrong.append((value, r.status, r.body))
+                else:
+                    self.unanswered += 1
+            time.sleep(0.005)
+
+    def join(self):
+        for t in self.threads:
+            t.join(60)
 
 
 class Crash(unittest.TestCase):
@@ -258,6 +316,7 @@ class Crash(unittest.TestCase):
                                   args=(SECONDS, stop, tally))
         killer.start()
         try:
+            conv = Conversions(inst, slugs["b"], stop)
             res = wrk.run(inst.links_port, LUA,
                           [key_a, key_b, ",".join(slugs["a"]),
                            ",".join(slugs["b"]), UA],
@@ -265,6 +324,7 @@ class Crash(unittest.TestCase):
         finally:
             stop.set()
             killer.join(60)
+            conv.join()
         # Everything normal again: the pool up, lz-hooks as cron runs it.
         self.stop_hooks(signal.SIGTERM)
         if "lz-links" not in inst.procs:
@@ -348,6 +408,31 @@ class Crash(unittest.TestCase):
         self.assertEqual(no_event, [])
         self.assertEqual(click_events, clicks_a)
         self.assertGreater(click_events, 0)
+
+        # Every counted conversion is recorded; nothing else is.
+        rows = inst.sql("SELECT value FROM conversions")
+        recorded = [v // 1000000 for (v,) in rows]
+        lost_conv = set(conv.counted) - set(recorded)
+        phantom = set(recorded) - set(conv.sent)
+        unacked = len(recorded) - len(set(recorded) & set(conv.counted))
+        sys.stderr.write(
+            "FIGURE crash: %d conversion reports, %d counted, %d lost, "
+            "%d recorded without an answer (bound: %d reports unanswered)"
+            "\n" % (len(conv.sent), len(conv.counted), len(lost_conv),
+                     unacked, conv.unanswered))
+        self.assertGreater(len(conv.counted), 0)
+        self.assertEqual(conv.wrong[:5], [])
+        self.assertEqual(lost_conv, set())
+        self.assertEqual(phantom, set())
+        self.assertEqual(len(recorded), len(set(recorded)))
+        self.assertLessEqual(unacked, conv.unanswered)
+        # The running totals moved in the same transactions as the rows.
+        self.assertEqual(inst.sql(
+            "SELECT l.id FROM links l WHERE l.conversions != (SELECT "
+            "count(*) FROM conversions c WHERE c.link_id = l.id) OR "
+            "coalesce((SELECT micros FROM link_revenue r WHERE r.link_id = "
+            "l.id), 0) != (SELECT coalesce(sum(value), 0) FROM "
+            "conversions c WHERE c.link_id = l.id)"), [])
 
         self.assertEqual(inst.sql("PRAGMA integrity_check"), [("ok",)])
         # A clean stop leaves no journal behind.
