@@ -259,7 +259,10 @@ api_links_stats(struct lz_req *r)
 	}
 	bucket = v[2].i == 0 ? HOUR_MS : DAY_MS;
 	maxb = v[2].i == 0 ? BUCKETS_HOUR : BUCKETS_DAY;
-	to = r->now_ms;
+	/* 'to' is exclusive: by default the millisecond of the request is
+	 * in the range, or a conversion recorded in the same millisecond
+	 * just before this request would be left out. */
+	to = r->now_ms + 1;
 	if (v[1].set && parse_time(v[1].s, &to) == -1) {
 		lz_resp_error(r, 400, "invalid_parameter", "to", "'to' must be "
 		    "an ISO 8601 time with a time zone (2030-01-31T12:00:00Z) "
