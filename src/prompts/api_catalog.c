@@ -91,7 +91,6 @@ api_models_list(struct lz_req *r)
 	struct modelctx	 c;
 	long long	 total;
 	char		*q = NULL;
-	json_t		*j;
 
 	if (out_params(r, params, LZ_NELEM(params), v) == -1)
 		return;
@@ -103,18 +102,7 @@ api_models_list(struct lz_req *r)
 	    val_model_categories[v[1].i] : NULL, q, v[4].i, (long)v[3].i,
 	    model_one, &c);
 	free(q);
-	if (total < 0) {
-		json_decref(c.arr);
-		out_dberr(r);
-		return;
-	}
-	j = out_obj();
-	json_object_set_new(j, "total", json_integer(total));
-	json_object_set_new(j, "showing", json_integer((json_int_t)
-	    json_array_size(c.arr)));
-	out_paging(j, v[3].i, v[4].i, total);
-	json_object_set_new(j, "models", c.arr);
-	out_ok(r, j);
+	out_page(r, "models", c.arr, total, v[3].i, v[4].i);
 }
 
 /* ---- tools ------------------------------------------------------------ */

@@ -57,7 +57,7 @@ api_tutorials_list(struct lz_req *r)
 	struct lz_pval	 v[LZ_NELEM(params)];
 	long long	 total;
 	char		*q = NULL;
-	json_t		*j, *arr;
+	json_t		*arr;
 
 	if (out_params(r, params, LZ_NELEM(params), v) == -1)
 		return;
@@ -67,18 +67,7 @@ api_tutorials_list(struct lz_req *r)
 	total = pstore_tutorials(&prompts.db, q, v[2].i, (long)v[1].i,
 	    tutorial_one, arr);
 	free(q);
-	if (total < 0) {
-		json_decref(arr);
-		out_dberr(r);
-		return;
-	}
-	j = out_obj();
-	json_object_set_new(j, "total", json_integer(total));
-	json_object_set_new(j, "showing", json_integer((json_int_t)
-	    json_array_size(arr)));
-	out_paging(j, v[1].i, v[2].i, total);
-	json_object_set_new(j, "tutorials", arr);
-	out_ok(r, j);
+	out_page(r, "tutorials", arr, total, v[1].i, v[2].i);
 }
 
 static void
@@ -91,25 +80,14 @@ void
 api_tutorials_get(struct lz_req *r)
 {
 	struct lz_pval	 v[1];
-	json_t		*t = NULL, *j;
+	json_t		*t = NULL;
 	int		 rc;
 
 	if (out_params(r, NULL, 0, v) == -1)
 		return;
 	rc = val_slug_ok(r->args[0]) ? pstore_tutorial(&prompts.db,
 	    r->args[0], tutorial_detail, &t) : 0;
-	if (rc < 0) {
-		out_dberr(r);
-		return;
-	}
-	if (rc == 0) {
-		lz_resp_error(r, 404, "not_found", NULL, "There is no tutorial "
-		    "with this slug; take a current one from the list.");
-		return;
-	}
-	j = out_obj();
-	json_object_set_new(j, "tutorial", t);
-	out_ok(r, j);
+	out_item(r, rc, "tutorial", t);
 }
 
 /* ---- keywords --------------------------------------------------------- */
@@ -157,7 +135,7 @@ api_keywords_list(struct lz_req *r)
 	struct lz_pval	 v[LZ_NELEM(params)];
 	long long	 total;
 	char		*q = NULL;
-	json_t		*j, *arr;
+	json_t		*arr;
 
 	if (out_params(r, params, LZ_NELEM(params), v) == -1)
 		return;
@@ -168,18 +146,7 @@ api_keywords_list(struct lz_req *r)
 	    val_keyword_categories[v[1].i] : NULL, v[3].i, (long)v[2].i,
 	    keyword_one, arr);
 	free(q);
-	if (total < 0) {
-		json_decref(arr);
-		out_dberr(r);
-		return;
-	}
-	j = out_obj();
-	json_object_set_new(j, "total", json_integer(total));
-	json_object_set_new(j, "showing", json_integer((json_int_t)
-	    json_array_size(arr)));
-	out_paging(j, v[2].i, v[3].i, total);
-	json_object_set_new(j, "keywords", arr);
-	out_ok(r, j);
+	out_page(r, "keywords", arr, total, v[2].i, v[3].i);
 }
 
 static void
@@ -192,23 +159,12 @@ void
 api_keywords_get(struct lz_req *r)
 {
 	struct lz_pval	 v[1];
-	json_t		*k = NULL, *j;
+	json_t		*k = NULL;
 	int		 rc;
 
 	if (out_params(r, NULL, 0, v) == -1)
 		return;
 	rc = val_slug_ok(r->args[0]) ? pstore_keyword(&prompts.db,
 	    r->args[0], keyword_detail, &k) : 0;
-	if (rc < 0) {
-		out_dberr(r);
-		return;
-	}
-	if (rc == 0) {
-		lz_resp_error(r, 404, "not_found", NULL, "There is no keyword "
-		    "with this slug; take a current one from the list.");
-		return;
-	}
-	j = out_obj();
-	json_object_set_new(j, "keyword", k);
-	out_ok(r, j);
+	out_item(r, rc, "keyword", k);
 }

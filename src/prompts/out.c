@@ -132,6 +132,44 @@ out_paging(json_t *j, long long limit, long long offset, long long total)
 		json_object_set_new(j, "next_offset", json_null());
 }
 
+void
+out_page(struct lz_req *r, const char *name, json_t *arr, long long total,
+    long long limit, long long offset)
+{
+	json_t	*j;
+
+	if (total < 0) {
+		json_decref(arr);
+		out_dberr(r);
+		return;
+	}
+	j = out_obj();
+	json_object_set_new(j, "total", json_integer(total));
+	json_object_set_new(j, "showing", json_integer((json_int_t)
+	    json_array_size(arr)));
+	out_paging(j, limit, offset, total);
+	json_object_set_new(j, name, arr);
+	out_ok(r, j);
+}
+
+void
+out_item(struct lz_req *r, int rc, const char *name, json_t *obj)
+{
+	json_t	*j;
+
+	if (rc < 0)
+		out_dberr(r);
+	else if (rc == 0)
+		out_notfound(r, name);
+	else {
+		j = out_obj();
+		json_object_set_new(j, name, obj);
+		out_ok(r, j);
+		return;
+	}
+	json_decref(obj);
+}
+
 const char *
 out_text(enum lang lang, const char *zh, const char *en)
 {

@@ -69,6 +69,14 @@ void	out_notfound(struct lz_req *, const char *what);
 /* The paging fields: limit, offset, next_offset (null on the last page). */
 void	out_paging(json_t *, long long limit, long long offset,
 	    long long total);
+/* A page of a list with total and showing (spec 2.1), the items under
+ * name: sends it (out_ok), or a 500 when total < 0.  Takes arr. */
+void	out_page(struct lz_req *, const char *name, json_t *arr,
+	    long long total, long long limit, long long offset);
+/* One item by slug under name after a store lookup that returned rc:
+ * sends it, or 500 (rc < 0) or the 404 of out_notfound (rc == 0).
+ * Takes obj (NULL unless rc > 0). */
+void	out_item(struct lz_req *, int rc, const char *name, json_t *obj);
 /* The text for lang: en when asked for and present, else the source. */
 const char *out_text(enum lang, const char *zh, const char *en);
 /* A site URL: prompts_base_url, "/en" for English, /section/slug (slugs
