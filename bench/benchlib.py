@@ -34,11 +34,13 @@ def build_null(outdir):
 class NullResponder:
     """null-fcgi on a unix socket, served by its own nginx server block."""
 
-    def __init__(self, inst, workers, status=200):
+    def __init__(self, inst, workers, status=200, close="linger"):
+        """close: "linger" as lz-links, "at-once" as lz-prompts
+        (close_at_once in src/core/pool.h)."""
         self.sock = inst.path("run", "null.sock")
         self.proc = subprocess.Popen(
-            [build_null(inst.dir), self.sock, str(workers), str(status)],
-            start_new_session=True)
+            [build_null(inst.dir), self.sock, str(workers), str(status),
+             close], start_new_session=True)
         lzenv.wait_for(lambda: lzenv.unix_connectable(self.sock),
                        what="null-fcgi")
 
@@ -99,15 +101,52 @@ def wrk(url, seconds=5, connections=32, threads=2, headers=(), script=None):
     return rps, pct(50), pct(99), int(bad.group(1)) if bad else 0
 
 
-def rounds(cases, n=3, seconds=5, connections=32, script=None):
+def cpu_seconds(pids):
+    """User + system CPU seconds used so far by the processes pids."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return total / tick
+
+
+def children(pid):
+    """The pids of the children of pid (a pool's workers)."""
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)],
+                         capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def rounds(cases, n=3, seconds=5, connections=32, script=None, pids=None,
+           cpu=None):
     """Runs each (name, url, headers) case n times, interleaved; returns
-    {name: [(rps, p50, p99, bad), ...]}."""
+    {name: [(rps, p50, p99, bad), ...]}.  With pids (name -> the FastCGI
+    workers serving that case), cpu gets {name: [microseconds of worker
+    CPU per request, ...]}: less disturbed by a busy machine than req/s."""
     res = {name: [] for name, _, _ in cases}
     for _ in range(n):
         for name, url, headers in cases:
-            res[name].append(wrk(url, seconds, connections,
-                                 headers=headers, script=script))
+            c0 = cpu_seconds(pids[name]) if pids else 0
+            r = wrk(url, seconds, connections, headers=headers,
+                    script=script)
+            res[name].append(r)
+            if pids:
+                c1 = cpu_seconds(pids[name])
+                cpu.setdefault(name, []).append(
+                    (c1 - c0) / max(r[0] * seconds, 1) * 1e6)
     return res
+
+
+def report_cpu(cpu):
+    print("\nFastCGI worker CPU per request (user + system, median):")
+    for name, xs in cpu.items():
+        print("  %-26s %6.1f us" % (name, median(xs)))
+    sys.stdout.flush()
 
 
 def median(xs):

@@ -5,9 +5,13 @@
  * A service's requests/s divided by this one's, measured in the same run,
  * tells what the service's own work costs.
  *
- * usage: null-fcgi SOCKET WORKERS [STATUS]
+ * usage: null-fcgi SOCKET WORKERS [STATUS [CLOSE]]
  *   STATUS 302 answers a redirect (the shape of a short link), otherwise
- *   a small JSON body.
+ *   a small JSON body.  CLOSE "at-once" reads the request to its end and
+ *   closes at once (FCGX_Detach), as lz-prompts does (close_at_once in
+ *   src/core/pool.h); otherwise libfcgi's lingering close, as lz-links.
+ *   Each benchmark compares a service with a baseline that closes the
+ *   way the service does.
  */
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -23,9 +27,10 @@
 #include <fcgiapp.h>
 
 static void
-serve(int fd, int redirect)
+serve(int fd, int redirect, int at_once)
 {
 	FCGX_Request	 r;
+	char		 buf[4096];
 
 	FCGX_Init();
 	FCGX_InitRequest(&r, fd, 0);
@@ -38,6 +43,12 @@ serve(int fd, int redirect)
 			FCGX_PutS("Status: 200 OK\r\n"
 			    "Content-Type: application/json\r\n"
 			    "Content-Length: 12\r\n\r\n{\"ok\":true}\n", r.out);
+		if (at_once) {
+			while (FCGX_GetStr(buf, sizeof(buf), r.in) > 0)
+				continue;
+			if (FCGX_HasSeenEOF(r.in))
+				FCGX_Detach(&r);
+		}
 		FCGX_Finish_r(&r);
 	}
 	_exit(0);
@@ -50,7 +61,8 @@ main(int argc, char *argv[])
 	int			 fd, n, i;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: null-fcgi SOCKET WORKERS [STATUS]\n");
+		fprintf(stderr, "usage: null-fcgi SOCKET WORKERS [STATUS "
+		    "[CLOSE]]\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
@@ -68,7 +80,8 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < n; i++)
 		if (fork() == 0)
-			serve(fd, argc > 3 && atoi(argv[3]) == 302);
+			serve(fd, argc > 3 && atoi(argv[3]) == 302,
+			    argc > 4 && strcmp(argv[4], "at-once") == 0);
 	while (wait(NULL) > 0)
 		continue;
 	return 0;

@@ -29,6 +29,15 @@ struct lz_pool_opts {
 	const char	*group;		/* "" means the user's group */
 	int		 shutdown_timeout; /* seconds before SIGKILL */
 	int		 access_log;
+	/*
+	 * 1: close a connection at once after a request read to its end,
+	 * instead of libfcgi's lingering close (see read_to_end in pool.c).
+	 * Faster, but the workers no longer wait for nginx between
+	 * requests, so they hand the CPU to it less often: lz-prompts uses
+	 * it, lz-links does not (its click mover's bursts then show in the
+	 * redirect p99; HACKING.md has the figures).
+	 */
+	int		 close_at_once;
 };
 
 struct lz_app {
