@@ -3,8 +3,9 @@
  *
  * import checks the data file whole, builds a complete new database next
  * to prompts_db, makes it durable, and renames it over the old one: the
- * swap is atomic, and running lz-prompts workers notice the new file
- * before their next request (no restart, no failed request).
+ * swap is atomic.  Then it increments the import counter beside the
+ * database (datagen.c): running lz-prompts workers notice the new file
+ * on their next request (no restart, no failed request).
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../prompts/datagen.h"
 #include "../prompts/import.h"
 #include "util.h"
 #include "lzctl.h"
@@ -41,7 +43,7 @@ prompts_import(int argc, char **argv)
 {
 	struct import	*m;
 	const char	*file, *db = ctl_conf->prompts_db;
-	char		*tmp = NULL, *dup = NULL, err[512];
+	char		*tmp = NULL, *dup = NULL, *gen, err[512];
 	int64_t		 now = lz_now_ms();
 	int		 ch, dry = 0, rc = 1;
 
@@ -86,6 +88,15 @@ prompts_import(int argc, char **argv)
 	}
 	free(tmp);
 	tmp = NULL;
+	/* Workers look at the path again on their next request. */
+	if (datagen_bump(db, err, sizeof(err)) == -1)
+		ctl_err("warning: %s (workers notice the new data within a "
+		    "second)", err);
+	else {
+		gen = datagen_path(db);
+		ctl_chown_to_user(gen);
+		free(gen);
+	}
 	dup = xstrdup(db);
 	if (fsync_path(dirname(dup), 1) == -1)
 		ctl_err("warning: fsync of the directory of %s: %s", db,

@@ -1,9 +1,10 @@
 /*
  * data.c -- the prompt library database of a worker, and its swap.
  *
- * "lzctl prompts import" writes a whole new database next to prompts_db
- * and renames it over the old one.  A worker stats the path before each
- * request (and once a second when idle); when the file there is not the
+ * "lzctl prompts import" writes a whole new database next to prompts_db,
+ * renames it over the old one and increments the import counter
+ * (datagen.c).  A worker stats the path when the counter moved since its
+ * last look, and at least once a second; when the file there is not the
  * one it has open, it opens the new one and closes the old.  A request
  * never sees the swap half-way: it runs on the handle it started with,
  * and a file renamed away stays readable through the open handle.
@@ -18,7 +19,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "datagen.h"
 #include "log.h"
+#include "lztime.h"
 #include "prompts.h"
 #include "store.h"
 
@@ -120,9 +123,27 @@ data_refresh(void)
 	}
 }
 
+/*
+ * 0 when there is data to answer from.  The counter is read before the
+ * stat, so an import that ends after the stat moves it again and the
+ * next request looks once more.
+ */
 int
 data_ready(void)
 {
+	static const volatile uint64_t	*gen;
+	static uint64_t			 seen;
+	static int64_t			 next_look;
+	int64_t				 now = lz_mono_us();
+
+	if (prompts.db_open && gen != NULL && *gen == seen &&
+	    now < next_look)
+		return 0;
+	if (gen == NULL)
+		gen = datagen_map(prompts.conf->prompts_db);
+	if (gen != NULL)
+		seen = __atomic_load_n(gen, __ATOMIC_SEQ_CST);
+	next_look = now + 1000000;
 	data_refresh();
 	return prompts.db_open ? 0 : -1;
 }
