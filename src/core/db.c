@@ -291,7 +291,9 @@ lz_db_reset_all(struct lz_db *db)
 {
 	size_t	 i;
 
+	/* Only a statement stepped but not run to its end holds anything. */
 	for (i = 0; i < db->nst; i++)
-		sqlite3_reset(db->st[i]);
+		if (sqlite3_stmt_busy(db->st[i]))
+			sqlite3_reset(db->st[i]);
 	lz_db_rollback(db);
 }

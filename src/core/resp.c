@@ -59,11 +59,15 @@ lz_resp_header(struct lz_req *r, const char *name, const char *fmt, ...)
 	lz_buf_puts(&r->hdrs, "\r\n");
 }
 
+/*
+ * The header block goes through one buffer of the worker's, kept from
+ * request to request: a response costs no allocation of its own.
+ */
 void
 lz_resp_send(struct lz_req *r, int status, const char *ctype,
     const void *body, size_t len)
 {
-	struct lz_buf	 h = LZ_BUF_INIT;
+	static struct lz_buf	 h = LZ_BUF_INIT;
 
 	if (r->status != 0) {
 		lz_log(LZ_LOG_WARN, "rid=%s: second answer (%d after %d) "
@@ -71,12 +75,18 @@ lz_resp_send(struct lz_req *r, int status, const char *ctype,
 		return;
 	}
 	r->status = status;
+	lz_buf_reset(&h);
 	lz_buf_printf(&h, "Status: %d %s\r\n", status, lz_status_text(status));
-	if (ctype != NULL)
-		lz_buf_printf(&h, "Content-Type: %s\r\n", ctype);
+	if (ctype != NULL) {
+		lz_buf_puts(&h, "Content-Type: ");
+		lz_buf_puts(&h, ctype);
+		lz_buf_puts(&h, "\r\n");
+	}
 	if (status != 204 && status != 304)
 		lz_buf_printf(&h, "Content-Length: %zu\r\n", len);
-	lz_buf_printf(&h, "X-Request-Id: %s\r\n", r->request_id);
+	lz_buf_puts(&h, "X-Request-Id: ");
+	lz_buf_puts(&h, r->request_id);
+	lz_buf_puts(&h, "\r\n");
 	if (r->hdrs.len)
 		lz_buf_add(&h, r->hdrs.p, r->hdrs.len);
 	lz_buf_puts(&h, "\r\n");
@@ -87,31 +97,62 @@ lz_resp_send(struct lz_req *r, int status, const char *ctype,
 			FCGX_PutStr(body, (int)len, r->fcgi->out);
 	}
 	r->bytes_out = len;
-	lz_buf_free(&h);
+}
+
+#define JSON_FLAGS	(JSON_COMPACT | JSON_REAL_PRECISION(15))
+#define JSON_FAILED	"{\"ok\":false,\"error\":\"internal_error\"}"
+
+/*
+ * json_dumps() grows its buffer from 16 bytes by doubling and the caller
+ * then measures the string; json_dumpb() into a buffer the worker keeps
+ * writes the text once, in place.  The buffer only grows (to the largest
+ * answer, a few hundred KiB at most: pages are at most 100 items).
+ */
+const char *
+lz_json_text(const json_t *j, size_t *len)
+{
+	static char	*buf;
+	static size_t	 cap;
+	size_t		 n;
+
+	for (;;) {
+		if ((n = json_dumpb(j, buf, cap, JSON_FLAGS)) == 0) {
+			*len = sizeof(JSON_FAILED) - 1;
+			return JSON_FAILED;
+		}
+		if (n <= cap)
+			break;
+		cap = n < 16384 ? 16384 : n + n / 2;
+		buf = xrealloc(buf, cap);
+	}
+	*len = n;
+	return buf;
 }
 
 char *
 lz_json_dump(const json_t *j, size_t *len)
 {
-	char	*s;
+	const char	*text;
+	size_t		 n;
+	char		*s;
 
-	s = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(15));
-	if (s == NULL)
-		s = xstrdup("{\"ok\":false,\"error\":\"internal_error\"}");
+	text = lz_json_text(j, &n);
+	s = xmalloc(n + 1);
+	memcpy(s, text, n);
+	s[n] = '\0';
 	if (len)
-		*len = strlen(s);
+		*len = n;
 	return s;
 }
 
 void
 lz_resp_json(struct lz_req *r, int status, json_t *j)
 {
-	char	*s;
-	size_t	 len;
+	const char	*s;
+	size_t		 len;
 
-	s = lz_json_dump(j, &len);
+	s = lz_json_text(j, &len);
 	lz_resp_send(r, status, "application/json; charset=utf-8", s, len);
-	free(s);
 	json_decref(j);
 }
 

@@ -41,5 +41,7 @@ const char *lz_status_text(int status);
 /* Serialises j compactly (UTF-8, 15 significant digits for reals so that
  * 5.3 stays 5.3).  Caller frees. */
 char	*lz_json_dump(const json_t *j, size_t *len);
+/* The same text in a buffer of the worker's, valid until the next call. */
+const char *lz_json_text(const json_t *j, size_t *len);
 
 #endif

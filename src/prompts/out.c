@@ -96,13 +96,12 @@ out_body(struct lz_req *r, const char *body, size_t len)
 void
 out_ok(struct lz_req *r, json_t *j)
 {
-	char	*body;
-	size_t	 len;
+	const char	*body;
+	size_t		 len;
 
-	body = lz_json_dump(j, &len);
-	json_decref(j);
+	body = lz_json_text(j, &len);
 	out_body(r, body, len);
-	free(body);
+	json_decref(j);
 }
 
 void
