@@ -58,6 +58,9 @@ void	conv_pixel(struct lz_req *);
 void	conv_post(struct lz_req *);
 void	conv_preflight(struct lz_req *);
 
+/* GET /api/v1/openapi.json (api_openapi.c): the API's OpenAPI document. */
+void	links_openapi(struct lz_req *);
+
 /* auth.c: checks the API key and the quota of an RF_AUTH route;
  * returns -1 after answering 401 or 429. */
 int	auth_api_key(struct lz_req *);

@@ -36,6 +36,8 @@ static const struct lz_route routes[] = {
 	{ LZ_M_GET,	"/api/v1/links/:id",	RF_AUTH, api_links_get },
 	{ LZ_M_DELETE,	"/api/v1/links/:id",	RF_AUTH, api_links_delete },
 	{ LZ_M_GET,	"/api/v1/links/:id/stats", RF_AUTH, api_links_stats },
+	/* The API's OpenAPI document: public, like the API's man page. */
+	{ LZ_M_GET,	"/api/v1/openapi.json",	0,	links_openapi },
 
 	/* The dashboard's API (DESIGN 3.8): a session instead of a key. */
 	{ LZ_M_GET,	"/dashboard/api/session",	0, dash_session },

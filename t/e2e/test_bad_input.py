@@ -166,8 +166,19 @@ for method, path in [("PUT", "/api/v1/links"), ("PATCH", "/api/v1/links"),
                      ("PROPFIND", "/api/v1/links/{LINK_A}")]:
     api("%s %s" % (method, path), method, path, 405, "method_not_allowed")
 
+# The API's OpenAPI document: no key needed, GET and HEAD only, no query.
+for method in ("POST", "PUT", "DELETE", "PATCH"):
+    api("%s /api/v1/openapi.json" % method, method, "/api/v1/openapi.json",
+        405, "method_not_allowed", auth=False)
+for query, code in (("v=2", "unknown_parameter"),
+                    ("a=1&a=2", "duplicate_parameter"),
+                    ("a=%FF", "invalid_query"), ("a=%01", "invalid_query")):
+    api("openapi.json?" + query, "GET", "/api/v1/openapi.json?" + query, 400,
+        code, auth=False)
+
 # Paths that are no route.
-for path in ["/api", "/api/", "/api/v2/links", "/api/v1", "/api/v1/",
+for path in ["/api", "/api/", "/api/v2/links", "/api/v1/openapi.json/x",
+             "/api/v1/openapi", "/api/v1", "/api/v1/",
              "/api/v1/link", "/api/v1/links/{LINK_A}/stats/x",
              "/api/v1/links/{LINK_A}/x", "/api/v1/links//", "/api/v1/LINKS",
              "/api/v1/links/%2e%2e/links", "/api/conv/extra/deep"]:

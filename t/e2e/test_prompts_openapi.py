@@ -16,56 +16,18 @@ against the running service.
 
 import json
 import os
-import re
-import shutil
-import subprocess
 import sys
 import unittest
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
+from openapilib import (Recorder, install_validators,  # noqa: E402
+                        routes, run_check)
 from promptlib import API, Data, PromptsInstance, fresh_ip  # noqa: E402
 
 DOC = os.path.join(lzenv.SRCDIR, "src", "prompts", "openapi.json")
-TOOLDIR = os.path.join(lzenv.BUILDDIR, "t", "openapi")
 q = urllib.parse.quote
-
-
-def install_validators():
-    """npm ci of t/openapi into the build tree (once per lockfile)."""
-    src = os.path.join(lzenv.SRCDIR, "t", "openapi")
-    for exe in ("node", "npm"):
-        if shutil.which(exe) is None:
-            raise RuntimeError("%s is needed (tools/setup-debian installs "
-                               "nodejs and npm)" % exe)
-    os.makedirs(TOOLDIR, exist_ok=True)
-    lock = os.path.join(src, "package-lock.json")
-    stamp = os.path.join(TOOLDIR, "node_modules", ".lz-lock")
-    with open(lock, "rb") as f:
-        want = f.read()
-    for name in ("package.json", "package-lock.json", "check.mjs"):
-        shutil.copy(os.path.join(src, name), TOOLDIR)
-    try:
-        with open(stamp, "rb") as f:
-            if f.read() == want:
-                return
-    except FileNotFoundError:
-        pass
-    p = subprocess.run(["npm", "ci", "--no-audit", "--no-fund",
-                        "--loglevel=error"], cwd=TOOLDIR,
-                       capture_output=True, text=True, timeout=300)
-    if p.returncode != 0:
-        raise RuntimeError("npm ci failed:\n" + p.stdout + p.stderr)
-    with open(stamp, "wb") as f:
-        f.write(want)
-
-
-def run_check(*args):
-    p = subprocess.run(["node", os.path.join(TOOLDIR, "check.mjs")] +
-                       list(args), capture_output=True, text=True,
-                       timeout=120, cwd=TOOLDIR)
-    return p.returncode, p.stdout + p.stderr
 
 
 class OpenAPI(unittest.TestCase):
@@ -82,17 +44,14 @@ class OpenAPI(unittest.TestCase):
         except Exception:
             cls.inst.stop()
             raise
-        cls.recorded = []
+        cls.recorder = Recorder()
 
     @classmethod
     def tearDownClass(cls):
         cls.inst.stop()
 
     def record(self, template, r, url):
-        body = r.json() if r.body else None
-        self.recorded.append({"path": template, "status": r.status,
-                              "body": body, "headers": r.headers,
-                              "url": url})
+        self.recorder.answer(template, r, url)
 
     def fetch(self, template, url, ip=None, headers=None):
         r = self.inst.get(url, ip=ip, headers=headers)
@@ -100,12 +59,7 @@ class OpenAPI(unittest.TestCase):
         return r
 
     def check_recorded(self):
-        path = self.inst.path("responses.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.recorded, f, ensure_ascii=False)
-        rc, out = run_check(DOC, path)
-        self.assertEqual(rc, 0, out)
-        self.assertIn("%d responses checked" % len(self.recorded), out)
+        self.recorder.check(self, DOC, self.inst.path("responses.json"))
 
     # -- the document itself ------------------------------------------------
 
@@ -150,11 +104,10 @@ class OpenAPI(unittest.TestCase):
         self.assertIn("documented header ETag missing", out)
 
     def test_paths_are_the_routes(self):
-        with open(os.path.join(lzenv.SRCDIR, "src", "prompts", "main.c"),
-                  encoding="utf-8") as f:
-            routes = set(re.sub(r":(\w+)", r"{\1}", m) for m in
-                         re.findall(r'"(/api/v1/[^"]*)"', f.read()))
-        self.assertEqual(routes, set(self.doc["paths"]))
+        found = routes(os.path.join(lzenv.SRCDIR, "src", "prompts",
+                                    "main.c"), "/api/v1/")
+        self.assertEqual({p for p, _ in found}, set(self.doc["paths"]))
+        self.assertEqual({m for _, m in found}, {"get"})
         for path, item in self.doc["paths"].items():
             self.assertEqual(set(item), {"get"}, path)
 
@@ -226,7 +179,7 @@ class OpenAPI(unittest.TestCase):
                 self.record(API + template, r, url)
         finally:
             bare.stop()
-        statuses = {x["status"] for x in self.recorded}
+        statuses = {x["status"] for x in self.recorder.records}
         self.assertEqual(statuses, {200, 304, 400, 404, 429, 503})
         self.check_recorded()
 

@@ -1,0 +1,35 @@
+/*
+ * api_openapi.c -- GET /api/v1/openapi.json: the hand-written OpenAPI 3.1
+ * document of the link service's public API, src/links/openapi.json,
+ * embedded at build time (build-aux/file2c.sh).  No key, no quota.
+ */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "links.h"
+#include "query.h"
+#include "resp.h"
+
+extern const char	 lz_links_openapi[];
+extern const size_t	 lz_links_openapi_len;
+
+void
+links_openapi(struct lz_req *r)
+{
+	const struct lz_query	*q;
+	struct lz_verr		 e;
+
+	/* Strict like every other path: no query parameter is taken. */
+	if ((q = lz_req_query(r)) == NULL)
+		return;
+	if (lz_params(q, NULL, 0, NULL, &e) == -1) {
+		lz_resp_verr(r, &e);
+		return;
+	}
+	/* As lz-prompts serves its document: cacheable for a minute. */
+	lz_resp_header(r, "Cache-Control", "public, max-age=60");
+	lz_resp_header(r, "Access-Control-Allow-Origin", "*");
+	lz_resp_send(r, 200, "application/json; charset=utf-8",
+	    lz_links_openapi, lz_links_openapi_len);
+}
