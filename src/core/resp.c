@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <sodium.h>
+
 #include "log.h"
 #include "resp.h"
 #include "util.h"
@@ -97,6 +99,56 @@ lz_resp_send(struct lz_req *r, int status, const char *ctype,
 			FCGX_PutStr(body, (int)len, r->fcgi->out);
 	}
 	r->bytes_out = len;
+}
+
+/*
+ * Does the If-None-Match list name etag?  Weak comparison (RFC 9110
+ * 13.1.2): W/ prefixes are ignored, so the weak tags nginx makes of ours
+ * when it compresses a response still match.
+ */
+static int
+etag_matches(const char *list, const char *etag)
+{
+	const char	*p = list, *end;
+	size_t		 len = strlen(etag);
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (*p == '*')
+			return 1;
+		if (strncmp(p, "W/", 2) == 0)
+			p += 2;
+		if (*p != '"')
+			return 0;
+		if ((end = strchr(p + 1, '"')) == NULL)
+			return 0;
+		if ((size_t)(end + 1 - p) == len && memcmp(p, etag, len) == 0)
+			return 1;
+		p = end + 1;
+	}
+	return 0;
+}
+
+void
+lz_resp_cached(struct lz_req *r, const char *ctype, const char *body,
+    size_t len, const char *cache_control)
+{
+	unsigned char	 h[16];
+	char		 hex[33], etag[40];
+	const char	*inm;
+
+	crypto_generichash(h, sizeof(h), (const unsigned char *)body, len,
+	    NULL, 0);
+	sodium_bin2hex(hex, sizeof(hex), h, sizeof(h));
+	snprintf(etag, sizeof(etag), "\"%s\"", hex);
+	lz_resp_header(r, "ETag", "%s", etag);
+	lz_resp_header(r, "Cache-Control", "%s", cache_control);
+	if ((inm = lz_req_param(r, "HTTP_IF_NONE_MATCH")) != NULL &&
+	    etag_matches(inm, etag))
+		lz_resp_send(r, 304, NULL, NULL, 0);
+	else
+		lz_resp_send(r, 200, ctype, body, len);
 }
 
 #define JSON_FLAGS	(JSON_COMPACT | JSON_REAL_PRECISION(15))

@@ -32,6 +32,10 @@ void	lz_resp_error(struct lz_req *, int status, const char *code,
 	    const char *param, const char *fmt, ...) LZ_PRINTF(5, 6);
 void	lz_resp_verr(struct lz_req *, const struct lz_verr *);
 
+/* 200 with an ETag (a hash of body) and Cache-Control, or 304 when the
+ * request's If-None-Match names that ETag. */
+void	lz_resp_cached(struct lz_req *, const char *ctype, const char *body,
+	    size_t len, const char *cache_control);
 /* 204 No Content. */
 void	lz_resp_empty(struct lz_req *, int status);
 

@@ -27,9 +27,9 @@ links_openapi(struct lz_req *r)
 		lz_resp_verr(r, &e);
 		return;
 	}
-	/* As lz-prompts serves its document: cacheable for a minute. */
-	lz_resp_header(r, "Cache-Control", "public, max-age=60");
+	/* As lz-prompts serves its document: cacheable for a minute, with
+	 * an ETag (304 when it did not change). */
 	lz_resp_header(r, "Access-Control-Allow-Origin", "*");
-	lz_resp_send(r, 200, "application/json; charset=utf-8",
-	    lz_links_openapi, lz_links_openapi_len);
+	lz_resp_cached(r, "application/json; charset=utf-8",
+	    lz_links_openapi, lz_links_openapi_len, "public, max-age=60");
 }

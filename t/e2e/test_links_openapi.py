@@ -126,6 +126,17 @@ class OpenAPI(unittest.TestCase):
         self.assertEqual(r.header("cache-control"), "public, max-age=60")
         self.assertEqual(r.header("access-control-allow-origin"), "*")
         self.assertIsNone(r.header("x-ratelimit-limit"))  # not counted
+        # Revalidation: the ETag (also weak, as nginx makes it when it
+        # compresses) gives a 304 without a body; another tag the 200.
+        etag = r.header("etag")
+        self.assertRegex(etag, r'^"[0-9a-f]{32}"$')
+        for inm in (etag, "W/" + etag, '"x", ' + etag):
+            c = self.inst.request("GET", SELF,
+                                  headers={"If-None-Match": inm})
+            self.assertEqual((c.status, c.body), (304, b""), inm)
+            self.assertEqual(c.header("etag"), etag)
+        c = self.inst.request("GET", SELF, headers={"If-None-Match": '"x"'})
+        self.assertEqual(c.status, 200)
         h = self.inst.request("HEAD", SELF)
         self.assertEqual((h.status, h.body), (200, b""))
         self.assertEqual(h.header("content-type"), r.header("content-type"))
@@ -433,7 +444,9 @@ class OpenAPI(unittest.TestCase):
             "Access-Control-Request-Method": "POST"})
         self.assertEqual(r.status, 204, r)
         # This document.
-        self.assertEqual(self.call(rec, "GET", SELF, SELF).status, 200)
+        etag = self.call(rec, "GET", SELF, SELF).header("etag")
+        self.assertEqual(self.call(rec, "GET", SELF, SELF, headers={
+            "If-None-Match": etag}).status, 304)
         self.assertEqual(self.call(rec, "GET", SELF, SELF + "?v=2").status,
                          400)
         # 429: an account whose monthly quota is used up, on every path.
@@ -473,8 +486,8 @@ class OpenAPI(unittest.TestCase):
 
         records = [x for x in rec.records if not x.get("request")]
         self.assertEqual({x["status"] for x in records},
-                         {200, 201, 204, 400, 401, 403, 404, 405, 409, 413,
-                          415, 429, 503})
+                         {200, 201, 204, 304, 400, 401, 403, 404, 405, 409,
+                          413, 415, 429, 503})
         # Every answer to a request whose key was accepted counts, and
         # says so (the BadRequest and BodyTooLarge responses cannot
         # require it: nginx's own 400 and 413 lack it).
