@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <check.h>
+#include <jansson.h>
 #include <sodium.h>
 #include <sqlite3.h>
 
@@ -590,9 +591,11 @@ START_TEST(import_builds_and_hides)
 	struct import	*m;
 	sqlite3		*db;
 	sqlite3_stmt	*st;
+	json_t		*j;
 	char		*path, *dbpath, *errs = NULL;
 	char		 err[256];
 	size_t		 len;
+	int		 i;
 	FILE		*fp;
 
 	path = write_file("data.json", file(
@@ -627,14 +630,25 @@ START_TEST(import_builds_and_hides)
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "free,pro");
 	sqlite3_finalize(st);
-	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT full_prompt IS NULL, "
-	    "variables IS NULL, preview FROM prompt_text WHERE slug = 'pro'",
-	    -1, &st, NULL), SQLITE_OK);
+	/* The stored detail answers (zh and en) of the PRO entry. */
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT detail, detail_en "
+	    "FROM prompt_text WHERE slug = 'pro'", -1, &st, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
-	ck_assert_int_eq(sqlite3_column_int(st, 0), 1);
-	ck_assert_int_eq(sqlite3_column_int(st, 1), 1);
-	ck_assert_str_eq((const char *)sqlite3_column_text(st, 2),
-	    "first line");
+	for (i = 0; i < 2; i++) {
+		const char	*text = (const char *)sqlite3_column_text(st, i);
+		json_t		*o = json_loads(text, 0, NULL);
+
+		ck_assert_ptr_nonnull(o);
+		ck_assert_ptr_null(strstr(text, "secret"));
+		ck_assert_ptr_null(json_object_get(o, "full_prompt"));
+		ck_assert_ptr_null(json_object_get(o, "variables"));
+		ck_assert_ptr_null(json_object_get(o, "url"));
+		ck_assert_str_eq(json_string_value(json_object_get(o,
+		    "access")), "preview");
+		ck_assert_str_eq(json_string_value(json_object_get(o,
+		    "preview")), "first line");
+		json_decref(o);
+	}
 	sqlite3_finalize(st);
 	/* Nor any trigram of it in the search index. */
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM "
@@ -645,10 +659,13 @@ START_TEST(import_builds_and_hides)
 	ck_assert_int_eq(sqlite3_column_int(st, 0), 0);
 	sqlite3_finalize(st);
 	/* Free prompts show an empty list of variables, not none. */
-	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT variables FROM "
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT detail FROM "
 	    "prompt_text WHERE slug = 'free'", -1, &st, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
-	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "[]");
+	j = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "variables")), 0);
+	ck_assert(json_is_array(json_object_get(j, "variables")));
+	json_decref(j);
 	sqlite3_finalize(st);
 	/* Recommended order: newest first at equal rank. */
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT slug FROM prompt_text "

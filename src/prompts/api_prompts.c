@@ -170,11 +170,6 @@ out:
 	free(toolname);
 }
 
-struct detailctx {
-	enum lang	 lang;
-	json_t		*o;
-};
-
 /* Stored variables [{name, description, description_en}] for lang. */
 static json_t *
 variables_json(const char *stored, enum lang lang)
@@ -198,38 +193,42 @@ variables_json(const char *stored, enum lang lang)
 	return out;
 }
 
-static void
-detail_json(const struct prow *p, void *arg)
+/*
+ * The detail object of a prompt in lang, without "url".  "lzctl prompts
+ * import" renders it for both languages and stores the text
+ * (prompt_text.detail, detail_en): what a detail request costs is then
+ * one indexed read and a copy (lz-prompts(8), "Detail answers").
+ */
+json_t *
+prompt_detail_object(const struct prow *p, enum lang lang)
 {
-	struct detailctx	*c = arg;
-	json_t			*o = json_object(), *rating;
+	json_t	*o = json_object(), *rating;
 
 	json_object_set_new(o, "slug", json_string(p->slug));
-	json_object_set_new(o, "title", json_string(out_text(c->lang,
+	json_object_set_new(o, "title", json_string(out_text(lang,
 	    p->title, p->title_en)));
-	json_object_set_new(o, "summary", json_string(out_text(c->lang,
+	json_object_set_new(o, "summary", json_string(out_text(lang,
 	    p->summary, p->summary_en)));
 	json_object_set_new(o, "tool", json_string(p->tool));
 	json_object_set_new(o, "category", json_string(p->category));
 	json_object_set_new(o, "tags", out_json_array(p->tags));
 	json_object_set_new(o, "difficulty", json_string(p->difficulty));
-	json_object_set_new(o, "url", out_url(c->lang, "prompts", p->slug));
 	json_object_set_new(o, "is_pro", json_boolean(p->is_pro));
 	json_object_set_new(o, "access", json_string(p->is_pro ? "preview" :
 	    "full"));
-	json_object_set_new(o, "preview", json_string(out_text(c->lang,
+	json_object_set_new(o, "preview", json_string(out_text(lang,
 	    p->preview, p->preview_en)));
 	/* PRO bodies and variables are not even in the database; the
 	 * is_pro checks keep it so should one ever be. */
 	if (!p->is_pro && p->full_prompt != NULL)
 		json_object_set_new(o, "full_prompt", json_string(out_text(
-		    c->lang, p->full_prompt, p->full_prompt_en)));
-	json_object_set_new(o, "context", json_string(out_text(c->lang,
+		    lang, p->full_prompt, p->full_prompt_en)));
+	json_object_set_new(o, "context", json_string(out_text(lang,
 	    p->context, p->context_en)));
 	if (!p->is_pro && p->variables != NULL)
 		json_object_set_new(o, "variables", variables_json(
-		    p->variables, c->lang));
-	json_object_set_new(o, "sample_output", json_string(out_text(c->lang,
+		    p->variables, lang));
+	json_object_set_new(o, "sample_output", json_string(out_text(lang,
 	    p->sample_output, p->sample_output_en)));
 	rating = json_object();
 	json_object_set_new(rating, "avg", p->rated ?
@@ -237,7 +236,7 @@ detail_json(const struct prow *p, void *arg)
 	json_object_set_new(rating, "count", json_integer(p->rating_count));
 	json_object_set_new(o, "rating", rating);
 	json_object_set_new(o, "updated_at", out_time(p->updated_at));
-	c->o = o;
+	return o;
 }
 
 void
@@ -246,28 +245,45 @@ api_prompts_get(struct lz_req *r)
 	static const struct lz_param params[] = {
 		{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 },
 	};
+	static struct lz_buf	 stored = LZ_BUF_INIT, body = LZ_BUF_INIT;
 	struct lz_pval		 v[LZ_NELEM(params)];
-	struct detailctx	 c;
-	json_t			*j;
+	enum lang		 lang;
+	json_t			*url;
+	char			*urltext;
 	int			 rc;
 
 	if (out_params(r, params, LZ_NELEM(params), v) == -1)
 		return;
-	c.lang = (enum lang)v[0].i;
-	c.o = NULL;
+	lang = (enum lang)v[0].i;
+	lz_buf_reset(&stored);
 	rc = val_slug_ok(r->args[0]) ? pstore_prompt_detail(&prompts.db,
-	    r->args[0], r->now_ms, detail_json, &c) : 0;
-	if (rc < 0) {
-		out_dberr(r);
-		return;
-	}
+	    r->args[0], r->now_ms, lang == LANG_EN, &stored) : 0;
 	if (rc == 0) {
 		out_notfound(r, "prompt");
 		return;
 	}
-	j = out_obj();
-	json_object_set_new(j, "prompt", c.o);
-	out_ok(r, j);
+	if (rc < 0 || stored.len < 2 || stored.p[0] != '{' ||
+	    stored.p[stored.len - 1] != '}') {
+		out_dberr(r);
+		return;
+	}
+	/* {"ok":true,"prompt":{"url":...,<the stored members>}} */
+	url = out_url(lang, "prompts", r->args[0]);
+	urltext = json_dumps(url, JSON_ENCODE_ANY);
+	json_decref(url);
+	if (urltext == NULL) {
+		out_dberr(r);
+		return;
+	}
+	lz_buf_reset(&body);
+	lz_buf_puts(&body, "{\"ok\":true,\"prompt\":{\"url\":");
+	lz_buf_puts(&body, urltext);
+	if (stored.len > 2)
+		lz_buf_putc(&body, ',');
+	lz_buf_add(&body, stored.p + 1, stored.len - 1);
+	lz_buf_putc(&body, '}');
+	free(urltext);
+	out_body(r, body.p, body.len);
 }
 
 void

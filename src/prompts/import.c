@@ -22,7 +22,9 @@
 #include "import.h"
 #include "jbody.h"
 #include "lztime.h"
+#include "prompts.h"
 #include "req.h"
+#include "resp.h"
 #include "grams.h"
 #include "search.h"
 #include "store.h"
@@ -1508,13 +1510,66 @@ recommended_cmp(const void *a, const void *b)
 	return strcmp(x->p.slug, y->p.slug);
 }
 
+static const char *
+nz(const char *s)
+{
+	return s ? s : "";
+}
+
+/*
+ * The detail answers of a prompt, rendered once here and stored
+ * (sql/prompts/0003-detail-answers.sql), by the code that built them per
+ * request before: prompt_detail_object in api_prompts.c.
+ */
+static void
+render_detail(const struct import *m, const struct iprompt *ip,
+    char **zh, char **en)
+{
+	const struct pprompt	*p = &ip->p;
+	struct prow		 row;
+	json_t			*o;
+
+	memset(&row, 0, sizeof(row));
+	row.id = p->id;
+	row.slug = nz(p->slug);
+	row.category = nz(p->category);
+	row.tool = nz(m->tools[ip->tool].t.key);
+	row.difficulty = nz(p->difficulty);
+	row.tags = nz(p->tags);
+	row.is_pro = p->is_pro;
+	row.updated_at = p->updated_at;
+	row.rated = p->rated;
+	row.rating_avg = p->rating_avg;
+	row.rating_count = p->rating_count;
+	row.title = nz(p->title);
+	row.title_en = p->title_en;
+	row.summary = nz(p->summary);
+	row.summary_en = p->summary_en;
+	row.preview = nz(p->preview);
+	row.preview_en = p->preview_en;
+	row.context = nz(p->context);
+	row.context_en = p->context_en;
+	row.sample_output = nz(p->sample_output);
+	row.sample_output_en = p->sample_output_en;
+	row.full_prompt = p->full_prompt;
+	row.full_prompt_en = p->full_prompt_en;
+	row.variables = p->variables;
+	o = prompt_detail_object(&row, LANG_ZH);
+	*zh = lz_json_dump(o, NULL);
+	json_decref(o);
+	o = prompt_detail_object(&row, LANG_EN);
+	*en = lz_json_dump(o, NULL);
+	json_decref(o);
+}
+
 static int
 write_prompts(struct import *m, struct lz_db *db)
 {
 	struct iprompt	**order;
 	struct gram_build *gb;
+	char		 *zh, *en;
 	size_t		  i, k, n = 0;
-	int		  rc = -1;
+	int		  rc = -1, put;
 
 	order = xcalloc(m->nprompts + 1, sizeof(*order));
 	for (i = 0; i < m->nprompts; i++)
@@ -1540,7 +1595,14 @@ write_prompts(struct import *m, struct lz_db *db)
 		p->variables = p->is_pro ? NULL : ip->vars_json;
 		if (p->is_pro)
 			p->full_prompt = p->full_prompt_en = NULL;
-		if (pstore_put_prompt(db, p) == -1)
+		render_detail(m, ip, &zh, &en);
+		p->detail = zh;
+		p->detail_en = en;
+		put = pstore_put_prompt(db, p);
+		p->detail = p->detail_en = NULL;
+		free(zh);
+		free(en);
+		if (put == -1)
 			goto out;
 		for (k = 0; k < ip->ntags; k++)
 			if (pstore_put_prompt_tag(db, m->tags[ip->tags[k]].id,

@@ -93,6 +93,9 @@ json_t	*out_json_array(const char *stored);
 /* api_prompts.c */
 void	api_prompts_list(struct lz_req *);
 void	api_prompts_get(struct lz_req *);
+/* The detail object of a prompt without "url" (the import stores it). */
+struct prow;
+json_t	*prompt_detail_object(const struct prow *, enum lang);
 void	api_changelog(struct lz_req *);
 /* api_tags.c */
 void	api_tags_list(struct lz_req *);

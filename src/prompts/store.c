@@ -130,11 +130,8 @@ static const char *const rd_sql[RD__MAX] = {
 	    "JOIN tools t ON t.id = p.tool_id "
 	    "JOIN prompt_text x ON x.prompt_id = p.id WHERE p.id = ?",
 	[RD_DETAIL] =
-	    "SELECT " SUMMARY_COLS ", x.preview, x.preview_en, x.context, "
-	    "x.context_en, x.sample_output, x.sample_output_en, "
-	    "x.full_prompt, x.full_prompt_en, x.variables FROM prompts p "
-	    "JOIN tools t ON t.id = p.tool_id "
-	    "JOIN prompt_text x ON x.prompt_id = p.id "
+	    "SELECT x.detail, x.detail_en FROM prompt_text x "
+	    "JOIN prompts p ON p.id = x.prompt_id "
 	    "WHERE x.slug = ?1 AND p.visible_at <= ?2",
 	/* The updated order's index, from its start to the first prompt
 	 * updated before ?1 (found on the updated_at index). */
@@ -725,7 +722,7 @@ pstore_changelog(struct lz_db *db, int64_t since, int64_t now, long limit,
 }
 
 static void
-row_prompt(sqlite3_stmt *st, struct prow *p, int detail)
+row_prompt(sqlite3_stmt *st, struct prow *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->id = sqlite3_column_int64(st, 0);
@@ -743,28 +740,16 @@ row_prompt(sqlite3_stmt *st, struct prow *p, int detail)
 	p->title_en = col_or_null(st, 11);
 	p->summary = lz_db_text(st, 12);
 	p->summary_en = col_or_null(st, 13);
-	if (!detail)
-		return;
-	p->preview = lz_db_text(st, 14);
-	p->preview_en = col_or_null(st, 15);
-	p->context = lz_db_text(st, 16);
-	p->context_en = col_or_null(st, 17);
-	p->sample_output = lz_db_text(st, 18);
-	p->sample_output_en = col_or_null(st, 19);
-	p->full_prompt = col_or_null(st, 20);
-	p->full_prompt_en = col_or_null(st, 21);
-	p->variables = col_or_null(st, 22);
 }
 
 static int
-one_prompt(struct lz_db *db, sqlite3_stmt *st, int detail, prow_fn fn,
-    void *arg)
+one_prompt(struct lz_db *db, sqlite3_stmt *st, prow_fn fn, void *arg)
 {
 	struct prow	 p;
 	int		 rc, found = 0;
 
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		row_prompt(st, &p, detail);
+		row_prompt(st, &p);
 		fn(&p, arg);
 		found = 1;
 	} else if (rc != SQLITE_DONE) {
@@ -781,18 +766,28 @@ pstore_prompt_summary(struct lz_db *db, int64_t id, prow_fn fn, void *arg)
 	sqlite3_stmt	*st = lz_db_stmt(db, RD_SUMMARY);
 
 	sqlite3_bind_int64(st, 1, id);
-	return one_prompt(db, st, 0, fn, arg);
+	return one_prompt(db, st, fn, arg);
 }
 
 int
 pstore_prompt_detail(struct lz_db *db, const char *slug, int64_t now,
-    prow_fn fn, void *arg)
+    int en, struct lz_buf *out)
 {
 	sqlite3_stmt	*st = lz_db_stmt(db, RD_DETAIL);
+	int		 rc, found = 0;
 
 	lz_db_bind_text(st, 1, slug);
 	sqlite3_bind_int64(st, 2, now);
-	return one_prompt(db, st, 1, fn, arg);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		lz_buf_add(out, sqlite3_column_text(st, en),
+		    (size_t)sqlite3_column_bytes(st, en));
+		found = 1;
+	} else if (rc != SQLITE_DONE) {
+		logerr(db, "prompt");
+		found = -1;
+	}
+	sqlite3_reset(st);
+	return found;
 }
 
 /* ---- tags, tools, integrations, models -------------------------------- */
@@ -1251,9 +1246,8 @@ static const char *const bd_sql[BD__MAX] = {
 	[BD_PROMPT_TEXT] =
 	    "INSERT INTO prompt_text (prompt_id, slug, difficulty, tags, "
 	    "rating_avg, rating_count, title, title_en, summary, summary_en, "
-	    "preview, preview_en, context, context_en, sample_output, "
-	    "sample_output_en, full_prompt, full_prompt_en, variables) "
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "detail, detail_en) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[BD_GRAM_DOCS] =
 	    "INSERT INTO gram_docs (key, ndocs, posbytes, docs) VALUES (?, ?, "
 	    "?, ?)",
@@ -1665,15 +1659,8 @@ pstore_put_prompt(struct lz_db *db, const struct pprompt *p)
 	lz_db_bind_text(st, 8, p->title_en);
 	lz_db_bind_text(st, 9, p->summary);
 	lz_db_bind_text(st, 10, p->summary_en);
-	lz_db_bind_text(st, 11, p->preview);
-	lz_db_bind_text(st, 12, p->preview_en);
-	lz_db_bind_text(st, 13, p->context);
-	lz_db_bind_text(st, 14, p->context_en);
-	lz_db_bind_text(st, 15, p->sample_output);
-	lz_db_bind_text(st, 16, p->sample_output_en);
-	lz_db_bind_text(st, 17, p->full_prompt);
-	lz_db_bind_text(st, 18, p->full_prompt_en);
-	lz_db_bind_text(st, 19, p->variables);
+	lz_db_bind_text(st, 11, p->detail);
+	lz_db_bind_text(st, 12, p->detail_en);
 	if (step_done(db, st, "prompt text") == -1)
 		return -1;
 

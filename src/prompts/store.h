@@ -15,6 +15,8 @@
 
 #include "db.h"
 
+struct lz_buf;
+
 extern const struct lz_migration lz_prompts_migrations[];
 extern const size_t lz_prompts_nmigrations;
 
@@ -74,8 +76,9 @@ struct prow {
 	double		 rating_avg;
 	long long	 rating_count;
 	const char	*title, *title_en, *summary, *summary_en;
-	/* Detail only (NULL in summaries); the last three are NULL for
-	 * PRO entries. */
+	/* Detail only: set by the import, which renders the detail answer
+	 * (prompt_detail_object); the last three are NULL for PRO entries.
+	 * Never read back from the database. */
 	const char	*preview, *preview_en, *context, *context_en;
 	const char	*sample_output, *sample_output_en;
 	const char	*full_prompt, *full_prompt_en, *variables;
@@ -85,9 +88,11 @@ typedef void (*prow_fn)(const struct prow *, void *);
 
 /* The summary of prompt id (visibility already checked).  1, 0, -1. */
 int	pstore_prompt_summary(struct lz_db *, int64_t id, prow_fn, void *);
-/* The whole visible prompt called slug.  1, 0 (none, or not visible), -1. */
+/* The stored detail answer of the visible prompt called slug (a JSON
+ * object without "url"; en: the English one) appended to out.  1, 0
+ * (none, or not visible), -1. */
 int	pstore_prompt_detail(struct lz_db *, const char *slug, int64_t now,
-	    prow_fn, void *);
+	    int en, struct lz_buf *out);
 
 /* ---- tags and tools ---------------------------------------------------- */
 
@@ -235,6 +240,9 @@ struct pprompt {
 	const char	*preview, *preview_en, *context, *context_en;
 	const char	*sample_output, *sample_output_en;
 	const char	*full_prompt, *full_prompt_en, *variables;
+	/* The detail answers rendered from the fields above (stored; the
+	 * fields only the detail shows are not). */
+	const char	*detail, *detail_en;
 };
 int	pstore_put_prompt(struct lz_db *, const struct pprompt *);
 /* The search index (grams.h) of the prompts put so far. */
