@@ -632,7 +632,8 @@ START_TEST(import_builds_and_hides)
 	sqlite3_finalize(st);
 	/* The stored detail answers (zh and en) of the PRO entry. */
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT detail, detail_en "
-	    "FROM prompt_text WHERE slug = 'pro'", -1, &st, NULL), SQLITE_OK);
+	    "FROM prompt_detail JOIN prompt_text USING (prompt_id) "
+	    "WHERE slug = 'pro'", -1, &st, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	for (i = 0; i < 2; i++) {
 		const char	*text = (const char *)sqlite3_column_text(st, i);
@@ -660,7 +661,8 @@ START_TEST(import_builds_and_hides)
 	sqlite3_finalize(st);
 	/* Free prompts show an empty list of variables, not none. */
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT detail FROM "
-	    "prompt_text WHERE slug = 'free'", -1, &st, NULL), SQLITE_OK);
+	    "prompt_detail JOIN prompt_text USING (prompt_id) "
+	    "WHERE slug = 'free'", -1, &st, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	j = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
 	ck_assert_int_eq(json_array_size(json_object_get(j, "variables")), 0);

@@ -1,5 +1,5 @@
--- The detail answer of each prompt, rendered by "lzctl prompts import"
--- in both languages (lz-prompts(8), "Detail answers"): a JSON object
+-- prompt_detail: the detail answer of each prompt, rendered by "lzctl
+-- prompts import" in both languages (lz-prompts(8), "Detail answers"): a JSON object
 -- without "url", which lz-prompts puts in front from prompts_base_url.
 -- A detail request is then one indexed read and a copy, instead of
 -- building and serialising the answer from its columns on every request
@@ -16,5 +16,9 @@ ALTER TABLE prompt_text DROP COLUMN full_prompt;
 ALTER TABLE prompt_text DROP COLUMN full_prompt_en;
 ALTER TABLE prompt_text DROP COLUMN variables;
 
-ALTER TABLE prompt_text ADD COLUMN detail TEXT NOT NULL DEFAULT '{}';
-ALTER TABLE prompt_text ADD COLUMN detail_en TEXT NOT NULL DEFAULT '{}';
+-- A table of its own, so the rows lists and searches read stay small.
+CREATE TABLE prompt_detail (
+	prompt_id	INTEGER PRIMARY KEY REFERENCES prompts (id),
+	detail		TEXT NOT NULL,
+	detail_en	TEXT NOT NULL
+);

@@ -196,7 +196,7 @@ variables_json(const char *stored, enum lang lang)
 /*
  * The detail object of a prompt in lang, without "url".  "lzctl prompts
  * import" renders it for both languages and stores the text
- * (prompt_text.detail, detail_en): what a detail request costs is then
+ * (table prompt_detail): what a detail request costs is then
  * one indexed read and a copy (lz-prompts(8), "Detail answers").
  */
 json_t *

@@ -130,8 +130,9 @@ static const char *const rd_sql[RD__MAX] = {
 	    "JOIN tools t ON t.id = p.tool_id "
 	    "JOIN prompt_text x ON x.prompt_id = p.id WHERE p.id = ?",
 	[RD_DETAIL] =
-	    "SELECT x.detail, x.detail_en FROM prompt_text x "
+	    "SELECT d.detail, d.detail_en FROM prompt_text x "
 	    "JOIN prompts p ON p.id = x.prompt_id "
+	    "JOIN prompt_detail d ON d.prompt_id = x.prompt_id "
 	    "WHERE x.slug = ?1 AND p.visible_at <= ?2",
 	/* The updated order's index, from its start to the first prompt
 	 * updated before ?1 (found on the updated_at index). */
@@ -1207,6 +1208,7 @@ enum bd {
 	BD_TAG_NAME_OWNER,
 	BD_PROMPT,
 	BD_PROMPT_TEXT,
+	BD_PROMPT_DETAIL,
 	BD_GRAM_DOCS,
 	BD_GRAM_POS,
 	BD_SET,
@@ -1245,9 +1247,11 @@ static const char *const bd_sql[BD__MAX] = {
 	    "0)",
 	[BD_PROMPT_TEXT] =
 	    "INSERT INTO prompt_text (prompt_id, slug, difficulty, tags, "
-	    "rating_avg, rating_count, title, title_en, summary, summary_en, "
-	    "detail, detail_en) "
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "rating_avg, rating_count, title, title_en, summary, summary_en) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[BD_PROMPT_DETAIL] =
+	    "INSERT INTO prompt_detail (prompt_id, detail, detail_en) "
+	    "VALUES (?, ?, ?)",
 	[BD_GRAM_DOCS] =
 	    "INSERT INTO gram_docs (key, ndocs, posbytes, docs) VALUES (?, ?, "
 	    "?, ?)",
@@ -1659,9 +1663,14 @@ pstore_put_prompt(struct lz_db *db, const struct pprompt *p)
 	lz_db_bind_text(st, 8, p->title_en);
 	lz_db_bind_text(st, 9, p->summary);
 	lz_db_bind_text(st, 10, p->summary_en);
-	lz_db_bind_text(st, 11, p->detail);
-	lz_db_bind_text(st, 12, p->detail_en);
 	if (step_done(db, st, "prompt text") == -1)
+		return -1;
+
+	st = lz_db_stmt(db, BD_PROMPT_DETAIL);
+	sqlite3_bind_int64(st, 1, p->id);
+	lz_db_bind_text(st, 2, p->detail);
+	lz_db_bind_text(st, 3, p->detail_en);
+	if (step_done(db, st, "prompt detail") == -1)
 		return -1;
 
 	return 0;
