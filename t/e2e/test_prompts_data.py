@@ -7,6 +7,7 @@ import copy
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import sys
 import threading
@@ -14,6 +15,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lzenv  # noqa: E402
 from promptlib import API, SAMPLE, PromptsInstance  # noqa: E402
 
 
@@ -109,6 +111,37 @@ class Data(unittest.TestCase):
         self.assertIn("import the data again", log)
         self.inst.ctl("prompts", "import", SAMPLE)
         self.assertEqual(self.inst.get(API + "/tags").status, 200)
+
+    def test_detail_url_follows_the_configuration(self):
+        """Details are stored by the import without their url, which the
+        worker adds from prompts_base_url: a new base URL needs a reload,
+        not a new import."""
+        self.inst.ctl("prompts", "import", SAMPLE)
+        self.inst.start()
+        slug = self.sample["prompts"][1]["slug"]
+        path = API + "/prompts/" + slug
+        before = {lang: self.inst.get(path + "?lang=" + lang)
+                  for lang in ("zh", "en")}
+        self.assertEqual(before["zh"].json()["prompt"]["url"],
+                         "http://127.0.0.1:8081/prompts/" + slug)
+        ino = self.db_inode()
+        old = self.inst.worker_pids("lz-prompts")
+        self.inst.write_conf("trusted_proxies = 127.0.0.1\n"
+                             "prompts_base_url = https://p.example\n")
+        self.inst.procs["lz-prompts"].send_signal(signal.SIGHUP)
+        lzenv.wait_for(lambda: (len(self.inst.worker_pids("lz-prompts"))
+                                == 2 and not set(old) &
+                                set(self.inst.worker_pids("lz-prompts"))),
+                       what="new workers after the reload")
+        for lang, prefix in (("zh", "https://p.example/prompts/"),
+                             ("en", "https://p.example/en/prompts/")):
+            r = self.inst.get(path + "?lang=" + lang)
+            want = before[lang].json()
+            want["prompt"]["url"] = prefix + slug
+            self.assertEqual(r.json(), want)
+            self.assertNotEqual(r.header("ETag"),
+                                before[lang].header("ETag"))
+        self.assertEqual(self.db_inode(), ino)
 
     # -- the importer's checks ---------------------------------------------
 
