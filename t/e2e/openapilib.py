@@ -62,6 +62,18 @@ def run_check(*args):
     return p.returncode, p.stdout + p.stderr
 
 
+def assert_served_document(test, inst, body, doc):
+    """body (a served document) is the file doc, and valid OpenAPI 3.1."""
+    with open(doc, "rb") as f:
+        test.assertEqual(body, f.read())
+    path = inst.path("served.json")
+    with open(path, "wb") as f:
+        f.write(body)
+    rc, out = run_check(path)
+    test.assertEqual(rc, 0, out)
+    test.assertIn("document valid", out)
+
+
 class Recorder:
     """Live answers and request bodies, checked together by check.mjs."""
 
