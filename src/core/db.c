@@ -80,6 +80,8 @@ lz_db_close(struct lz_db *db)
 	for (i = 0; i < db->nst; i++)
 		sqlite3_finalize(db->st[i]);
 	free(db->st);
+	free(db->used);
+	free(db->inuse);
 	if (db->h)
 		sqlite3_close(db->h);
 	free(db->path);
@@ -248,6 +250,9 @@ lz_db_prepare(struct lz_db *db, const char *const *sql, size_t n, char *err,
 	size_t	 i;
 
 	db->st = xcalloc(n, sizeof(*db->st));
+	db->used = xcalloc(n, sizeof(*db->used));
+	db->inuse = xcalloc(n, sizeof(*db->inuse));
+	db->nused = 0;
 	db->sql = sql;
 	db->nst = n;
 	for (i = 0; i < n; i++)
@@ -265,6 +270,10 @@ lz_db_stmt(struct lz_db *db, size_t i)
 {
 	sqlite3_stmt	*st = db->st[i];
 
+	if (!db->inuse[i]) {
+		db->inuse[i] = 1;
+		db->used[db->nused++] = i;
+	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return st;
@@ -289,11 +298,16 @@ lz_db_text(sqlite3_stmt *st, int col)
 void
 lz_db_reset_all(struct lz_db *db)
 {
-	size_t	 i;
+	size_t	 i, k;
 
-	/* Only a statement stepped but not run to its end holds anything. */
-	for (i = 0; i < db->nst; i++)
+	/* Only a statement stepped but not run to its end holds anything,
+	 * and only those used since the last call can be. */
+	for (k = 0; k < db->nused; k++) {
+		i = db->used[k];
+		db->inuse[i] = 0;
 		if (sqlite3_stmt_busy(db->st[i]))
 			sqlite3_reset(db->st[i]);
+	}
+	db->nused = 0;
 	lz_db_rollback(db);
 }

@@ -22,6 +22,11 @@ struct lz_db {
 	sqlite3_stmt		**st;
 	const char *const	 *sql;
 	size_t			  nst;
+	/* The statements lz_db_stmt handed out since the last
+	 * lz_db_reset_all, so that only those are looked at. */
+	size_t			 *used;
+	size_t			  nused;
+	unsigned char		 *inuse;
 	char			 *path;
 };
 
