@@ -743,6 +743,26 @@ row_prompt(sqlite3_stmt *st, struct prow *p)
 	p->summary_en = col_or_null(st, 13);
 }
 
+/* Steps st, handing each row to row(); returns the rows or -1. */
+static long
+each_row(struct lz_db *db, sqlite3_stmt *st, const char *what,
+    void (*row)(sqlite3_stmt *, void *, void *), void *fn, void *arg)
+{
+	long	 n = 0;
+	int	 rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row(st, fn, arg);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		logerr(db, what);
+		return -1;
+	}
+	return n;
+}
+
 static int
 one_prompt(struct lz_db *db, sqlite3_stmt *st, prow_fn fn, void *arg)
 {
@@ -770,48 +790,35 @@ pstore_prompt_summary(struct lz_db *db, int64_t id, prow_fn fn, void *arg)
 	return one_prompt(db, st, fn, arg);
 }
 
+struct detailout {
+	int		 en;
+	struct lz_buf	*out;
+};
+
+static void
+detail_row(sqlite3_stmt *st, void *fn, void *arg)
+{
+	struct detailout	*d = arg;
+
+	(void)fn;
+	lz_buf_add(d->out, sqlite3_column_text(st, d->en),
+	    (size_t)sqlite3_column_bytes(st, d->en));
+}
+
 int
 pstore_prompt_detail(struct lz_db *db, const char *slug, int64_t now,
     int en, struct lz_buf *out)
 {
-	sqlite3_stmt	*st = lz_db_stmt(db, RD_DETAIL);
-	int		 rc, found = 0;
+	sqlite3_stmt		*st = lz_db_stmt(db, RD_DETAIL);
+	struct detailout	 d = { en, out };
 
 	lz_db_bind_text(st, 1, slug);
 	sqlite3_bind_int64(st, 2, now);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		lz_buf_add(out, sqlite3_column_text(st, en),
-		    (size_t)sqlite3_column_bytes(st, en));
-		found = 1;
-	} else if (rc != SQLITE_DONE) {
-		logerr(db, "prompt");
-		found = -1;
-	}
-	sqlite3_reset(st);
-	return found;
+	return (int)each_row(db, st, "prompt", detail_row, NULL, &d);
 }
 
 /* ---- tags, tools, integrations, models -------------------------------- */
 
-/* Steps st, handing each row to row(); returns the rows or -1. */
-static long
-each_row(struct lz_db *db, sqlite3_stmt *st, const char *what,
-    void (*row)(sqlite3_stmt *, void *, void *), void *fn, void *arg)
-{
-	long	 n = 0;
-	int	 rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		row(st, fn, arg);
-		n++;
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		logerr(db, what);
-		return -1;
-	}
-	return n;
-}
 
 struct tagent {
 	int64_t		 id;

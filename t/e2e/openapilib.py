@@ -62,6 +62,13 @@ def run_check(*args):
     return p.returncode, p.stdout + p.stderr
 
 
+def load_document(path):
+    """The validators installed, and the OpenAPI document at path."""
+    install_validators()
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def assert_served_document(test, inst, body, doc):
     """body (a served document) is the file doc, and valid OpenAPI 3.1."""
     with open(doc, "rb") as f:

@@ -30,8 +30,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
 from openapilib import (Recorder, assert_served_document,  # noqa: E402
-                        install_validators, operations, routes,
-                        run_check)
+                        load_document, operations, routes, run_check)
 
 DOC = os.path.join(lzenv.SRCDIR, "src", "links", "openapi.json")
 L = "/api/v1/links"
@@ -64,9 +63,7 @@ class OpenAPI(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        install_validators()
-        with open(DOC, encoding="utf-8") as f:
-            cls.doc = json.load(f)
+        cls.doc = load_document(DOC)
         cls.schemas = cls.doc["components"]["schemas"]
         cls.inst = lzenv.Instance("links-openapi", extra_conf=EXTRA)
         try:

@@ -42,15 +42,6 @@ class Data(unittest.TestCase):
                 json.dump(data, f, ensure_ascii=False)
         return path
 
-    def status_within(self, path, want, seconds=3):
-        """The status of path once it is want, or the last one seen."""
-        end = time.monotonic() + seconds
-        while True:
-            st = self.inst.get(path).status
-            if st == want or time.monotonic() > end:
-                return st
-            time.sleep(0.05)
-
     def db_inode(self):
         return os.stat(self.inst.path("data", "prompts.db")).st_ino
 
@@ -81,7 +72,9 @@ class Data(unittest.TestCase):
         # A file moved by hand (not by lzctl, which tells the workers
         # through the import counter) is noticed within a second.
         os.rename(db, db + ".away")
-        self.assertEqual(self.status_within(API + "/prompts", 503), 503)
+        lzenv.wait_for(lambda: self.inst.get(API + "/prompts").status ==
+                       503, timeout=3, what="503 after the move")
+        self.assertEqual(self.inst.get(API + "/prompts").status, 503)
         # Not a database: still unavailable, and the pool keeps running.
         with open(db, "wb") as f:
             f.write(b"this is not a database" * 100)
@@ -89,7 +82,9 @@ class Data(unittest.TestCase):
         for _ in range(4):
             self.assertEqual(self.inst.get(API + "/tags").status, 503)
         os.rename(db + ".away", db)
-        self.assertEqual(self.status_within(API + "/tags", 200), 200)
+        lzenv.wait_for(lambda: self.inst.get(API + "/tags").status == 200,
+                       timeout=3, what="200 after the move back")
+        self.assertEqual(self.inst.get(API + "/tags").status, 200)
         self.assertIn("is not a database", self.inst.log("lz-prompts"))
 
     def test_database_of_another_schema(self):

@@ -23,7 +23,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
 from openapilib import (Recorder, assert_served_document,  # noqa: E402
-                        install_validators, routes, run_check)
+                        load_document, routes, run_check)
 from promptlib import API, Data, PromptsInstance, fresh_ip  # noqa: E402
 
 DOC = os.path.join(lzenv.SRCDIR, "src", "prompts", "openapi.json")
@@ -34,9 +34,7 @@ class OpenAPI(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        install_validators()
-        with open(DOC, encoding="utf-8") as f:
-            cls.doc = json.load(f)
+        cls.doc = load_document(DOC)
         cls.data = Data()
         cls.inst = PromptsInstance("prompts-openapi")
         try:
