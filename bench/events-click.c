@@ -16,13 +16,13 @@
 
 #include <sodium.h>
 
-#include "click.h"
+#include "visit/click.h"
 #include "db.h"
 #include "events.h"
 #include "link.h"
 #include "lztime.h"
 #include "req.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 #include "webhook.h"
 

@@ -16,7 +16,7 @@
 #include <sodium.h>
 
 #include "amount.h"
-#include "click.h"
+#include "visit/click.h"
 #include "conversion.h"
 #include "db.h"
 #include "link.h"
@@ -24,9 +24,9 @@
 #include "query.h"
 #include "req.h"
 #include "resp.h"
-#include "store.h"
+#include "store/store.h"
 #include "tdb.h"
-#include "visitor.h"
+#include "visit/visitor.h"
 
 #define MIN_MS	60000LL
 #define DAY_MS	86400000LL

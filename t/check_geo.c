@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "addr.h"
-#include "geo.h"
+#include "visit/geo.h"
 #include "log.h"
 #include "lztime.h"
 

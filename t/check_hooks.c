@@ -13,7 +13,7 @@
 
 #include "db.h"
 #include "outbox.h"
-#include "store.h"
+#include "store/store.h"
 #include "tdb.h"
 #include "util.h"
 #include "webhook.h"

@@ -22,17 +22,17 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "click.h"
-#include "clicklog.h"
-#include "clicks.h"
+#include "visit/click.h"
+#include "visit/clicklog.h"
+#include "visit/clicks.h"
 #include "db.h"
 #include "link.h"
-#include "linkcache.h"
+#include "visit/linkcache.h"
 #include "log.h"
-#include "pages.h"
-#include "store.h"
-#include "target.h"
-#include "visitor.h"
+#include "visit/pages.h"
+#include "store/store.h"
+#include "visit/target.h"
+#include "visit/visitor.h"
 
 /* ---- target.c -------------------------------------------------------- */
 

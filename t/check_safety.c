@@ -17,16 +17,16 @@
 #include <sodium.h>
 
 #include "addr.h"
-#include "blocklist.h"
-#include "canon.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
 #include "conf.h"
 #include "db.h"
-#include "idn.h"
+#include "safety/idn.h"
 #include "link.h"
-#include "links.h"
+#include "ctx.h"
 #include "req.h"
-#include "safety.h"
-#include "store.h"
+#include "safety/scan.h"
+#include "store/store.h"
 #include "util.h"
 
 #ifndef LZ_TEST_DATA

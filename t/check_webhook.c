@@ -12,12 +12,12 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "click.h"
+#include "visit/click.h"
 #include "db.h"
 #include "events.h"
 #include "link.h"
 #include "req.h"
-#include "store.h"
+#include "store/store.h"
 #include "tdb.h"
 #include "util.h"
 #include "webhook.h"

@@ -12,7 +12,7 @@
 
 #include "db.h"
 #include "link.h"
-#include "store.h"
+#include "store/store.h"
 #include "tdb.h"
 #include "util.h"
 

@@ -25,7 +25,7 @@
 #include "lztime.h"
 #include "outbox.h"
 #include "sender.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 #include "webhook.h"
 

@@ -10,7 +10,7 @@
 #include "db.h"
 #include "log.h"
 #include "outbox.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 #include "webhook.h"
 

@@ -12,10 +12,10 @@
 
 #include "link.h"
 #include "linkops.h"
-#include "links.h"
+#include "ctx.h"
 #include "query.h"
 #include "resp.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
 #define LIST_MAX	100

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "links.h"
+#include "ctx.h"
 #include "query.h"
 #include "resp.h"
 

@@ -17,11 +17,11 @@
 #include "amount.h"
 #include "conversion.h"
 #include "link.h"
-#include "links.h"
+#include "ctx.h"
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
-#include "store.h"
+#include "store/store.h"
 
 #define HOUR_MS		3600000LL
 #define DAY_MS		86400000LL

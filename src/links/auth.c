@@ -9,11 +9,11 @@
 #include <strings.h>
 
 #include "keys.h"
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"
-#include "store.h"
+#include "store/store.h"
 
 static void
 unauthorized(struct lz_req *r, const char *code, const char *msg)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "amount.h"
-#include "click.h"
+#include "visit/click.h"
 #include "conversion.h"
 #include "db.h"
 #include "jbody.h"
@@ -15,8 +15,8 @@
 #include "log.h"
 #include "query.h"
 #include "req.h"
-#include "store.h"
-#include "visitor.h"
+#include "store/store.h"
+#include "visit/visitor.h"
 
 #define DAY_MS	86400000LL
 

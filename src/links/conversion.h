@@ -32,7 +32,7 @@
 #include <jansson.h>
 
 #include "link.h"
-#include "target.h"
+#include "visit/target.h"
 
 struct lz_db;
 struct lz_query;

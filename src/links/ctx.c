@@ -3,6 +3,6 @@
  */
 #include "config.h"
 
-#include "links.h"
+#include "ctx.h"
 
 struct links_ctx	links;

@@ -9,14 +9,14 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "click.h"
+#include "visit/click.h"
 #include "events.h"
 #include "link.h"
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"
 #include "rnd.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 #include "webhook.h"
 

@@ -14,7 +14,7 @@
 #include "amount.h"
 #include "conf.h"
 #include "conversion.h"
-#include "dest.h"
+#include "safety/dest.h"
 #include "jbody.h"
 #include "link.h"
 #include "lztime.h"

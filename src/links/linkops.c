@@ -10,12 +10,12 @@
 #include "events.h"
 #include "link.h"
 #include "linkops.h"
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "req.h"
 #include "rnd.h"
-#include "safety.h"
-#include "store.h"
+#include "safety/scan.h"
+#include "store/store.h"
 #include "util.h"
 
 #define SLUG_TRIES	8

@@ -13,11 +13,11 @@
 #include <curl/curl.h>
 #include <sodium.h>
 
-#include "clicklog.h"
+#include "visit/clicklog.h"
 #include "conf.h"
 #include "dashboard.h"
-#include "geo.h"
-#include "links.h"
+#include "visit/geo.h"
+#include "ctx.h"
 #include "log.h"
 #include "lztime.h"
 #include "pool.h"
@@ -25,9 +25,9 @@
 #include "route.h"
 #include "sandbox.h"
 #include "session.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
-#include "visitor.h"
+#include "visit/visitor.h"
 
 
 static const struct lz_route routes[] = {

@@ -11,11 +11,11 @@
 
 #include <sodium.h>
 
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "resp.h"
 #include "session.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
 #define TOKEN_BYTES	32

@@ -10,16 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocklist.h"
-#include "canon.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
 #include "db.h"
 #include "link.h"
-#include "links.h"
+#include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
-#include "safety.h"
-#include "store.h"
+#include "safety/scan.h"
+#include "store/store.h"
 #include "util.h"
 
 #define SOURCE_MAX	64

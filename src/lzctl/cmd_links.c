@@ -16,7 +16,7 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "accounts.h"
+#include "account.h"
 #include "amount.h"
 #include "conversion.h"
 #include "db.h"
@@ -24,10 +24,10 @@
 #include "keys.h"
 #include "link.h"
 #include "linkops.h"
-#include "links.h"
+#include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
 /* mkdir -p of the directory holding path. */

@@ -19,9 +19,9 @@
 
 #include "db.h"
 #include "keyfile.h"
-#include "links.h"
+#include "ctx.h"
 #include "lzctl.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
 /*

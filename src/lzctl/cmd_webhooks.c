@@ -12,11 +12,11 @@
 
 #include <sodium.h>
 
-#include "links.h"
+#include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 #include "webhook.h"
 

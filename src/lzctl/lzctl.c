@@ -17,10 +17,10 @@
 #include <sodium.h>
 
 #include "conf.h"
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "lzctl.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
 struct lz_conf	*ctl_conf;

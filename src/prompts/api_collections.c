@@ -7,7 +7,7 @@
 #include "lztime.h"
 #include "prompts.h"
 #include "resp.h"
-#include "store.h"
+#include "pstore.h"
 #include "util.h"
 #include "values.h"
 

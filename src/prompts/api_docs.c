@@ -10,7 +10,7 @@
 #include "prompts.h"
 #include "resp.h"
 #include "search.h"
-#include "store.h"
+#include "pstore.h"
 #include "util.h"
 #include "values.h"
 

@@ -8,7 +8,7 @@
 #include "prompts.h"
 #include "resp.h"
 #include "search.h"
-#include "store.h"
+#include "pstore.h"
 #include "util.h"
 
 struct tagctx {

@@ -27,7 +27,7 @@
 #include "resp.h"
 #include "grams.h"
 #include "search.h"
-#include "store.h"
+#include "pstore.h"
 #include "utf8.h"
 #include "util.h"
 #include "values.h"

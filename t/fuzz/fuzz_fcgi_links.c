@@ -37,11 +37,11 @@ int	lz_links_main(int, char **);
 #include "../../src/links/main.c"
 #undef main
 
-#include "accounts.h"
+#include "account.h"
 #include "keyfile.h"
 #include "keys.h"
 #include "link.h"
-#include "linkcache.h"
+#include "visit/linkcache.h"
 #include "linkops.h"
 #include "rnd.h"
 #include "webhook.h"

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "ua.h"
+#include "visit/ua.h"
 #include "util.h"
 
 #define UA_SCAN_MAX	2048

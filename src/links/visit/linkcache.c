@@ -8,8 +8,8 @@
 #include <sodium.h>
 
 #include "link.h"
-#include "linkcache.h"
-#include "store.h"
+#include "visit/linkcache.h"
+#include "store/store.h"
 
 struct slot {
 	struct link	 l;		/* l.slug is the key; NULL: empty */

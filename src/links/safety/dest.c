@@ -8,11 +8,11 @@
 
 #include <curl/curl.h>
 
-#include "dest.h"
+#include "safety/dest.h"
 #include "link.h"
-#include "links.h"
+#include "ctx.h"
 #include "req.h"
-#include "safety.h"
+#include "safety/scan.h"
 #include "utf8.h"
 
 int

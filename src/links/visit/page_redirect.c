@@ -20,21 +20,21 @@
 #include <sodium.h>
 
 #include "addr.h"
-#include "click.h"
-#include "clicklog.h"
-#include "clicks.h"
-#include "geo.h"
+#include "visit/click.h"
+#include "visit/clicklog.h"
+#include "visit/clicks.h"
+#include "visit/geo.h"
 #include "link.h"
-#include "linkcache.h"
-#include "links.h"
+#include "visit/linkcache.h"
+#include "ctx.h"
 #include "log.h"
-#include "pages.h"
+#include "visit/pages.h"
 #include "query.h"
 #include "resp.h"
-#include "store.h"
-#include "target.h"
-#include "ua.h"
-#include "visitor.h"
+#include "store/store.h"
+#include "visit/target.h"
+#include "visit/ua.h"
+#include "visit/visitor.h"
 
 /* Password tries per client network and link in a window (DESIGN 3.2). */
 #define PW_TRIES	10

@@ -20,15 +20,15 @@
 
 #include <sodium.h>
 
-#include "click.h"
-#include "clicklog.h"
-#include "clicks.h"
+#include "visit/click.h"
+#include "visit/clicklog.h"
+#include "visit/clicks.h"
 #include "db.h"
 #include "link.h"
 #include "log.h"
 #include "lztime.h"
-#include "store.h"
-#include "target.h"
+#include "store/store.h"
+#include "visit/target.h"
 #include "util.h"
 
 #define REC_MAGIC	0x314b4c43u	/* "CLK1" */

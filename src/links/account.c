@@ -7,12 +7,12 @@
 
 #include <sodium.h>
 
-#include "accounts.h"
+#include "account.h"
 #include "keys.h"
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "lztime.h"
-#include "store.h"
+#include "store/store.h"
 #include "utf8.h"
 #include "util.h"
 

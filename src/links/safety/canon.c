@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canon.h"
-#include "idn.h"
+#include "safety/canon.h"
+#include "safety/idn.h"
 #include "utf8.h"
 #include "util.h"
 

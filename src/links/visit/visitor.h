@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "click.h"
+#include "visit/click.h"
 #include "keyfile.h"
 
 /* Reads the key file; 0, or -1 with err. */

@@ -11,18 +11,18 @@
 
 #include <sodium.h>
 
-#include "accounts.h"
+#include "account.h"
 #include "addr.h"
 #include "dashboard.h"
 #include "events.h"
 #include "jbody.h"
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
 #include "session.h"
-#include "store.h"
+#include "store/store.h"
 #include "utf8.h"
 #include "util.h"
 #include "webhook.h"

@@ -12,7 +12,7 @@
 #include <unicode/uset.h>
 #include <unicode/uspoof.h>
 
-#include "idn.h"
+#include "safety/idn.h"
 #include "log.h"
 
 /*

@@ -9,7 +9,7 @@
 
 #include "addr.h"
 #include "keyfile.h"
-#include "visitor.h"
+#include "visit/visitor.h"
 
 #define DAY_MS	86400000LL
 

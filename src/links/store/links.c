@@ -10,11 +10,11 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "click.h"
+#include "visit/click.h"
 #include "db.h"
 #include "link.h"
 #include "log.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 #include "webhook.h"
 

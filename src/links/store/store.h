@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "click.h"
+#include "visit/click.h"
 #include "db.h"
 
 struct click;

@@ -16,7 +16,7 @@
 
 #include "html.h"
 #include "link.h"
-#include "pages.h"
+#include "visit/pages.h"
 #include "req.h"
 #include "resp.h"
 

@@ -21,7 +21,7 @@
 #include <jansson.h>
 
 #include "conf.h"
-#include "safebrowsing.h"
+#include "safety/safebrowsing.h"
 #include "util.h"
 
 #define SB_REPLY_MAX	(1024 * 1024)

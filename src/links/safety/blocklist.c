@@ -13,11 +13,11 @@
 #include <jansson.h>
 
 #include "addr.h"
-#include "blocklist.h"
-#include "canon.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
 #include "db.h"
 #include "log.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
 const char *const bl_format_names[BL__MAX] = {

@@ -9,11 +9,11 @@
 
 #include <curl/curl.h>
 
-#include "click.h"
-#include "clicks.h"
+#include "visit/click.h"
+#include "visit/clicks.h"
 #include "events.h"
 #include "link.h"
-#include "store.h"
+#include "store/store.h"
 #include "utf8.h"
 
 void

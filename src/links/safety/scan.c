@@ -10,17 +10,17 @@
 #include <jansson.h>
 
 #include "addr.h"
-#include "blocklist.h"
-#include "canon.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
 #include "conf.h"
 #include "db.h"
-#include "idn.h"
+#include "safety/idn.h"
 #include "link.h"
 #include "log.h"
 #include "req.h"
-#include "safebrowsing.h"
-#include "safety.h"
-#include "store.h"
+#include "safety/safebrowsing.h"
+#include "safety/scan.h"
+#include "store/store.h"
 #include "util.h"
 
 #define RECHECK_BATCH	500

@@ -12,7 +12,7 @@
 #include "grams.h"
 #include "log.h"
 #include "search.h"
-#include "store.h"
+#include "pstore.h"
 #include "util.h"
 
 /* The filters of the index-ordered pages (no tag, no query), as ?1 .. ?4.

@@ -23,14 +23,14 @@
 #include "conf.h"
 #include "conversion.h"
 #include "link.h"
-#include "linkcache.h"
-#include "links.h"
+#include "visit/linkcache.h"
+#include "ctx.h"
 #include "log.h"
 #include "query.h"
 #include "lztime.h"
 #include "resp.h"
-#include "store.h"
-#include "ua.h"
+#include "store/store.h"
+#include "visit/ua.h"
 
 /* A 1x1 GIF89a whose one pixel is colour 0, marked transparent. */
 static const unsigned char pixel_gif[43] = {

@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "addr.h"
-#include "geo.h"
+#include "visit/geo.h"
 #include "log.h"
 #include "lztime.h"
 #include "util.h"

@@ -12,8 +12,8 @@
 
 #include "link.h"
 #include "query.h"
-#include "idn.h"
-#include "target.h"
+#include "safety/idn.h"
+#include "visit/target.h"
 #include "util.h"
 
 /* The link's utm keys, in the order they are appended. */
