@@ -22,6 +22,8 @@
 #include "link.h"
 #include "lztime.h"
 #include "req.h"
+#include "store/accounts.h"
+#include "store/links.h"
 #include "store/store.h"
 #include "util.h"
 #include "webhook.h"
@@ -36,7 +38,7 @@ static void
 die(const char *what)
 {
 	fprintf(stderr, "events-click: %s: %s\n", what,
-	    db.h ? sqlite3_errmsg(db.h) : "?");
+	    lz_db_error(&db));
 	exit(1);
 }
 

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@
 #include "query.h"
 #include "req.h"
 #include "resp.h"
-#include "store/store.h"
+#include "store/clicks.h"
+#include "store/links.h"
 #include "tdb.h"
 #include "visit/visitor.h"
 

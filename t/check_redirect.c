@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include <check.h>
+#include <sqlite3.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,6 +31,9 @@
 #include "visit/linkcache.h"
 #include "log.h"
 #include "visit/pages.h"
+#include "store/accounts.h"
+#include "store/clicks.h"
+#include "store/links.h"
 #include "store/store.h"
 #include "visit/target.h"
 #include "visit/visitor.h"

@@ -5,8 +5,6 @@
  */
 #include "config.h"
 
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -25,6 +23,7 @@
 #include "lztime.h"
 #include "outbox.h"
 #include "sender.h"
+#include "store/admin.h"
 #include "store/store.h"
 #include "util.h"
 #include "webhook.h"
@@ -59,19 +58,19 @@ usage(void)
 static void
 checkpoint(struct lz_db *db)
 {
-	struct stat	 st;
-	char		*wal;
-	int		 rc, nlog = 0, nckpt = 0;
+	int	 frames, copied;
 
-	sqlite3_busy_timeout(db->h, CHECKPOINT_BUSY_MS);
-	rc = sqlite3_wal_checkpoint_v2(db->h, NULL,
-	    SQLITE_CHECKPOINT_TRUNCATE, &nlog, &nckpt);
-	sqlite3_busy_timeout(db->h, 5000);
-	if (rc == SQLITE_OK)
+	switch (lz_db_checkpoint(db, CHECKPOINT_BUSY_MS, &frames, &copied)) {
+	case 1:
 		lz_log(LZ_LOG_DEBUG, "wal checkpoint: %d frames, truncated",
-		    nckpt);
-	else if (((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) &&
-	    nlog > 0) {
+		    copied);
+		break;
+	case 2:
+		if (frames == 0) {
+			lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; "
+			    "next run");
+			break;
+		}
 		/*
 		 * Waited CHECKPOINT_BUSY_MS for readers and one is still in
 		 * the WAL: a read transaction open that long is none of
@@ -80,21 +79,13 @@ checkpoint(struct lz_db *db)
 		 * checkpointed past its snapshot, so the WAL grows by every
 		 * write until it ends (lz-links(8), "The WAL").
 		 */
-		wal = xasprintf("%s-wal", db->path);
-		if (stat(wal, &st) == -1)
-			st.st_size = 0;
 		lz_log(LZ_LOG_WARN, "wal checkpoint: a reader keeps the WAL "
 		    "from being checkpointed (%d frames, %.1f MiB, %d copied "
 		    "back); it grows with every write until that read "
-		    "transaction ends", nlog, (double)st.st_size /
-		    (1024 * 1024), nckpt);
-		free(wal);
-	} else if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
-		lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; next "
-		    "run");
-	else
-		lz_log(LZ_LOG_WARN, "wal checkpoint: %s",
-		    sqlite3_errmsg(db->h));
+		    "transaction ends", frames,
+		    (double)lz_db_wal_bytes(db) / (1024 * 1024), copied);
+		break;
+	}
 }
 
 /* One run: send, then housekeeping.  0 or -1. */
@@ -196,6 +187,7 @@ main(int argc, char *argv[])
 		usage();
 
 	lz_log_open("lz-hooks", LZ_LOG_INFO);
+	store_admin();		/* it works on every account's webhooks */
 	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
 		lz_log(LZ_LOG_ERR, "cannot initialise libsodium or libcurl");
 		return 1;

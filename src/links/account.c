@@ -12,7 +12,7 @@
 #include "ctx.h"
 #include "log.h"
 #include "lztime.h"
-#include "store/store.h"
+#include "store/accounts.h"
 #include "utf8.h"
 #include "util.h"
 

@@ -29,7 +29,7 @@
 #include "query.h"
 #include "lztime.h"
 #include "resp.h"
-#include "store/store.h"
+#include "store/accounts.h"
 #include "visit/ua.h"
 
 /* A 1x1 GIF89a whose one pixel is colour 0, marked transparent. */

@@ -22,12 +22,14 @@
 #include "query.h"
 #include "resp.h"
 #include "session.h"
-#include "store/store.h"
+#include "store/accounts.h"
+#include "store/links.h"
+#include "store/sessions.h"
+#include "store/webhooks.h"
 #include "utf8.h"
 #include "util.h"
 #include "webhook.h"
 
-#define KEY_NAME_MAX	100
 #define FAIL_KEEP_MS	(86400LL * 1000)	/* failure rows kept a day */
 
 void

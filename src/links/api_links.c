@@ -15,7 +15,7 @@
 #include "ctx.h"
 #include "query.h"
 #include "resp.h"
-#include "store/store.h"
+#include "store/links.h"
 #include "util.h"
 
 #define LIST_MAX	100

@@ -21,7 +21,9 @@
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
-#include "store/store.h"
+#include "store/clicks.h"
+#include "store/conversions.h"
+#include "store/links.h"
 
 #define HOUR_MS		3600000LL
 #define DAY_MS		86400000LL

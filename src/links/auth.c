@@ -13,7 +13,7 @@
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"
-#include "store/store.h"
+#include "store/accounts.h"
 
 static void
 unauthorized(struct lz_req *r, const char *code, const char *msg)

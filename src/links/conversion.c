@@ -15,7 +15,8 @@
 #include "log.h"
 #include "query.h"
 #include "req.h"
-#include "store/store.h"
+#include "store/clicks.h"
+#include "store/conversions.h"
 #include "visit/visitor.h"
 
 #define DAY_MS	86400000LL

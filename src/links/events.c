@@ -16,7 +16,7 @@
 #include "lztime.h"
 #include "resp.h"
 #include "rnd.h"
-#include "store/store.h"
+#include "store/webhooks.h"
 #include "util.h"
 #include "webhook.h"
 

@@ -15,7 +15,7 @@
 #include "req.h"
 #include "rnd.h"
 #include "safety/scan.h"
-#include "store/store.h"
+#include "store/links.h"
 #include "util.h"
 
 #define SLUG_TRIES	8

@@ -25,7 +25,8 @@ int	linkops_create(const json_t *body, int64_t account_id,
 	    const struct lz_plan *plan, int64_t now, struct link *out,
 	    struct lz_verr *e);
 
-/* Deletes (tombstones) a link of account_id (0: any).  1, 0, -1. */
+/* Deletes (tombstones) a link of account_id (ACCOUNT_ANY: of anyone).
+ * 1, 0, -1. */
 int	linkops_delete(int64_t id, int64_t account_id, int64_t now);
 
 #endif

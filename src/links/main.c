@@ -25,6 +25,7 @@
 #include "route.h"
 #include "sandbox.h"
 #include "session.h"
+#include "store/sessions.h"
 #include "store/store.h"
 #include "util.h"
 #include "visit/visitor.h"

@@ -15,7 +15,8 @@
 #include "log.h"
 #include "resp.h"
 #include "session.h"
-#include "store/store.h"
+#include "store/accounts.h"
+#include "store/sessions.h"
 #include "util.h"
 
 #define TOKEN_BYTES	32

@@ -25,7 +25,7 @@
 #include "lztime.h"
 #include "req.h"
 #include "rnd.h"
-#include "store/store.h"
+#include "store/webhooks.h"
 #include "util.h"
 #include "webhook.h"
 

@@ -148,12 +148,12 @@ int64_t	webhook_add(struct lz_db *, const unsigned char key[WEBHOOK_KEY_BYTES],
 	    int64_t account_id, const char *url, unsigned events,
 	    int allow_loopback, int64_t now, char *secret, struct lz_verr *e);
 
-/* Subscription id (of account_id, or of anyone when 0).  1, 0, -1. */
+/* Subscription id of account_id (ACCOUNT_ANY: of anyone).  1, 0, -1. */
 int	webhook_get(struct lz_db *, int64_t id, int64_t account_id,
 	    struct webhook *);
 
-/* Subscriptions of account_id (0: all), in id order, with their pending
- * counts.  Returns the count or -1. */
+/* Subscriptions of account_id (ACCOUNT_ANY: all), in id order, with their
+ * pending counts.  Returns the count or -1. */
 long	webhook_list(struct lz_db *, int64_t account_id,
 	    void (*fn)(const struct webhook *, void *), void *arg);
 

@@ -19,7 +19,7 @@
 #include "lztime.h"
 #include "req.h"
 #include "safety/scan.h"
-#include "store/store.h"
+#include "store/safety.h"
 #include "util.h"
 
 #define SOURCE_MAX	64

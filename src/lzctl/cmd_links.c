@@ -27,6 +27,13 @@
 #include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "store/accounts.h"
+#include "store/admin.h"
+#include "store/clicks.h"
+#include "store/conversions.h"
+#include "store/links.h"
+#include "store/safety.h"
+#include "store/sessions.h"
 #include "store/store.h"
 #include "util.h"
 
@@ -377,7 +384,7 @@ cmd_key(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		ctl_links_open();
-		rc = store_key_revoke(&links.db, id, 0, lz_now_ms());
+		rc = store_key_revoke(&links.db, id, ACCOUNT_ANY, lz_now_ms());
 		if (rc == 0) {
 			ctl_err("no active key %lld", id);
 			return EXIT_NOTFOUND;
@@ -411,7 +418,7 @@ find_link(const char *s, struct link *l)
 	long long	 id;
 
 	if (lz_parse_ll(s, 1, INT64_MAX, &id) == 0 &&
-	    store_link_get(&links.db, id, 0, l) == 1)
+	    store_link_get(&links.db, id, ACCOUNT_ANY, l) == 1)
 		return 1;
 	if (store_link_by_slug(&links.db, s, l) == 1) {
 		if (l->deleted_at == 0)
@@ -432,7 +439,7 @@ link_list(int argc, char **argv)
 	};
 	const char	*acct = NULL;
 	long long	 limit = 100;
-	int64_t		 account = 0;
+	int64_t		 account = ACCOUNT_ANY;
 	int		 ch;
 
 	while ((ch = getopt_long(argc, argv, "a:n:", opts, NULL)) != -1)
@@ -735,7 +742,7 @@ cmd_link(int argc, char **argv)
 		ctl_links_open();
 		if (!find_link(argv[2], &l))
 			return EXIT_NOTFOUND;
-		rc = linkops_delete(l.id, 0, lz_now_ms());
+		rc = linkops_delete(l.id, ACCOUNT_ANY, lz_now_ms());
 		if (rc == 1)
 			printf("deleted link %lld (%s); its slug stays "
 			    "reserved\n", (long long)l.id, l.slug);

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
-#include <sqlite3.h>
 
 #include "db.h"
 #include "keyfile.h"
@@ -24,92 +23,29 @@
 #include "store/store.h"
 #include "util.h"
 
-/*
- * Copies src to dst with SQLite's online backup API: a consistent
- * snapshot even while the pools write.  All pages in one step: a copy in
- * steps starts over whenever another connection writes between two of
- * them, so under steady writes (a click batch a second) it never ended.
- * One step holds one read transaction for the time of the copy (the WAL
- * grows by what is written meanwhile, lz-links(8) "The WAL").
- */
-static int
-copy_db(const char *src, int srcflags, const char *dst, int dstflags)
-{
-	sqlite3		*from = NULL, *to = NULL;
-	sqlite3_backup	*b;
-	int		 rc;
-
-	if ((rc = sqlite3_open_v2(src, &from, srcflags, NULL)) != SQLITE_OK) {
-		ctl_err("%s: %s", src, from ? sqlite3_errmsg(from) :
-		    sqlite3_errstr(rc));
-		goto fail;
-	}
-	sqlite3_busy_timeout(from, 10000);
-	if ((rc = sqlite3_open_v2(dst, &to, dstflags, NULL)) != SQLITE_OK) {
-		ctl_err("%s: %s", dst, to ? sqlite3_errmsg(to) :
-		    sqlite3_errstr(rc));
-		goto fail;
-	}
-	sqlite3_busy_timeout(to, 10000);
-	if ((b = sqlite3_backup_init(to, "main", from, "main")) == NULL) {
-		ctl_err("backup: %s", sqlite3_errmsg(to));
-		goto fail;
-	}
-	do {
-		rc = sqlite3_backup_step(b, -1);
-		if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-			sqlite3_sleep(20);
-	} while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
-	sqlite3_backup_finish(b);
-	if (rc != SQLITE_DONE) {
-		ctl_err("backup %s -> %s: %s", src, dst, sqlite3_errstr(rc));
-		goto fail;
-	}
-	sqlite3_close(from);
-	sqlite3_close(to);
-	return 0;
-fail:
-	sqlite3_close(from);
-	sqlite3_close(to);
-	return -1;
-}
-
 /* PRAGMA integrity_check of path; 0 ok, -1 not (printed). */
 static int
 integrity(const char *path, int *version)
 {
-	sqlite3		*h = NULL;
-	sqlite3_stmt	*st;
-	int		 ok = 0, rc;
+	char	 err[512];
 
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
-		ctl_err("%s: %s", path, h ? sqlite3_errmsg(h) : "cannot open");
-		sqlite3_close(h);
-		return -1;
-	}
-	sqlite3_busy_timeout(h, 10000);
-	if (sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			const char *m = (const char *)sqlite3_column_text(st,
-			    0);
+	if (lz_db_integrity(path, version, stdout, err, sizeof(err)) == 0)
+		return 0;
+	if (*err != '\0')
+		ctl_err("%s", err);
+	return -1;
+}
 
-			if (m && strcmp(m, "ok") == 0)
-				ok = 1;
-			else
-				printf("  %s\n", m ? m : "?");
-		}
-		sqlite3_finalize(st);
-	}
-	if (version && sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st,
-	    NULL) == SQLITE_OK) {
-		*version = sqlite3_step(st) == SQLITE_ROW ?
-		    sqlite3_column_int(st, 0) : -1;
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-	return ok ? 0 : -1;
+/* lz_db_copy, its failure told. */
+static int
+copy_db(const char *src, const char *dst)
+{
+	char	 err[512];
+
+	if (lz_db_copy(src, dst, 1, err, sizeof(err)) == 0)
+		return 0;
+	ctl_err("%s", err);
+	return -1;
 }
 
 int
@@ -130,8 +66,7 @@ cmd_backup(int argc, char **argv)
 	/* Write next to the target, check, then rename: no half backups. */
 	tmp = xasprintf("%s.part", argv[1]);
 	unlink(tmp);
-	if (copy_db(ctl_conf->links_db, SQLITE_OPEN_READONLY, tmp,
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == -1 ||
+	if (copy_db(ctl_conf->links_db, tmp) == -1 ||
 	    integrity(tmp, &version) == -1) {
 		unlink(tmp);
 		free(tmp);
@@ -177,8 +112,7 @@ cmd_restore(int argc, char **argv)
 	/* The backup API copies into the live database under its write
 	 * lock; running workers see the restored data at their next
 	 * transaction. */
-	if (copy_db(argv[1], SQLITE_OPEN_READONLY, ctl_conf->links_db,
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == -1)
+	if (copy_db(argv[1], ctl_conf->links_db) == -1)
 		return 1;
 	if (lz_db_open(&links.db, ctl_conf->links_db, 0, err,
 	    sizeof(err)) == -1 || lz_db_migrate(&links.db, lz_links_migrations,

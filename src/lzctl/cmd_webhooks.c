@@ -16,7 +16,8 @@
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
-#include "store/store.h"
+#include "store/admin.h"
+#include "store/webhooks.h"
 #include "util.h"
 #include "webhook.h"
 
@@ -216,7 +217,7 @@ deliveries_cmd(int argc, char **argv)
 		return show_delivery(argv[optind]);
 	if (parse_id(argv[optind], &id) == -1)
 		return EXIT_USAGE;
-	if ((rc = webhook_get(&links.db, id, 0, &w)) != 1) {
+	if ((rc = webhook_get(&links.db, id, ACCOUNT_ANY, &w)) != 1) {
 		if (rc == 0)
 			ctl_err("no webhook %lld", id);
 		return rc == 0 ? EXIT_NOTFOUND : 1;
@@ -234,7 +235,7 @@ cmd_webhook(int argc, char **argv)
 	char		 secret[WEBHOOK_SECRET_LEN + 1];
 	const char	*sub = argc > 1 ? argv[1] : "";
 	long long	 id;
-	int64_t		 account = 0;
+	int64_t		 account = ACCOUNT_ANY;
 	int		 rc;
 
 	if (strcmp(sub, "add") == 0)
@@ -255,7 +256,8 @@ cmd_webhook(int argc, char **argv)
 		ctl_links_open();
 		if (load_key(key) == -1)
 			return 1;
-		rc = webhook_rotate(&links.db, key, id, 0, lz_now_ms(), secret);
+		rc = webhook_rotate(&links.db, key, id, ACCOUNT_ANY, lz_now_ms(),
+		    secret);
 		sodium_memzero(key, sizeof(key));
 		if (rc != 1) {
 			if (rc == 0)
@@ -270,7 +272,7 @@ cmd_webhook(int argc, char **argv)
 		if (parse_id(argv[2], &id) == -1)
 			return EXIT_USAGE;
 		ctl_links_open();
-		rc = webhook_disable(&links.db, id, 0, "disabled by an "
+		rc = webhook_disable(&links.db, id, ACCOUNT_ANY, "disabled by an "
 		    "administrator", lz_now_ms());
 		if (rc == 0)
 			ctl_err("no active webhook %lld", id);
@@ -282,7 +284,7 @@ cmd_webhook(int argc, char **argv)
 		if (parse_id(argv[2], &id) == -1)
 			return EXIT_USAGE;
 		ctl_links_open();
-		rc = webhook_test(&links.db, id, 0, lz_now_ms(), uuid);
+		rc = webhook_test(&links.db, id, ACCOUNT_ANY, lz_now_ms(), uuid);
 		if (rc == 0)
 			ctl_err("no active webhook %lld", id);
 		if (rc != 1)

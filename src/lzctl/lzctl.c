@@ -20,6 +20,8 @@
 #include "ctx.h"
 #include "log.h"
 #include "lzctl.h"
+#include "store/accounts.h"
+#include "store/admin.h"
 #include "store/store.h"
 #include "util.h"
 
@@ -146,6 +148,7 @@ main(int argc, char *argv[])
 		usage();
 
 	lz_log_open("lzctl", LZ_LOG_WARN);
+	store_admin();		/* lzctl may name any account's data */
 	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
 		ctl_err("cannot initialise libsodium or libcurl");
 		return 1;

@@ -1760,7 +1760,7 @@ import_write(struct import *m, const char *dbpath, const char *source,
 	return 0;
 dberr:
 	if (err[0] == '\0')
-		snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(db.h));
+		snprintf(err, errlen, "%s: %s", dbpath, lz_db_error(&db));
 	lz_buf_free(&b);
 	lz_db_rollback(&db);
 	lz_db_close(&db);

@@ -1,6 +1,7 @@
 /*
- * store.h -- every SQL statement of the prompt library (DESIGN 1), for
- * the service (reads) and for "lzctl prompts import" (the build).
+ * pstore.h -- the prompt library's storage (DESIGN 1): its SQL, for the
+ * service (reads: pstore.c, pstore_catalog.c) and for "lzctl prompts
+ * import" (the build: pstore_build.c), on db.h's statement API.
  *
  * Reads hand each row to a callback; the strings of a row are valid only
  * during the call.  Functions returning counts return -1 on a database
@@ -269,5 +270,32 @@ int	pstore_put_tutorial(struct lz_db *, const struct tutrow *,
 	    const char *search);
 int	pstore_put_keyword(struct lz_db *, const struct kwrow *,
 	    const char *search);
+
+/* ---- for the pstore files ---------------------------------------------- */
+
+/* The statements of the service (the unit suite prepares them all on an
+ * imported database), and of the build. */
+extern struct lz_sqlset *const pstore_sqlsets[];
+extern struct lz_sqlset pstore_read_sql, pstore_catalog_sql,
+	    pstore_build_sql;
+
+/* Visible prompts of a scheduled time (published ones have 0), by $1. */
+#define PSTORE_SCHEDULED(p) \
+	p ".visible_at > 0 AND " p ".visible_at <= $1"
+
+#define PSTORE_MODEL_COLS \
+	"key, name, category, version, vendor, notes, notes_en, source_url, " \
+	"checked_on, verified_on, verification, status, tool_key, " \
+	"generator_url, record_type"
+
+#define PSTORE_KW_COLS \
+	"slug, term, term_en, category, definition, when_to_use, how_to_ask, " \
+	"gotcha, related, tags, updated_at"
+
+/* The first column of st's one row (a count); -1 on error. */
+long long pstore_count(struct lz_stmt *);
+/* Binds a page to $n and $n+1: limit (-1: all) and offset. */
+void	pstore_bind_page(struct lz_stmt *, int n, long limit,
+	    long long offset);
 
 #endif

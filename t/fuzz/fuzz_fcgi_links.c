@@ -44,6 +44,7 @@ int	lz_links_main(int, char **);
 #include "visit/linkcache.h"
 #include "linkops.h"
 #include "rnd.h"
+#include "store/accounts.h"
 #include "webhook.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);

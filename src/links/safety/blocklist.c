@@ -17,7 +17,7 @@
 #include "safety/canon.h"
 #include "db.h"
 #include "log.h"
-#include "store/store.h"
+#include "store/safety.h"
 #include "util.h"
 
 const char *const bl_format_names[BL__MAX] = {
@@ -558,14 +558,14 @@ bl_import(struct lz_db *db, FILE *f, enum bl_format fmt, const char *source,
 	if (bl_parse(f, fmt, import_one, &im, st, err, errlen) == -1) {
 		if (im.dberr)
 			snprintf(err, errlen, "database error: %s",
-			    sqlite3_errmsg(db->h));
+			    lz_db_error(db));
 		lz_db_rollback(db);
 		return -1;
 	}
 	if (im.pending > 0 && lz_db_commit(db) == -1) {
 		lz_db_rollback(db);
 		snprintf(err, errlen, "database error: %s",
-		    sqlite3_errmsg(db->h));
+		    lz_db_error(db));
 		return -1;
 	}
 	if (st->entries == 0) {
@@ -580,7 +580,7 @@ bl_import(struct lz_db *db, FILE *f, enum bl_format fmt, const char *source,
 		    lz_db_commit(db) == -1) {
 			lz_db_rollback(db);
 			snprintf(err, errlen, "database error: %s",
-			    sqlite3_errmsg(db->h));
+			    lz_db_error(db));
 			return -1;
 		}
 		st->pruned = n;
@@ -603,7 +603,7 @@ bl_match(struct lz_db *db, const struct canon *c, char *why, size_t whylen)
 	 * All look-ups of one destination in one read transaction: on its
 	 * own, each statement would begin and end one (a WAL lock each).
 	 */
-	txn = sqlite3_get_autocommit(db->h) && lz_db_exec(db, "BEGIN") == 0;
+	txn = lz_db_begin_read(db) == 1;
 	nh = canon_host_parents(c->host, c->flags, hosts, HOSTS_MAX);
 	for (i = 0; i < nh && rc == 0; i++)
 		if ((rc = store_bl_find(db, "host", hosts[i], source,

@@ -20,7 +20,7 @@
 #include "req.h"
 #include "safety/safebrowsing.h"
 #include "safety/scan.h"
-#include "store/store.h"
+#include "store/safety.h"
 #include "util.h"
 
 #define RECHECK_BATCH	500

@@ -13,7 +13,7 @@
 #include "visit/clicks.h"
 #include "events.h"
 #include "link.h"
-#include "store/store.h"
+#include "store/clicks.h"
 #include "utf8.h"
 
 void

@@ -27,6 +27,8 @@
 #include "link.h"
 #include "log.h"
 #include "lztime.h"
+#include "store/clicks.h"
+#include "store/links.h"
 #include "store/store.h"
 #include "visit/target.h"
 #include "util.h"

@@ -9,7 +9,7 @@
 
 #include "link.h"
 #include "visit/linkcache.h"
-#include "store/store.h"
+#include "store/links.h"
 
 struct slot {
 	struct link	 l;		/* l.slug is the key; NULL: empty */

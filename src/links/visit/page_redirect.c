@@ -31,7 +31,7 @@
 #include "visit/pages.h"
 #include "query.h"
 #include "resp.h"
-#include "store/store.h"
+#include "store/sessions.h"
 #include "visit/target.h"
 #include "visit/ua.h"
 #include "visit/visitor.h"
