@@ -25,8 +25,6 @@
 #include "store/conversions.h"
 #include "store/links.h"
 
-#define HOUR_MS		3600000LL
-#define DAY_MS		86400000LL
 #define BUCKETS_HOUR	744	/* 31 days of hours */
 #define BUCKETS_DAY	366
 #define DEFAULT_HOURS	24
@@ -259,7 +257,7 @@ api_links_stats(struct lz_req *r)
 		lz_resp_verr(r, &e);
 		return;
 	}
-	bucket = v[2].i == 0 ? HOUR_MS : DAY_MS;
+	bucket = v[2].i == 0 ? LZ_HOUR_MS : LZ_DAY_MS;
 	maxb = v[2].i == 0 ? BUCKETS_HOUR : BUCKETS_DAY;
 	/* 'to' is exclusive: by default the millisecond of the request is
 	 * in the range, or a conversion recorded in the same millisecond

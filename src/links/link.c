@@ -124,7 +124,7 @@ suffix_valid(const char *s)
 {
 	size_t	 n = strlen(s);
 
-	return n >= 1 && n <= 64 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	return n >= 1 && n <= SUFFIX_MAX && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "abcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
 }
 

@@ -1,8 +1,9 @@
 /*
  * linkops.h -- what happens to links, independent of who asks: the public
- * API, the dashboard and lzctl all create and delete links here, so the
- * rules (validation, slugs, reservation, link cap, password hashing, and
- * the events of later features) exist once.
+ * API and the dashboard (both through api_links.c) create links here, and
+ * they and lzctl delete them here, so the rules (validation, slugs,
+ * reservation, link cap, password hashing, the link.created event) exist
+ * once.
  */
 #ifndef LZ_LINKOPS_H
 #define LZ_LINKOPS_H

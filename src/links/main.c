@@ -171,7 +171,7 @@ worker_tick(void *arg)
 	clicklog_tick(&links.db);
 	if (now - purged > 10 * 60 * 1000) {
 		purged = now;
-		(void)store_pwtry_purge(&links.db, now - 24 * 3600 * 1000LL);
+		(void)store_pwtry_purge(&links.db, now - LZ_DAY_MS);
 	}
 	lz_db_reset_all(&links.db);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lztime.h"
 #include "prompts.h"
 #include "resp.h"
 #include "search.h"
@@ -302,7 +303,7 @@ api_changelog(struct lz_req *r)
 
 	if (out_params(r, params, LZ_NELEM(params), v) == -1)
 		return;
-	count = pstore_changelog(&prompts.db, r->now_ms - v[0].i * 86400000LL,
+	count = pstore_changelog(&prompts.db, r->now_ms - v[0].i * LZ_DAY_MS,
 	    r->now_ms, (long)v[1].i, ids, &nids);
 	c.lang = LANG_ZH;
 	c.arr = json_array();

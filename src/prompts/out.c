@@ -155,15 +155,6 @@ out_time(int64_t ms)
 }
 
 json_t *
-out_date(int64_t ms)
-{
-	char	 buf[16];
-
-	lz_time_fmt_date(ms, buf, sizeof(buf));
-	return json_string(buf);
-}
-
-json_t *
 out_json_array(const char *stored)
 {
 	json_t	*j;

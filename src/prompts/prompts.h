@@ -82,9 +82,8 @@ const char *out_text(enum lang, const char *zh, const char *en);
 /* A site URL: prompts_base_url, "/en" for English, /section/slug (slugs
  * are URL-safe by format). */
 json_t	*out_url(enum lang, const char *section, const char *slug);
-/* An ISO 8601 UTC time, or a date (YYYY-MM-DD). */
+/* An ISO 8601 UTC time. */
 json_t	*out_time(int64_t ms);
-json_t	*out_date(int64_t ms);
 /* A JSON array of strings from a stored JSON array (or []). */
 json_t	*out_json_array(const char *stored);
 

@@ -1,5 +1,5 @@
 /*
- * clicks.c -- storing a click.
+ * click.c -- a click entering storage: the rules (click.h).
  */
 #include "config.h"
 
@@ -10,14 +10,13 @@
 #include <curl/curl.h>
 
 #include "visit/click.h"
-#include "visit/clicks.h"
 #include "events.h"
 #include "link.h"
 #include "store/clicks.h"
 #include "utf8.h"
 
 void
-clicks_referrer(const char *raw, char *out, size_t outlen)
+click_referrer(const char *raw, char *out, size_t outlen)
 {
 	size_t	 n;
 
@@ -38,7 +37,7 @@ clicks_referrer(const char *raw, char *out, size_t outlen)
 }
 
 void
-clicks_referrer_host(const char *referrer, char *out, size_t outlen)
+click_referrer_host(const char *referrer, char *out, size_t outlen)
 {
 	CURLU	*u;
 	char	*host = NULL;
@@ -59,7 +58,7 @@ clicks_referrer_host(const char *referrer, char *out, size_t outlen)
 }
 
 int
-clicks_tally_flush(struct lz_db *db, struct clicks_tally *t)
+click_tally_flush(struct lz_db *db, struct click_tally *t)
 {
 	int	 rc = 0;
 
@@ -71,25 +70,25 @@ clicks_tally_flush(struct lz_db *db, struct clicks_tally *t)
 }
 
 int
-clicks_store(struct lz_db *db, const struct link *l, const struct click *c,
-    int64_t now, int flags, struct clicks_tally *tally)
+click_store(struct lz_db *db, const struct link *l, const struct click *c,
+    int64_t now, int flags, struct click_tally *tally)
 {
 	char	 host[256];
 	int	 rc;
 
 	if (!c->bot && tally != NULL) {
 		if (tally->link_id != l->id &&
-		    clicks_tally_flush(db, tally) == -1)
+		    click_tally_flush(db, tally) == -1)
 			return -1;
 		tally->link_id = l->id;
 		tally->n++;
 	} else if (!c->bot) {
 		if ((rc = store_click_count(db, l->id)) == -1)
 			return -1;
-		if (rc == 0 && (flags & CLICKS_CAP))
+		if (rc == 0 && (flags & CLICK_CAP))
 			return 0;
 	}
-	clicks_referrer_host(c->referrer, host, sizeof(host));
+	click_referrer_host(c->referrer, host, sizeof(host));
 	if (store_click_insert(db, c, host) == -1)
 		return -1;
 	/* A counted click is where the click webhook event goes, in this

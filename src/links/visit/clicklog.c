@@ -22,7 +22,6 @@
 
 #include "visit/click.h"
 #include "visit/clicklog.h"
-#include "visit/clicks.h"
 #include "db.h"
 #include "link.h"
 #include "log.h"
@@ -68,7 +67,7 @@ struct rec {
 	char		 os[16];
 	char		 browser[16];
 	char		 variant[VARIANT_MAX];
-	char		 suffix[68];
+	char		 suffix[SUFFIX_MAX + 4];	/* a NUL, then padding */
 	char		 referrer[CLICK_REFERRER_MAX];
 	uint32_t	 end;
 };
@@ -169,7 +168,7 @@ static struct link	 cur;
 /* Stores one click read back: 1, 0 when its link is gone, -1. */
 static int
 store_one(struct lz_db *db, struct click *c, int64_t now,
-    struct clicks_tally *tally)
+    struct click_tally *tally)
 {
 	char	*target;
 	int	 rc;
@@ -188,7 +187,7 @@ store_one(struct lz_db *db, struct click *c, int64_t now,
 	 * which never changes. */
 	target = target_with_utm(&cur, target_of_variant(&cur, c->variant));
 	c->target = target ? target : "";
-	rc = clicks_store(db, &cur, c, now, 0, tally);
+	rc = click_store(db, &cur, c, now, 0, tally);
 	free(target);
 	c->target = NULL;
 	return rc < 0 ? -1 : 1;
@@ -205,7 +204,7 @@ store_one(struct lz_db *db, struct click *c, int64_t now,
 static long
 move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 {
-	struct clicks_tally tally;
+	struct click_tally tally;
 	struct click	 c;
 	ssize_t		 got;
 	int64_t		 now;
@@ -252,7 +251,7 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 			lz_db_rollback(db);
 			break;
 		}
-		if (clicks_tally_flush(db, &tally) == -1 ||
+		if (click_tally_flush(db, &tally) == -1 ||
 		    store_journal_set(db, j->name, *pos + i * CLICKREC_SIZE) ==
 		    -1 || lz_db_commit(db) == -1)
 			goto rollback;

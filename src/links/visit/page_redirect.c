@@ -1,14 +1,15 @@
 /*
- * redirect.c -- visits of short links: GET and HEAD /<slug> and
+ * page_redirect.c -- visits of short links: GET and HEAD /<slug> and
  * /<slug>/<suffix>, POST for the password form (DESIGN 3.4).
  *
  * The steps, in order: unknown (or deleted) link: 404 page; disabled by
  * the safety scan, expired or capped: 410 page; password: the form, and a
- * right password goes on; a social previewer of a link with og: the
- * preview page; an in-app browser of a link with escape_inapp: the escape
- * page; then the click is recorded and the visitor is sent on: through
- * the pixel page when the link has pixels, else a 301/302 (303 after the
- * form).  HEAD answers the same but records nothing.
+ * right password goes on; a human in an in-app browser, at a link with
+ * escape_inapp: the escape page, and nothing is recorded yet.  Then the
+ * click is recorded (bots and previewers as bots) and the visitor is
+ * sent on: a social previewer of a link with og gets the preview page, a
+ * human at a link with pixels the pixel page, everyone else a 301/302
+ * (303 after the form).  HEAD answers the same but records nothing.
  */
 #include "config.h"
 
@@ -22,7 +23,6 @@
 #include "addr.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
-#include "visit/clicks.h"
 #include "visit/geo.h"
 #include "link.h"
 #include "visit/linkcache.h"
@@ -251,7 +251,7 @@ record(struct visit *v, const char *variant, const char *target)
 	int		 rc;
 
 	memset(&c, 0, sizeof(c));
-	clicks_referrer(lz_req_param(r, "HTTP_REFERER"), referrer,
+	click_referrer(lz_req_param(r, "HTTP_REFERER"), referrer,
 	    sizeof(referrer));
 	c.link_id = v->l->id;
 	c.at = r->now_ms;
@@ -278,8 +278,8 @@ record(struct visit *v, const char *variant, const char *target)
 	}
 	if (lz_db_begin(&links.db) == -1)
 		goto fail;
-	rc = clicks_store(&links.db, v->l, &c, r->now_ms,
-	    v->l->max_clicks ? CLICKS_CAP : 0, NULL);
+	rc = click_store(&links.db, v->l, &c, r->now_ms,
+	    v->l->max_clicks ? CLICK_CAP : 0, NULL);
 	if (rc == 1 && lz_db_commit(&links.db) == 0)
 		return 0;
 	lz_db_rollback(&links.db);

@@ -9,9 +9,9 @@
 
 #include "addr.h"
 #include "keyfile.h"
+#include "lztime.h"
 #include "visit/visitor.h"
 
-#define DAY_MS	86400000LL
 
 static unsigned char	 key[LZ_KEY_BYTES];
 static unsigned char	 salt[crypto_generichash_KEYBYTES];
@@ -62,7 +62,7 @@ visitor_id(const char *addr, const char *ua, int64_t now_ms,
 {
 	crypto_generichash_state	 st;
 	unsigned char			 sep = 0;
-	int64_t				 day = now_ms / DAY_MS;
+	int64_t				 day = now_ms / LZ_DAY_MS;
 
 	if (day != salt_day) {
 		lz_key_derive(key, "visitors", (uint64_t)day, salt,
