@@ -23,6 +23,7 @@
 #include "lztime.h"
 #include "outbox.h"
 #include "sender.h"
+#include "service.h"
 #include "store/admin.h"
 #include "store/store.h"
 #include "util.h"
@@ -186,17 +187,9 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 
-	lz_log_open("lz-hooks", LZ_LOG_INFO);
 	store_admin();		/* it works on every account's webhooks */
-	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
-		lz_log(LZ_LOG_ERR, "cannot initialise libsodium or libcurl");
+	if ((c = lz_service_start("lz-hooks", 1, conffile)) == NULL)
 		return 1;
-	}
-	if ((c = lz_conf_load(conffile, err, sizeof(err))) == NULL) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		return 1;
-	}
-	lz_log_level(c->loglevel);
 	if (webhook_key_load(c, key, err, sizeof(err)) == -1 ||
 	    store_open(&db, c->links_db, err, sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);

@@ -8,28 +8,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <curl/curl.h>
-#include <sodium.h>
-
-#include "visit/clicklog.h"
 #include "conf.h"
-#include "dashboard.h"
-#include "visit/geo.h"
 #include "ctx.h"
+#include "dashboard.h"
 #include "log.h"
 #include "lztime.h"
 #include "pool.h"
 #include "resp.h"
 #include "route.h"
-#include "sandbox.h"
+#include "service.h"
 #include "session.h"
 #include "store/sessions.h"
 #include "store/store.h"
 #include "util.h"
+#include "visit/clicklog.h"
+#include "visit/geo.h"
 #include "visit/visitor.h"
-
 
 static const struct lz_route routes[] = {
 	{ LZ_M_POST,	"/api/v1/links",	RF_AUTH, api_links_create },
@@ -180,26 +175,17 @@ worker_tick(void *arg)
 static int
 worker_sandbox(const char *clicks_dir)
 {
-	char		*dup, err[512];
+	char		*dup;
 	const char	*rw[3];
-	int		 landlocked, rc;
+	int		 rc;
 
-	if (!links.conf->sandbox)
-		return 0;
 	dup = xstrdup(links.conf->links_db);
 	rw[0] = dirname(dup);
 	rw[1] = clicks_dir;
 	rw[2] = NULL;
-	rc = lz_sandbox(rw, NULL, &landlocked, err, sizeof(err));
+	rc = lz_service_sandbox(links.conf->sandbox, rw, NULL);
 	free(dup);
-	if (rc == -1) {
-		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
-		    "without)", err);
-		return LZ_EXIT_CONFIG;
-	}
-	if (!landlocked)
-		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
-	return 0;
+	return rc;
 }
 
 /* A pool worker: worker_init, its click journal, then the sandbox. */
@@ -252,114 +238,64 @@ worker_fini(void *arg)
 }
 
 static void
-set_opts(struct lz_pool_opts *o, const struct lz_conf *c)
+pool_opts(struct lz_pool_opts *o, const struct lz_conf *c)
 {
-	o->name = "lz-links";
 	o->socket_path = c->links_socket;
 	o->workers = (int)c->links_workers;
-	o->socket_mode = c->sockmode;
-	o->socket_group = c->socket_group;
-	o->user = c->user;
-	o->group = c->group;
-	o->shutdown_timeout = (int)c->shutdown_timeout;
-	o->access_log = c->access_log;
 }
 
-static int
-setup(const struct lz_conf *c, char *err, size_t errlen)
+/* SIGHUP: new workers get the new geo files; a bad file keeps the old. */
+static void
+reload(const struct lz_conf *old, const struct lz_conf *c)
 {
-	return lz_req_set_trusted_proxies(c->trusted_proxies, err, errlen);
-}
+	char	 err[512];
 
-static int
-reload(struct lz_pool_opts *o, void *arg)
-{
-	struct lz_conf	*c;
-	char		 err[512];
-
-	(void)arg;
-	if ((c = lz_conf_load(links.conf->path, err, sizeof(err))) == NULL ||
-	    setup(c, err, sizeof(err)) == -1) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		lz_conf_free(c);
-		return -1;
-	}
-	if (strcmp(c->links_socket, links.conf->links_socket) != 0)
-		lz_log(LZ_LOG_WARN, "links_socket changed; restart the pool "
-		    "to move the socket");
-	/* New workers get the new geo files; a bad file keeps the old. */
+	(void)old;
 	if (geo_load(c->geoip_file, c->geoip6_file, err, sizeof(err)) == -1)
 		lz_log(LZ_LOG_ERR, "%s; keeping the loaded country table",
 		    err);
-	lz_conf_free(links.conf);
-	links.conf = c;
-	lz_log_level(c->loglevel);
-	set_opts(o, c);
+}
+
+/* -t: the configuration, the database (every statement prepares) and
+ * the geo files. */
+static int
+test(void)
+{
+	char	 err[512];
+	int	 rc;
+
+	if (worker_init(NULL) != 0)
+		return -1;
+	rc = lz_db_prepare_all(&links.db, store_sqlsets, err, sizeof(err));
+	if (rc == -1)
+		lz_log(LZ_LOG_ERR, "%s: %s", links.conf->links_db, err);
+	worker_fini(NULL);
+	if (rc == -1 || pre_fork(NULL) == -1)
+		return -1;
+	printf("lz-links: configuration %s and database %s are ok\n",
+	    links.conf->path, links.conf->links_db);
 	return 0;
 }
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: lz-links [-t] [-f lz.conf]\n");
-	exit(2);
-}
+static struct lz_service service = {
+	.name = "lz-links",
+	.curl = 1,
+	.socket_key = "links_socket",
+	.conf = &links.conf,
+	.opts = pool_opts,
+	.test = test,
+	.reload = reload,
+	.app = {
+		.pre_fork = pre_fork,
+		.init = worker_start,
+		.handle = worker_handle,
+		.tick = worker_tick,
+		.fini = worker_fini,
+	},
+};
 
 int
 main(int argc, char *argv[])
 {
-	struct lz_pool_opts	 o;
-	struct lz_app		 app;
-	const char		*conffile = NULL;
-	char			 err[512];
-	int			 ch, test = 0;
-
-	while ((ch = getopt(argc, argv, "f:tV")) != -1)
-		switch (ch) {
-		case 'f':
-			conffile = optarg;
-			break;
-		case 't':
-			test = 1;
-			break;
-		case 'V':
-			printf("lz-links %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			usage();
-		}
-	if (optind != argc)
-		usage();
-
-	lz_log_open("lz-links", LZ_LOG_INFO);
-	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
-		lz_log(LZ_LOG_ERR, "cannot initialise libsodium or libcurl");
-		return 1;
-	}
-	if ((links.conf = lz_conf_load(conffile, err, sizeof(err))) == NULL ||
-	    setup(links.conf, err, sizeof(err)) == -1) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		return 1;
-	}
-	lz_log_level(links.conf->loglevel);
-	if (test) {
-		/* -t: check the configuration, the database and the geo
-		 * files, then exit. */
-		if (worker_init(NULL) != 0 || pre_fork(NULL) == -1)
-			return 1;
-		worker_fini(NULL);
-		printf("lz-links: configuration %s and database %s are ok\n",
-		    links.conf->path, links.conf->links_db);
-		return 0;
-	}
-	memset(&app, 0, sizeof(app));
-	app.pre_fork = pre_fork;
-	app.init = worker_start;
-	app.handle = worker_handle;
-	app.tick = worker_tick;
-	app.fini = worker_fini;
-	app.reload = reload;
-	memset(&o, 0, sizeof(o));
-	set_opts(&o, links.conf);
-	return lz_pool_run(&app, &o);
+	return lz_service_main(argc, argv, &service);
 }

@@ -196,7 +196,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	free(conf);
 	conf = xasprintf("%s/lz.conf", dir);
 	if ((links.conf = lz_conf_load(conf, err, sizeof(err))) == NULL ||
-	    setup(links.conf, err, sizeof(err)) == -1)
+	    lz_service_setup(&service, links.conf, err,
+	    sizeof(err)) == -1)
 		die("lz.conf", err);
 	free(conf);
 
