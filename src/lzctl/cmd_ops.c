@@ -1,6 +1,6 @@
 /*
- * cmd_ops.c -- lzctl backup, restore and check: what an admin runs
- * around upgrades and at 3 a.m.
+ * cmd_ops.c -- lzctl init, migrate, backup, restore and check: what an
+ * admin runs at installation, around upgrades and at 3 a.m.
  */
 #include "config.h"
 
@@ -9,6 +9,7 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,111 @@
 #include "lzctl.h"
 #include "store/store.h"
 #include "util.h"
+
+/* mkdir -p of the directory holding path. */
+static int
+mkdir_parent(const char *path)
+{
+	char	*dup, *dir, *p;
+	int	 rc = 0;
+
+	dup = xstrdup(path);
+	dir = dirname(dup);
+	for (p = dir + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char	 save = *p;
+
+			*p = '\0';
+			if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
+				ctl_err("mkdir %s: %s", dir, strerror(errno));
+				rc = -1;
+				break;
+			}
+			*p = save;
+			if (save == '\0')
+				break;
+		}
+	}
+	free(dup);
+	return rc;
+}
+
+static void
+chown_db(const char *path)
+{
+	char	*p;
+
+	ctl_chown_to_user(path);
+	p = xasprintf("%s-wal", path);
+	ctl_chown_to_user(p);
+	free(p);
+	p = xasprintf("%s-shm", path);
+	ctl_chown_to_user(p);
+	free(p);
+}
+
+static int
+migrate_links(int create)
+{
+	struct lz_db	 db;
+	char		 err[512], *dup;
+	int		 from, to;
+
+	if (create && mkdir_parent(ctl_conf->links_db) == -1)
+		return 1;
+	if (lz_db_open(&db, ctl_conf->links_db, create ? LZ_DB_CREATE : 0,
+	    err, sizeof(err)) == -1) {
+		ctl_err("%s", err);
+		return 1;
+	}
+	if (lz_db_migrate(&db, lz_links_migrations, lz_links_nmigrations,
+	    &from, &to, err, sizeof(err)) == -1) {
+		ctl_err("%s", err);
+		lz_db_close(&db);
+		return 1;
+	}
+	lz_db_close(&db);
+	if (create) {
+		dup = xstrdup(ctl_conf->links_db);
+		ctl_chown_to_user(dirname(dup));
+		free(dup);
+		chown_db(ctl_conf->links_db);
+	}
+	if (from == to)
+		printf("links database %s: schema version %d, up to date\n",
+		    ctl_conf->links_db, to);
+	else
+		printf("links database %s: schema version %d -> %d\n",
+		    ctl_conf->links_db, from, to);
+	return 0;
+}
+
+static int
+cmd_init(struct ctl_args *a)
+{
+	char	 err[512];
+	int	 rc;
+
+	(void)a;
+	if (mkdir_parent(ctl_conf->key_file) == -1)
+		return 1;
+	if ((rc = lz_keyfile_create(ctl_conf->key_file, err, sizeof(err))) ==
+	    -1) {
+		ctl_err("%s", err);
+		return 1;
+	}
+	ctl_chown_to_user(ctl_conf->key_file);
+	printf("key file %s: %s\n", ctl_conf->key_file, rc ? "created" :
+	    "exists");
+	return migrate_links(1);
+}
+
+static int
+cmd_migrate(struct ctl_args *a)
+{
+	(void)a;
+	return migrate_links(0);
+}
 
 /* PRAGMA integrity_check of path; 0 ok, -1 not (printed). */
 static int
@@ -48,23 +154,20 @@ copy_db(const char *src, const char *dst)
 	return -1;
 }
 
-int
-cmd_backup(int argc, char **argv)
+static int
+cmd_backup(struct ctl_args *a)
 {
 	struct stat	 st;
+	const char	*file = a->argv[0];
 	char		*tmp;
 	int		 version;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: lzctl backup FILE\n");
-		return EXIT_USAGE;
-	}
-	if (stat(argv[1], &st) == 0) {
-		ctl_err("%s exists; refusing to overwrite it", argv[1]);
+	if (stat(file, &st) == 0) {
+		ctl_err("%s exists; refusing to overwrite it", file);
 		return 1;
 	}
 	/* Write next to the target, check, then rename: no half backups. */
-	tmp = xasprintf("%s.part", argv[1]);
+	tmp = xasprintf("%s.part", file);
 	unlink(tmp);
 	if (copy_db(ctl_conf->links_db, tmp) == -1 ||
 	    integrity(tmp, &version) == -1) {
@@ -72,47 +175,44 @@ cmd_backup(int argc, char **argv)
 		free(tmp);
 		return 1;
 	}
-	if (rename(tmp, argv[1]) == -1) {
-		ctl_err("rename %s: %s", argv[1], strerror(errno));
+	if (rename(tmp, file) == -1) {
+		ctl_err("rename %s: %s", file, strerror(errno));
 		unlink(tmp);
 		free(tmp);
 		return 1;
 	}
 	free(tmp);
-	chmod(argv[1], 0600);
+	chmod(file, 0600);
 	printf("backed up %s (schema version %d) to %s\n"
 	    "keep the key file %s with it, separately and safely: webhook "
 	    "secrets cannot be read without it\n", ctl_conf->links_db,
-	    version, argv[1], ctl_conf->key_file);
+	    version, file, ctl_conf->key_file);
 	return 0;
 }
 
-int
-cmd_restore(int argc, char **argv)
+static int
+cmd_restore(struct ctl_args *a)
 {
-	int	 version, from, to;
-	char	 err[512];
+	const char	*file = a->argv[0];
+	int		 version, from, to;
+	char		 err[512];
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: lzctl restore FILE\n");
-		return EXIT_USAGE;
-	}
-	if (integrity(argv[1], &version) == -1) {
+	if (integrity(file, &version) == -1) {
 		ctl_err("%s is damaged or not a database; nothing restored",
-		    argv[1]);
+		    file);
 		return 1;
 	}
 	if (version < 1 || version > lz_links_migrations[
 	    lz_links_nmigrations - 1].version) {
 		ctl_err("%s has schema version %d; this lzctl handles 1 to %d",
-		    argv[1], version,
+		    file, version,
 		    lz_links_migrations[lz_links_nmigrations - 1].version);
 		return 1;
 	}
 	/* The backup API copies into the live database under its write
 	 * lock; running workers see the restored data at their next
 	 * transaction. */
-	if (copy_db(argv[1], ctl_conf->links_db) == -1)
+	if (copy_db(file, ctl_conf->links_db) == -1)
 		return 1;
 	if (lz_db_open(&links.db, ctl_conf->links_db, 0, err,
 	    sizeof(err)) == -1 || lz_db_migrate(&links.db, lz_links_migrations,
@@ -120,7 +220,7 @@ cmd_restore(int argc, char **argv)
 		ctl_err("%s", err);
 		return 1;
 	}
-	printf("restored %s into %s (schema version %d%s)\n", argv[1],
+	printf("restored %s into %s (schema version %d%s)\n", file,
 	    ctl_conf->links_db, version, from != to ? ", migrated" : "");
 	return 0;
 }
@@ -190,8 +290,8 @@ http_status(const char *url, char *ctype, size_t ctlen, char *err)
 	return status;
 }
 
-int
-cmd_check(int argc, char **argv)
+static int
+cmd_check(struct ctl_args *a)
 {
 	unsigned char	 key[LZ_KEY_BYTES];
 	struct lz_db	 db;
@@ -200,11 +300,7 @@ cmd_check(int argc, char **argv)
 	int		 version;
 	long		 status;
 
-	(void)argv;
-	if (argc != 1) {
-		fprintf(stderr, "usage: lzctl check\n");
-		return EXIT_USAGE;
-	}
+	(void)a;
 	verdict(1, "configuration", ctl_conf->path);
 	if (lz_keyfile_load(ctl_conf->key_file, key, err, sizeof(err)) == 0)
 		verdict(1, "key file", ctl_conf->key_file);
@@ -251,3 +347,30 @@ cmd_check(int argc, char **argv)
 	printf("%s\n", problems ? "problems found" : "all checks passed");
 	return problems ? 1 : 0;
 }
+
+static const struct ctl_cmd init_cmd[] = {
+	{ NULL, "", 0, 0, 0, cmd_init, { { 0 } } },
+};
+static const struct ctl_cmd migrate_cmd[] = {
+	{ NULL, "", 0, 0, 0, cmd_migrate, { { 0 } } },
+};
+static const struct ctl_cmd backup_cmd[] = {
+	{ NULL, "FILE", 1, 1, 0, cmd_backup, { { 0 } } },
+};
+static const struct ctl_cmd restore_cmd[] = {
+	{ NULL, "FILE", 1, 1, 0, cmd_restore, { { 0 } } },
+};
+static const struct ctl_cmd check_cmd[] = {
+	{ NULL, "", 0, 0, 0, cmd_check, { { 0 } } },
+};
+
+const struct ctl_group ctl_init = CTL_GROUP("init",
+    "create the key file and databases", init_cmd);
+const struct ctl_group ctl_migrate = CTL_GROUP("migrate",
+    "upgrade the databases in place", migrate_cmd);
+const struct ctl_group ctl_backup = CTL_GROUP("backup",
+    "copy the links database, online", backup_cmd);
+const struct ctl_group ctl_restore = CTL_GROUP("restore",
+    "put a backup back", restore_cmd);
+const struct ctl_group ctl_check = CTL_GROUP("check",
+    "integrity, config, sockets, nginx", check_cmd);

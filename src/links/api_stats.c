@@ -1,0 +1,133 @@
+/*
+ * api_stats.c -- GET /api/v1/links/<id>/stats (DESIGN 3.2): the
+ * statistics of stats.h in a time range, with a time series by hour or
+ * day.  Times are UTC.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "amount.h"
+#include "ctx.h"
+#include "link.h"
+#include "lztime.h"
+#include "query.h"
+#include "resp.h"
+#include "stats.h"
+#include "store/links.h"
+
+#define BUCKETS_HOUR	744	/* 31 days of hours */
+#define BUCKETS_DAY	366
+#define DEFAULT_HOURS	24
+#define DEFAULT_DAYS	30
+
+enum interval { I_HOUR, I_DAY };
+
+static const char *const intervals[] = { "hour", "day", NULL };
+
+/* An ISO 8601 time with offset, or a date (midnight UTC). */
+static int
+parse_time(const char *s, int64_t *ms)
+{
+	char	 buf[32];
+
+	if (strlen(s) == 10 && s[4] == '-' && s[7] == '-') {
+		snprintf(buf, sizeof(buf), "%sT00:00:00Z", s);
+		return lz_time_parse_iso(buf, ms);
+	}
+	return lz_time_parse_iso(s, ms);
+}
+
+void
+api_links_stats(struct lz_req *r)
+{
+	enum { P_FROM, P_TO, P_INTERVAL, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_FROM] =	{ "from", LZ_PT_STR, 1, 40, 0, NULL, 0 },
+		[P_TO] =	{ "to", LZ_PT_STR, 1, 40, 0, NULL, 0 },
+		[P_INTERVAL] =	{ "interval", LZ_PT_ENUM, 0, 0, I_DAY,
+				  intervals, 0 },
+	};
+	struct links_req	*lr = r->app;
+	const struct lz_query	*q;
+	struct lz_pval		 v[P__MAX];
+	struct lz_verr		 e;
+	struct stats_range	 range;
+	struct link		 l;
+	enum interval		 iv;
+	int64_t			 id, nb;
+	long long		 maxb;
+	json_t			*j;
+	int			 rc;
+
+	if (api_links_path_id(r, &id) == -1 || (q = lz_req_query(r)) == NULL)
+		return;
+	if (lz_params(q, params, P__MAX, v, &e) == -1) {
+		lz_resp_verr(r, &e);
+		return;
+	}
+	iv = (enum interval)v[P_INTERVAL].i;
+	range.bucket = iv == I_HOUR ? LZ_HOUR_MS : LZ_DAY_MS;
+	maxb = iv == I_HOUR ? BUCKETS_HOUR : BUCKETS_DAY;
+	/* 'to' is exclusive: by default the millisecond of the request is
+	 * in the range, or a conversion recorded in the same millisecond
+	 * just before this request would be left out. */
+	range.to = r->now_ms + 1;
+	if (v[P_TO].set && parse_time(v[P_TO].s, &range.to) == -1) {
+		lz_resp_error(r, 400, "invalid_parameter", "to", "'to' must be "
+		    "an ISO 8601 time with a time zone (2030-01-31T12:00:00Z) "
+		    "or a date (2030-01-31).");
+		return;
+	}
+	if (v[P_FROM].set) {
+		if (parse_time(v[P_FROM].s, &range.from) == -1) {
+			lz_resp_error(r, 400, "invalid_parameter", "from",
+			    "'from' must be an ISO 8601 time with a time zone "
+			    "(2030-01-31T12:00:00Z) or a date (2030-01-31).");
+			return;
+		}
+	} else	/* the last DEFAULT_* buckets, the current one included */
+		range.from = ((range.to - 1) / range.bucket - ((iv == I_HOUR ?
+		    DEFAULT_HOURS : DEFAULT_DAYS) - 1)) * range.bucket;
+	if (range.from < 0)
+		range.from = 0;
+	if (range.from >= range.to) {
+		lz_resp_error(r, 400, "invalid_parameter", "from", "'from' "
+		    "must be before 'to'.");
+		return;
+	}
+	nb = (range.to - 1) / range.bucket - range.from / range.bucket + 1;
+	if (nb > maxb) {
+		lz_resp_error(r, 400, "invalid_parameter", "from", "With "
+		    "interval=%s the range may span at most %lld %ss.",
+		    intervals[iv], maxb, intervals[iv]);
+		return;
+	}
+
+	rc = store_link_get(&links.db, id, lr->account_id, &l);
+	if (rc != 1) {
+		if (rc == 0)
+			lz_resp_error(r, 404, "not_found", "id", "There is no "
+			    "link with this id.");
+		else
+			lz_resp_error(r, 500, "internal_error", NULL, "The "
+			    "link could not be read.");
+		return;
+	}
+	link_free(&l);
+
+	j = json_object();
+	json_object_set_new(j, "ok", json_true());
+	json_object_set_new(j, "link_id", json_integer(id));
+	json_object_set_new(j, "from", stats_time(range.from));
+	json_object_set_new(j, "to", stats_time(range.to));
+	json_object_set_new(j, "interval", json_string(intervals[iv]));
+	if (stats_add(j, &links.db, id, &range, amount_json) == -1) {
+		json_decref(j);
+		lz_resp_error(r, 500, "internal_error", NULL, "The statistics "
+		    "could not be read.");
+		return;
+	}
+	lz_resp_json(r, 200, j);
+}
