@@ -4,10 +4,12 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jbody.h"
 #include "req.h"
+#include "utf8.h"
 #include "util.h"
 
 const char *
@@ -89,4 +91,21 @@ lz_json_fields(const json_t *obj, const struct lz_jfield *f, size_t n,
 			return -1;
 		}
 	return 0;
+}
+
+long
+lz_json_chars(const struct lz_jfield *f, const char *s)
+{
+	char	*tmp, *p;
+	long	 n;
+
+	if (!(f->flags & LZ_JF_MULTILINE))
+		return lz_utf8_count(s, strlen(s), LZ_UTF8_NOCTRL);
+	tmp = xstrdup(s);
+	for (p = tmp; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	n = lz_utf8_count(tmp, strlen(tmp), LZ_UTF8_NOCTRL);
+	free(tmp);
+	return n;
 }

@@ -147,9 +147,13 @@ dash_session(struct lz_req *r)
 	lz_resp_json(r, 200, session_json(r));
 }
 
-static const struct lz_jfield cred_fields[] = {
-	{ "email",	LZ_JT_STRING, LZ_JF_REQUIRED },
-	{ "password",	LZ_JT_STRING, LZ_JF_REQUIRED },
+enum { CRED_EMAIL, CRED_PASSWORD, CRED__MAX };
+
+static const struct lz_jfield cred_fields[CRED__MAX] = {
+	[CRED_EMAIL] =		{ "email", LZ_JT_STRING, LZ_JF_REQUIRED, 3,
+				  ACCOUNT_EMAIL_MAX },
+	[CRED_PASSWORD] =	{ "password", LZ_JT_STRING, LZ_JF_REQUIRED,
+				  PASSWORD_MIN_LEN, PASSWORD_MAX_LEN },
 };
 
 /* Reads {email, password}; NULL after answering.  Caller decrefs. */
@@ -161,14 +165,15 @@ read_credentials(struct lz_req *r, const char **email, const char **pw)
 
 	if ((body = lz_req_json(r)) == NULL)
 		return NULL;
-	if (lz_json_fields(body, cred_fields, LZ_NELEM(cred_fields), NULL,
-	    &e) == -1) {
+	if (lz_json_fields(body, cred_fields, CRED__MAX, NULL, &e) == -1) {
 		json_decref(body);
 		lz_resp_verr(r, &e);
 		return NULL;
 	}
-	*email = json_string_value(json_object_get(body, "email"));
-	*pw = json_string_value(json_object_get(body, "password"));
+	*email = json_string_value(json_object_get(body,
+	    cred_fields[CRED_EMAIL].name));
+	*pw = json_string_value(json_object_get(body,
+	    cred_fields[CRED_PASSWORD].name));
 	return body;
 }
 
@@ -284,9 +289,12 @@ dash_signout(struct lz_req *r)
 void
 dash_password(struct lz_req *r)
 {
-	static const struct lz_jfield fields[] = {
-		{ "current_password",	LZ_JT_STRING, LZ_JF_REQUIRED },
-		{ "new_password",	LZ_JT_STRING, LZ_JF_REQUIRED },
+	enum { P_CURRENT, P_NEW, P__MAX };
+	static const struct lz_jfield fields[P__MAX] = {
+		[P_CURRENT] =	{ "current_password", LZ_JT_STRING,
+				  LZ_JF_REQUIRED },
+		[P_NEW] =	{ "new_password", LZ_JT_STRING, LZ_JF_REQUIRED,
+				  PASSWORD_MIN_LEN, PASSWORD_MAX_LEN },
 	};
 	struct links_req	*lr = r->app;
 	struct account		 a;
@@ -299,12 +307,12 @@ dash_password(struct lz_req *r)
 
 	if ((body = lz_req_json(r)) == NULL)
 		return;
-	if (lz_json_fields(body, fields, LZ_NELEM(fields), NULL, &e) == -1) {
+	if (lz_json_fields(body, fields, P__MAX, NULL, &e) == -1) {
 		lz_resp_verr(r, &e);
 		goto out;
 	}
-	cur = json_string_value(json_object_get(body, "current_password"));
-	pw = json_string_value(json_object_get(body, "new_password"));
+	cur = json_string_value(json_object_get(body, fields[P_CURRENT].name));
+	pw = json_string_value(json_object_get(body, fields[P_NEW].name));
 	if (store_account_get(&links.db, id, NULL, &a) != 1)
 		goto fail;
 	/* Wrong current passwords count like failed sign-ins: a borrowed
@@ -422,9 +430,8 @@ key_by_id(int64_t account_id, int64_t id)
 void
 dash_keys_create(struct lz_req *r)
 {
-	static const struct lz_jfield fields[] = {
-		{ "name",	LZ_JT_STRING | LZ_JT_NULL, 0 },
-	};
+	static const struct lz_jfield name_field = { "name",
+	    LZ_JT_STRING | LZ_JT_NULL, 0, 0, KEY_NAME_MAX };
 	struct links_req	*lr = r->app;
 	struct lz_verr		 e;
 	const char		*name;
@@ -435,18 +442,18 @@ dash_keys_create(struct lz_req *r)
 
 	if ((body = lz_req_json(r)) == NULL)
 		return;
-	if (lz_json_fields(body, fields, LZ_NELEM(fields), NULL, &e) == -1) {
+	if (lz_json_fields(body, &name_field, 1, NULL, &e) == -1) {
 		lz_resp_verr(r, &e);
 		goto out;
 	}
-	name = json_string_value(json_object_get(body, "name"));
+	name = json_string_value(json_object_get(body, name_field.name));
 	if (name == NULL)
 		name = "";
-	n = lz_utf8_count(name, strlen(name), LZ_UTF8_NOCTRL);
-	if (n < 0 || n > KEY_NAME_MAX) {
+	n = lz_json_chars(&name_field, name);
+	if (n < 0 || n > name_field.max) {
 		lz_resp_error(r, 400, "invalid_field", "name", "'name' must be "
-		    "at most %d characters, without control characters.",
-		    KEY_NAME_MAX);
+		    "at most %lld characters, without control characters.",
+		    name_field.max);
 		goto out;
 	}
 	if ((id = apikey_create(lr->account_id, name, r->now_ms, key)) < 0 ||
@@ -578,9 +585,11 @@ need_key(struct lz_req *r)
 void
 dash_hooks_add(struct lz_req *r)
 {
-	static const struct lz_jfield fields[] = {
-		{ "url",	LZ_JT_STRING, LZ_JF_REQUIRED },
-		{ "events",	LZ_JT_ARRAY, LZ_JF_REQUIRED },
+	enum { H_URL, H_EVENTS, H__MAX };
+	static const struct lz_jfield fields[H__MAX] = {
+		[H_URL] =	{ "url", LZ_JT_STRING, LZ_JF_REQUIRED, 1,
+				  URL_MAX },
+		[H_EVENTS] =	{ "events", LZ_JT_ARRAY, LZ_JF_REQUIRED },
 	};
 	struct links_req	*lr = r->app;
 	struct lz_verr		 e;
@@ -594,7 +603,7 @@ dash_hooks_add(struct lz_req *r)
 
 	if (need_key(r) == -1 || (body = lz_req_json(r)) == NULL)
 		return;
-	if (lz_json_fields(body, fields, LZ_NELEM(fields), NULL, &e) == -1)
+	if (lz_json_fields(body, fields, H__MAX, NULL, &e) == -1)
 		goto verr;
 	json_array_foreach(json_object_get(body, "events"), i, item) {
 		if (!json_is_string(item) || strchr(json_string_value(item),

@@ -150,11 +150,16 @@ conv_json_number(const char *s, size_t n, const char *key, const char **num,
 
 /* ---- checking a report ------------------------------------------------ */
 
-static const struct lz_jfield report_fields[] = {
-	{ "slug",	LZ_JT_STRING, LZ_JF_REQUIRED },
-	{ "value",	LZ_JT_NUMBER | LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "currency",	LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "suffix",	LZ_JT_STRING | LZ_JT_NULL, 0 },
+enum { R_SLUG, R_VALUE, R_CURRENCY, R_SUFFIX, R__MAX };
+
+/* The bounds of texts are in bytes: slug and suffix are ASCII. */
+static const struct lz_jfield report_fields[R__MAX] = {
+	[R_SLUG] =	{ "slug", LZ_JT_STRING, LZ_JF_REQUIRED, 1, SLUG_MAX },
+	[R_VALUE] =	{ "value", LZ_JT_NUMBER | LZ_JT_STRING | LZ_JT_NULL, 0,
+			  0, AMOUNT_MAX },
+	[R_CURRENCY] =	{ "currency", LZ_JT_STRING | LZ_JT_NULL, 0, 3, 3 },
+	[R_SUFFIX] =	{ "suffix", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+			  SUFFIX_MAX },
 };
 
 static int
@@ -217,8 +222,7 @@ conv_report_json(const json_t *obj, const char *text, size_t len,
 	size_t		 numlen;
 
 	memset(rep, 0, sizeof(*rep));
-	if (lz_json_fields(obj, report_fields, LZ_NELEM(report_fields), NULL,
-	    e) == -1)
+	if (lz_json_fields(obj, report_fields, R__MAX, NULL, e) == -1)
 		return -1;
 	if (check_slug(json_string_value(json_object_get(obj, "slug")), rep,
 	    e) == -1)
