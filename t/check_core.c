@@ -296,10 +296,13 @@ END_TEST
 
 /* ---- JSON field tables -------------------------------------------------- */
 
-static const struct lz_jfield jf[] = {
-	{ "name", LZ_JT_STRING, LZ_JF_REQUIRED },
-	{ "n", LZ_JT_INTEGER | LZ_JT_NULL, 0 },
-	{ "flag", LZ_JT_BOOL, 0 },
+enum { J_NAME, J_N, J_FLAG, J_TEXT, J__MAX };
+
+static const struct lz_jfield jf[J__MAX] = {
+	[J_NAME] =	{ "name", LZ_JT_STRING, LZ_JF_REQUIRED, 1, 10 },
+	[J_N] =		{ "n", LZ_JT_INTEGER | LZ_JT_NULL, 0 },
+	[J_FLAG] =	{ "flag", LZ_JT_BOOL, 0 },
+	[J_TEXT] =	{ "text", LZ_JT_STRING, LZ_JF_MULTILINE, 0, 100 },
 };
 
 static int
@@ -310,7 +313,7 @@ jcheck(const char *text, char *code, char *param)
 	int		 rc;
 
 	ck_assert_ptr_nonnull(j);
-	rc = lz_json_fields(j, jf, LZ_NELEM(jf), "x.", &e);
+	rc = lz_json_fields(j, jf, J__MAX, "x.", &e);
 	if (rc == -1) {
 		strcpy(code, e.code);
 		strcpy(param, e.param);
@@ -318,6 +321,18 @@ jcheck(const char *text, char *code, char *param)
 	json_decref(j);
 	return rc;
 }
+
+/* Texts are counted in characters; line breaks and tabs only where the
+ * row allows them. */
+START_TEST(json_chars)
+{
+	ck_assert_int_eq(lz_json_chars(&jf[J_NAME], "abc"), 3);
+	ck_assert_int_eq(lz_json_chars(&jf[J_NAME], "\xe6\x98\xa5"), 1);
+	ck_assert_int_eq(lz_json_chars(&jf[J_NAME], "a\nb"), -1);
+	ck_assert_int_eq(lz_json_chars(&jf[J_TEXT], "a\nb\tc"), 5);
+	ck_assert_int_eq(lz_json_chars(&jf[J_TEXT], "a\x01"), -1);
+}
+END_TEST
 
 START_TEST(json_fields)
 {
@@ -578,6 +593,7 @@ suite(void)
 	tcase_add_test(t, time_refuses);
 	tcase_add_test(t, months);
 	tcase_add_test(t, json_fields);
+	tcase_add_test(t, json_chars);
 	tcase_add_test(t, conf_loads);
 	tcase_add_test(t, conf_refuses);
 	tcase_add_test(t, cidr);
