@@ -713,23 +713,17 @@ delivery_one(const struct webhook_delivery *d, void *arg)
 void
 dash_hooks_deliveries(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "limit", LZ_PT_INT, 1, 100, 20, NULL, 0 },
-	};
-	const struct lz_query	*q;
-	struct lz_pval		 v[LZ_NELEM(params)];
-	struct lz_verr		 e;
+	static const struct lz_param limit_param =
+		{ "limit", LZ_PT_INT, 1, 100, 20, NULL, 0 };
+	struct lz_pval		 v;
 	struct webhook		 w;
 	json_t			*arr;
 
-	if (path_hook(r, &w) == -1 || (q = lz_req_query(r)) == NULL)
+	if (path_hook(r, &w) == -1 || lz_req_params(r, &limit_param, 1,
+	    &v) == -1)
 		return;
-	if (lz_params(q, params, LZ_NELEM(params), v, &e) == -1) {
-		lz_resp_verr(r, &e);
-		return;
-	}
 	arr = json_array();
-	if (store_delivery_list(&links.db, w.id, 0, (long)v[0].i,
+	if (store_delivery_list(&links.db, w.id, 0, (long)v.i,
 	    delivery_one, arr) < 0) {
 		json_decref(arr);
 		lz_resp_error(r, 500, "internal_error", NULL, "The delivery log "

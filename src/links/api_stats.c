@@ -50,9 +50,7 @@ api_links_stats(struct lz_req *r)
 				  intervals, 0 },
 	};
 	struct links_req	*lr = r->app;
-	const struct lz_query	*q;
 	struct lz_pval		 v[P__MAX];
-	struct lz_verr		 e;
 	struct stats_range	 range;
 	struct link		 l;
 	enum interval		 iv;
@@ -61,12 +59,9 @@ api_links_stats(struct lz_req *r)
 	json_t			*j;
 	int			 rc;
 
-	if (api_links_path_id(r, &id) == -1 || (q = lz_req_query(r)) == NULL)
+	if (api_links_path_id(r, &id) == -1 ||
+	    lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (lz_params(q, params, P__MAX, v, &e) == -1) {
-		lz_resp_verr(r, &e);
-		return;
-	}
 	iv = (enum interval)v[P_INTERVAL].i;
 	range.bucket = iv == I_HOUR ? LZ_HOUR_MS : LZ_DAY_MS;
 	maxb = iv == I_HOUR ? BUCKETS_HOUR : BUCKETS_DAY;

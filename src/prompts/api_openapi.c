@@ -14,7 +14,7 @@ api_openapi(struct lz_req *r)
 {
 	struct lz_pval	 v[1];
 
-	if (out_params(r, NULL, 0, v) == -1)
+	if (lz_req_params(r, NULL, 0, v) == -1)
 		return;
 	out_body(r, lz_prompts_openapi, lz_prompts_openapi_len);
 }

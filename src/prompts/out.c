@@ -25,22 +25,6 @@ out_obj(void)
 	return j;
 }
 
-int
-out_params(struct lz_req *r, const struct lz_param *params, size_t n,
-    struct lz_pval *v)
-{
-	const struct lz_query	*q;
-	struct lz_verr		 e;
-
-	if ((q = lz_req_query(r)) == NULL)
-		return -1;
-	if (lz_params(q, params, n, v, &e) == -1) {
-		lz_resp_verr(r, &e);
-		return -1;
-	}
-	return 0;
-}
-
 void
 out_body(struct lz_req *r, const char *body, size_t len)
 {
@@ -86,22 +70,51 @@ out_paging(json_t *j, long long limit, long long offset, long long total)
 		json_object_set_new(j, "next_offset", json_null());
 }
 
-void
-out_page(struct lz_req *r, const char *name, json_t *arr, long long total,
-    long long limit, long long offset)
+/* The envelope of a page: {ok, total and showing, or count, paging}.
+ * NULL after a 500 when total < 0 (arr is freed). */
+static json_t *
+page(struct lz_req *r, json_t *arr, long long total, long long limit,
+    long long offset, int counted)
 {
 	json_t	*j;
 
 	if (total < 0) {
 		json_decref(arr);
 		out_dberr(r);
-		return;
+		return NULL;
 	}
 	j = out_obj();
-	json_object_set_new(j, "total", json_integer(total));
-	json_object_set_new(j, "showing", json_integer((json_int_t)
-	    json_array_size(arr)));
+	if (counted)
+		json_object_set_new(j, "count", json_integer(total));
+	else {
+		json_object_set_new(j, "total", json_integer(total));
+		json_object_set_new(j, "showing", json_integer((json_int_t)
+		    json_array_size(arr)));
+	}
 	out_paging(j, limit, offset, total);
+	return j;
+}
+
+void
+out_page(struct lz_req *r, const char *name, json_t *arr, long long total,
+    long long limit, long long offset)
+{
+	json_t	*j;
+
+	if ((j = page(r, arr, total, limit, offset, 0)) == NULL)
+		return;
+	json_object_set_new(j, name, arr);
+	out_ok(r, j);
+}
+
+void
+out_counted(struct lz_req *r, const char *name, json_t *arr,
+    long long count, long long limit, long long offset)
+{
+	json_t	*j;
+
+	if ((j = page(r, arr, count, limit, offset, 1)) == NULL)
+		return;
 	json_object_set_new(j, name, arr);
 	out_ok(r, j);
 }
