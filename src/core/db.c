@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,6 +510,45 @@ lz_bind_null(struct lz_stmt *s, int n)
 		bound(s, sqlite3_bind_null(s->st, i));
 }
 
+void
+lz_bind_vals(struct lz_stmt *s, const struct lz_val *v, size_t n)
+{
+	size_t	 k;
+
+	for (k = 0; k < n; k++)
+		switch (v[k].type) {
+		case LZ_V_NULL:
+			lz_bind_null(s, (int)k + 1);
+			break;
+		case LZ_V_I64:
+			lz_bind_i64(s, (int)k + 1, v[k].i);
+			break;
+		case LZ_V_DOUBLE:
+			lz_bind_double(s, (int)k + 1, v[k].d);
+			break;
+		case LZ_V_TEXT:
+			if (v[k].len == SIZE_MAX || v[k].p == NULL)
+				lz_bind_text(s, (int)k + 1, v[k].p);
+			else
+				lz_bind_textn(s, (int)k + 1, v[k].p,
+				    v[k].len);
+			break;
+		case LZ_V_BLOB:
+			lz_bind_blob(s, (int)k + 1, v[k].p, v[k].len);
+			break;
+		}
+}
+
+struct lz_stmt *
+lz_db_stmtv(struct lz_db *db, struct lz_sqlset *set, size_t i,
+    const struct lz_val *v, size_t n)
+{
+	struct lz_stmt	*s = lz_db_stmt(db, set, i);
+
+	lz_bind_vals(s, v, n);
+	return s;
+}
+
 int
 lz_step(struct lz_stmt *s)
 {
@@ -538,6 +578,28 @@ lz_run(struct lz_stmt *s)
 	while ((rc = lz_step(s)) == 1)
 		;
 	return rc == -1 ? -1 : (long long)sqlite3_changes64(s->db->h);
+}
+
+int
+lz_run_ok(struct lz_stmt *s)
+{
+	return s != NULL && lz_run(s) >= 0 ? 0 : -1;
+}
+
+int
+lz_run_changed(struct lz_stmt *s)
+{
+	long long	 n = s != NULL ? lz_run(s) : -1;
+
+	return n < 0 ? -1 : n > 0;
+}
+
+int64_t
+lz_run_id(struct lz_stmt *s)
+{
+	int64_t	 id;
+
+	return s != NULL && lz_one_i64(s, &id) == 1 ? id : -1;
 }
 
 int

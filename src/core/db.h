@@ -154,6 +154,41 @@ void	lz_bind_blob(struct lz_stmt *, int n, const void *, size_t len);
 void	lz_bind_null(struct lz_stmt *, int n);
 
 /*
+ * Values to bind as an array, v[0] to $1, v[1] to $2 and so on (as
+ * sqlbox passes its parameters):
+ *
+ *	const struct lz_val	 v[] = { LZ_I64(id), LZ_TEXT(slug) };
+ *
+ *	st = lz_db_stmtv(db, set, ST_LINK_BY_SLUG, v, LZ_NELEM(v));
+ *
+ * Not copied either: they must live until the statement has run.
+ */
+enum lz_vtype { LZ_V_NULL, LZ_V_I64, LZ_V_DOUBLE, LZ_V_TEXT, LZ_V_BLOB };
+
+struct lz_val {
+	enum lz_vtype	 type;
+	int64_t		 i;
+	double		 d;
+	const void	*p;		/* LZ_V_TEXT (NULL binds NULL), BLOB */
+	size_t		 len;		/* bytes; SIZE_MAX: a text to its NUL */
+};
+
+#define LZ_I64(x)	{ .type = LZ_V_I64, .i = (x) }
+#define LZ_DOUBLE(x)	{ .type = LZ_V_DOUBLE, .d = (x) }
+#define LZ_TEXT(s)	{ .type = LZ_V_TEXT, .p = (s), .len = SIZE_MAX }
+#define LZ_TEXTN(s, n)	{ .type = LZ_V_TEXT, .p = (s), .len = (n) }
+#define LZ_BLOB(b, n)	{ .type = LZ_V_BLOB, .p = (b), .len = (n) }
+#define LZ_NULLV	{ .type = LZ_V_NULL }
+/* x when cond holds, else NULL. */
+#define LZ_I64_IF(cond, x) \
+	{ .type = (cond) ? LZ_V_I64 : LZ_V_NULL, .i = (x) }
+
+void	lz_bind_vals(struct lz_stmt *, const struct lz_val *, size_t n);
+/* lz_db_stmt() with v[0..n) bound. */
+struct lz_stmt *lz_db_stmtv(struct lz_db *, struct lz_sqlset *, size_t i,
+	    const struct lz_val *v, size_t n);
+
+/*
  * Steps: 1 a row (its columns readable until the statement is stepped,
  * reset or handed out again), 0 done, -1 error.  An error is logged once,
  * with the statement's name and the engine's message; after 0 and -1 the
@@ -163,6 +198,11 @@ int	lz_step(struct lz_stmt *);
 /* Runs an INSERT, UPDATE or DELETE to its end (rows it returns are
  * dropped): the rows it changed, or -1. */
 long long lz_run(struct lz_stmt *);
+/* lz_run's answer as 0 or -1, as 1 changed or 0 not (-1), and an
+ * INSERT ... RETURNING id's id (or -1).  A NULL statement is -1. */
+int	lz_run_ok(struct lz_stmt *);
+int	lz_run_changed(struct lz_stmt *);
+int64_t	lz_run_id(struct lz_stmt *);
 /* The first row: 1 (readable until lz_reset), 0 none, -1. */
 int	lz_row(struct lz_stmt *);
 void	lz_reset(struct lz_stmt *);

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "req.h"
 #include "sandbox.h"
 #include "service.h"
+#include "util.h"
 
 struct lz_conf *
 lz_service_start(const char *name, int curl, const char *conffile)
@@ -39,21 +41,27 @@ lz_service_start(const char *name, int curl, const char *conffile)
 }
 
 int
-lz_service_sandbox(int on, const char *const *rw, const char *const *ro)
+lz_service_sandbox(int on, const char *db, const char *also)
 {
-	char	 err[512];
-	int	 landlocked;
+	const char	*dirs[3];
+	char		*dup, err[512];
+	int		 landlocked, rc = 0;
 
 	if (!on)
 		return 0;
-	if (lz_sandbox(rw, ro, &landlocked, err, sizeof(err)) == -1) {
+	dup = xstrdup(db);
+	dirs[0] = dirname(dup);
+	dirs[1] = also;
+	dirs[2] = NULL;
+	if (lz_sandbox(also ? dirs : NULL, also ? NULL : dirs, &landlocked,
+	    err, sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
 		    "without)", err);
-		return LZ_EXIT_CONFIG;
-	}
-	if (!landlocked)
+		rc = LZ_EXIT_CONFIG;
+	} else if (!landlocked)
 		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
-	return 0;
+	free(dup);
+	return rc;
 }
 
 /* The settings of c that every pool takes, then the service's own. */

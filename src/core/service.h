@@ -48,12 +48,12 @@ int	lz_service_setup(struct lz_service *, struct lz_conf *, char *err,
 
 /*
  * Confines a worker, when on (lz.conf sandbox): seccomp, and Landlock
- * where the kernel has it, with writes only under the paths of rw and
- * reads only under those of ro (NULL-terminated, or NULL).  0, or
- * LZ_EXIT_CONFIG after logging why.
+ * where the kernel has it, with files only under the directory of its
+ * database db -- writable when also is not NULL, and then also under
+ * also -- and reads only there.  0, or LZ_EXIT_CONFIG after logging
+ * why.
  */
-int	lz_service_sandbox(int on, const char *const *rw,
-	    const char *const *ro);
+int	lz_service_sandbox(int on, const char *db, const char *also);
 
 /* main() of a pool program: [-tV] [-f lz.conf].  Returns the exit
  * status. */

@@ -13,7 +13,6 @@
 
 #include "account.h"
 #include "addr.h"
-#include "dashboard.h"
 #include "events.h"
 #include "jbody.h"
 #include "ctx.h"

@@ -45,14 +45,14 @@ void	api_links_delete(struct lz_req *);
 /* The id of /api/v1/links/<id>...: 0, or -1 after answering 404. */
 int	api_links_path_id(struct lz_req *, int64_t *id);
 
-/* Redirects (redirect.c) and statistics (api_stats.c). */
+/* Visits (visit/page_redirect.c) and statistics (api_stats.c). */
 void	redirect_visit(struct lz_req *);
 /* The router's answer when no route matched: JSON under the APIs, the
  * 404 page elsewhere. */
 void	redirect_notfound(struct lz_req *);
 void	api_links_stats(struct lz_req *);
 
-/* Conversion reports (conv.c): the pixel, the JSON report, the CORS
+/* Conversion reports (api_conv.c): the pixel, the JSON report, the CORS
  * preflight. */
 void	conv_pixel(struct lz_req *);
 void	conv_post(struct lz_req *);
@@ -60,6 +60,34 @@ void	conv_preflight(struct lz_req *);
 
 /* GET /api/v1/openapi.json (api_openapi.c): the API's OpenAPI document. */
 void	links_openapi(struct lz_req *);
+
+/*
+ * The dashboard's JSON API under /dashboard/api/ (api_dashboard.c,
+ * DESIGN 3.8).  The pages themselves are static files in www/dashboard/,
+ * served by nginx.  Links are created, listed and deleted by the
+ * handlers of /api/v1/links above, behind a session instead of a key.
+ */
+/* Worker start: loads the webhook key (before the sandbox closes the key
+ * file off).  A failure is logged; adding and rotating webhooks then
+ * answer 500. */
+void	dash_init(void);
+/* The security headers of every /dashboard/ answer. */
+void	dash_headers(struct lz_req *);
+void	dash_session(struct lz_req *);
+void	dash_signup(struct lz_req *);
+void	dash_signin(struct lz_req *);
+void	dash_signout(struct lz_req *);
+void	dash_password(struct lz_req *);
+void	dash_account(struct lz_req *);
+void	dash_keys_list(struct lz_req *);
+void	dash_keys_create(struct lz_req *);
+void	dash_keys_revoke(struct lz_req *);
+void	dash_hooks_list(struct lz_req *);
+void	dash_hooks_add(struct lz_req *);
+void	dash_hooks_rotate(struct lz_req *);
+void	dash_hooks_disable(struct lz_req *);
+void	dash_hooks_test(struct lz_req *);
+void	dash_hooks_deliveries(struct lz_req *);
 
 /* auth.c: checks the API key and the quota of an RF_AUTH route;
  * returns -1 after answering 401 or 429. */

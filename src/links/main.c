@@ -4,14 +4,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conf.h"
 #include "ctx.h"
-#include "dashboard.h"
 #include "log.h"
 #include "lztime.h"
 #include "pool.h"
@@ -171,23 +169,6 @@ worker_tick(void *arg)
 	lz_db_reset_all(&links.db);
 }
 
-/* After init: confine the worker to its data directory (lz-links(8)). */
-static int
-worker_sandbox(const char *clicks_dir)
-{
-	char		*dup;
-	const char	*rw[3];
-	int		 rc;
-
-	dup = xstrdup(links.conf->links_db);
-	rw[0] = dirname(dup);
-	rw[1] = clicks_dir;
-	rw[2] = NULL;
-	rc = lz_service_sandbox(links.conf->sandbox, rw, NULL);
-	free(dup);
-	return rc;
-}
-
 /* A pool worker: worker_init, its click journal, then the sandbox. */
 static int
 worker_start(void *arg)
@@ -204,7 +185,9 @@ worker_start(void *arg)
 		lz_db_close(&links.db);
 		return LZ_EXIT_CONFIG;
 	}
-	rc = worker_sandbox(dir);
+	/* Then confine it to its data directories (lz-links(8)). */
+	rc = lz_service_sandbox(links.conf->sandbox, links.conf->links_db,
+	    dir);
 	free(dir);
 	if (rc != 0)
 		return rc;

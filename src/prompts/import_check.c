@@ -55,14 +55,18 @@ imp_fields(struct import *m, const json_t *obj, const struct lz_jfield *f,
 void
 imp_list(struct import *m, const json_t *arr, const char *name,
     const struct lz_jfield *f, size_t n,
-    void (*fn)(struct import *, const json_t *, const char *))
+    void (*fn)(struct import *, const json_t *, const struct imp_at *),
+    void *arg)
 {
-	json_t	*o;
-	char	 pre[64];
-	size_t	 i;
+	struct imp_at	 at;
+	json_t		*o;
+	char		 pre[128];
+	size_t		 i;
 
+	at.path = pre;
+	at.arg = arg;
 	json_array_foreach(arr, i, o) {
-		snprintf(pre, sizeof(pre), "%s[%zu].", name, i);
+		snprintf(pre, sizeof(pre), "%.96s[%zu].", name, i);
 		if (!json_is_object(o)) {
 			imp_bad(m, pre, "must be an object");
 			continue;
@@ -70,7 +74,8 @@ imp_list(struct import *m, const json_t *arr, const char *name,
 		if (imp_fields(m, o, f, n, pre) == -1)
 			continue;
 		pre[strlen(pre) - 1] = '\0';
-		fn(m, o, pre);
+		at.i = i;
+		fn(m, o, &at);
 	}
 }
 

@@ -127,13 +127,22 @@ struct name {
 void	imp_bad(struct import *, const char *path, const char *fmt, ...)
 	    LZ_PRINTF(3, 4);
 
+/* Where an object of a list is. */
+struct imp_at {
+	const char	*path;		/* "tools[3]" */
+	size_t		 i;		/* its index in the list */
+	void		*arg;		/* imp_list's */
+};
+
 /*
- * Calls fn(m, o, pre) for each object o of the list called name, with
- * pre its path ("tools[3]"), once o passed its field table f[0..n).
+ * Calls fn(m, o, at) for each object o of the list called name ("tools",
+ * or a path: "prompts[3] (slug).variables") once o passed its field
+ * table f[0..n).
  */
 void	imp_list(struct import *, const json_t *arr, const char *name,
 	    const struct lz_jfield *f, size_t n,
-	    void (*fn)(struct import *, const json_t *o, const char *pre));
+	    void (*fn)(struct import *, const json_t *o,
+	    const struct imp_at *at), void *arg);
 /* o against its field table, prefix the path of its fields; 0, or -1
  * after reporting. */
 int	imp_fields(struct import *, const json_t *o, const struct lz_jfield *,

@@ -54,9 +54,10 @@ tool_key_of(struct import *m, size_t i)
 }
 
 static void
-load_tool(struct import *m, const json_t *o, const char *pre)
+load_tool(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	const struct lz_jfield	*f = tool_fields;
+	const char		*pre = at->path;
 	struct itool		*t = &m->tools[m->ntools];
 	json_t			*v;
 	char			*n;
@@ -95,7 +96,7 @@ void
 imp_load_tools(struct import *m, const json_t *arr)
 {
 	m->tools = xcalloc(json_array_size(arr) + 1, sizeof(*m->tools));
-	imp_list(m, arr, "tools", tool_fields, TL__MAX, load_tool);
+	imp_list(m, arr, "tools", tool_fields, TL__MAX, load_tool, NULL);
 	imp_unique(m, "tools", m->ntools, tool_key_of);
 	imp_names_check(m, m->toolnames, &m->ntoolnames, "tools",
 	    tool_label);
@@ -133,9 +134,10 @@ tag_name(struct import *m, const char *pre, const char *s, size_t i)
 }
 
 static void
-load_tag(struct import *m, const json_t *o, const char *pre)
+load_tag(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	const struct lz_jfield	*f = tag_fields;
+	const char		*pre = at->path;
 	struct itag		*t = &m->tags[m->ntags];
 	json_t			*v;
 	size_t			 k;
@@ -158,7 +160,7 @@ void
 imp_load_tags(struct import *m, const json_t *arr)
 {
 	m->tags = xcalloc(json_array_size(arr) + 1, sizeof(*m->tags));
-	imp_list(m, arr, "tags", tag_fields, TG__MAX, load_tag);
+	imp_list(m, arr, "tags", tag_fields, TG__MAX, load_tag, NULL);
 	imp_unique(m, "tags", m->ntags, tag_slug_of);
 	imp_names_check(m, m->tagnames, &m->ntagnames, "tags", tag_slug_of);
 }
@@ -250,62 +252,69 @@ first_line(const char *s)
 	return xstrndup(p, len);
 }
 
+/* A variable of the prompt (imp_list's arg): checked, and added to the
+ * variables shown (out). */
+struct vars {
+	json_t	*arr;
+	json_t	*out;
+};
+
+static void
+load_variable(struct import *m, const json_t *v, const struct imp_at *at)
+{
+	const struct lz_jfield	*f = variable_fields;
+	struct vars		*vs = at->arg;
+	const char		*name, *d, *de;
+	size_t			 k;
+
+	name = imp_text(m, v, at->path, &f[VA_NAME]);
+	d = imp_text(m, v, at->path, &f[VA_DESCRIPTION]);
+	de = imp_text(m, v, at->path, &f[VA_DESCRIPTION_EN]);
+	if (name == NULL || d == NULL)
+		return;
+	if (!variable_name_ok(name)) {
+		imp_bad(m, at->path, "'name' must be a letter or '_', then "
+		    "letters, digits and '_': '%s'", name);
+		return;
+	}
+	for (k = 0; k < at->i; k++)
+		if (json_equal(json_object_get(json_array_get(vs->arr, k),
+		    "name"), json_object_get(v, "name")))
+			imp_bad(m, at->path, "the variable '%s' is given twice",
+			    name);
+	if (de)
+		json_array_append_new(vs->out, json_pack("{s:s, s:s, s:s}",
+		    "name", name, "description", d, "description_en", de));
+	else
+		json_array_append_new(vs->out, json_pack("{s:s, s:s}",
+		    "name", name, "description", d));
+}
+
 static void
 load_variables(struct import *m, struct iprompt *ip, const json_t *o,
     const char *pre)
 {
-	const struct lz_jfield	*f = variable_fields;
-	json_t			*arr, *v, *out;
-	char			 vpre[112];
-	const char		*name, *d, *de;
-	size_t			 i, k;
+	struct vars	 vs;
+	char		 name[96];
 
-	arr = json_object_get(o, prompt_fields[PR_VARIABLES].name);
-	ip->variables = arr;
-	if (arr == NULL) {
+	vs.arr = json_object_get(o, prompt_fields[PR_VARIABLES].name);
+	ip->variables = vs.arr;
+	if (vs.arr == NULL) {
 		ip->vars_json = xstrdup("[]");	/* free entries show [] */
 		return;
 	}
-	if (json_array_size(arr) > (size_t)prompt_fields[PR_VARIABLES].max) {
+	if (json_array_size(vs.arr) >
+	    (size_t)prompt_fields[PR_VARIABLES].max) {
 		imp_bad(m, pre, "'variables' has more than %lld entries",
 		    prompt_fields[PR_VARIABLES].max);
 		return;
 	}
-	out = json_array();
-	json_array_foreach(arr, i, v) {
-		snprintf(vpre, sizeof(vpre), "%.63s.variables[%zu].", pre, i);
-		if (!json_is_object(v)) {
-			imp_bad(m, vpre, "must be an object");
-			continue;
-		}
-		if (imp_fields(m, v, f, VA__MAX, vpre) == -1)
-			continue;
-		vpre[strlen(vpre) - 1] = '\0';
-		name = imp_text(m, v, vpre, &f[VA_NAME]);
-		d = imp_text(m, v, vpre, &f[VA_DESCRIPTION]);
-		de = imp_text(m, v, vpre, &f[VA_DESCRIPTION_EN]);
-		if (name == NULL || d == NULL)
-			continue;
-		if (!variable_name_ok(name)) {
-			imp_bad(m, vpre, "'name' must be a letter or '_', then "
-			    "letters, digits and '_': '%s'", name);
-			continue;
-		}
-		for (k = 0; k < i; k++)
-			if (json_equal(json_object_get(json_array_get(arr, k),
-			    "name"), json_object_get(v, "name")))
-				imp_bad(m, vpre, "the variable '%s' is given "
-				    "twice", name);
-		if (de)
-			json_array_append_new(out, json_pack("{s:s, s:s, s:s}",
-			    "name", name, "description", d, "description_en",
-			    de));
-		else
-			json_array_append_new(out, json_pack("{s:s, s:s}",
-			    "name", name, "description", d));
-	}
-	ip->vars_json = json_dumps(out, JSON_COMPACT);
-	json_decref(out);
+	vs.out = json_array();
+	snprintf(name, sizeof(name), "%.63s.variables", pre);
+	imp_list(m, vs.arr, name, variable_fields, VA__MAX, load_variable,
+	    &vs);
+	ip->vars_json = json_dumps(vs.out, JSON_COMPACT);
+	json_decref(vs.out);
 }
 
 static void
@@ -405,7 +414,7 @@ prompt_slug_of(struct import *m, size_t i)
 }
 
 static void
-load_prompt(struct import *m, const json_t *o, const char *at)
+load_prompt(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	const struct lz_jfield	*f = prompt_fields;
 	struct iprompt		*ip = &m->prompts[m->nprompts];
@@ -416,9 +425,9 @@ load_prompt(struct import *m, const json_t *o, const char *at)
 	int64_t			 publish_at;
 	long			 t;
 
-	snprintf(pre, sizeof(pre), "%s", at);
+	snprintf(pre, sizeof(pre), "%s", at->path);
 	if ((p->slug = imp_slug(m, o, pre, &f[PR_SLUG])) != NULL)
-		snprintf(pre, sizeof(pre), "%s (%s)", at, p->slug);
+		snprintf(pre, sizeof(pre), "%s (%s)", at->path, p->slug);
 	ip->status = (enum status)val_index(statuses, imp_oneof(m, o, pre,
 	    &f[PR_STATUS], statuses));
 	publish_at = imp_time(m, o, pre, &f[PR_PUBLISH_AT]);
@@ -482,7 +491,7 @@ void
 imp_load_prompts(struct import *m, const json_t *arr)
 {
 	m->prompts = xcalloc(json_array_size(arr) + 1, sizeof(*m->prompts));
-	imp_list(m, arr, "prompts", prompt_fields, PR__MAX, load_prompt);
+	imp_list(m, arr, "prompts", prompt_fields, PR__MAX, load_prompt, NULL);
 	m->stored_prompts = m->nprompts - m->drafts;
 	imp_unique(m, "prompts", m->nprompts, prompt_slug_of);
 	imp_prompts_sort(m);
@@ -525,15 +534,40 @@ coll_slug_of(struct import *m, size_t i)
 }
 
 static void
+load_item(struct import *m, const json_t *v, const struct imp_at *at)
+{
+	const struct lz_jfield	*f = item_fields;
+	struct icoll		*ic = at->arg;
+	struct iitem		*it = &ic->items[ic->nitems];
+	const char		*s;
+	size_t			 k;
+	long			 p;
+
+	it->note = json_string_value(json_object_get(v, f[IT_NOTE].name));
+	if (*it->note != '\0')
+		it->note = imp_text(m, v, at->path, &f[IT_NOTE]);
+	it->note_en = imp_text(m, v, at->path, &f[IT_NOTE_EN]);
+	if ((s = imp_text(m, v, at->path, &f[IT_PROMPT])) == NULL)
+		return;
+	if ((p = imp_prompt_find(m, s)) < 0) {
+		imp_bad(m, at->path, "no prompt has the slug '%s'", s);
+		return;
+	}
+	for (k = 0; k < ic->nitems; k++)
+		if (ic->items[k].prompt == (size_t)p)
+			imp_bad(m, at->path, "the prompt '%s' is in the "
+			    "collection twice", s);
+	it->prompt = (size_t)p;
+	if (it->note == NULL)
+		it->note = "";
+	ic->nitems++;
+}
+
+static void
 load_items(struct import *m, struct icoll *ic, const json_t *arr,
     const char *pre)
 {
-	const struct lz_jfield	*f = item_fields;
-	json_t			*v;
-	char			 ipre[96];
-	const char		*s;
-	size_t			 i, k;
-	long			 p;
+	char	 name[96];
 
 	if (json_array_size(arr) > (size_t)collection_fields[CO_ITEMS].max) {
 		imp_bad(m, pre, "'items' has more than %lld entries",
@@ -541,41 +575,12 @@ load_items(struct import *m, struct icoll *ic, const json_t *arr,
 		return;
 	}
 	ic->items = xcalloc(json_array_size(arr) + 1, sizeof(*ic->items));
-	json_array_foreach(arr, i, v) {
-		struct iitem	*it = &ic->items[ic->nitems];
-
-		snprintf(ipre, sizeof(ipre), "%.63s.items[%zu].", pre, i);
-		if (!json_is_object(v)) {
-			imp_bad(m, ipre, "must be an object");
-			continue;
-		}
-		if (imp_fields(m, v, f, IT__MAX, ipre) == -1)
-			continue;
-		ipre[strlen(ipre) - 1] = '\0';
-		it->note = json_string_value(json_object_get(v,
-		    f[IT_NOTE].name));
-		if (*it->note != '\0')
-			it->note = imp_text(m, v, ipre, &f[IT_NOTE]);
-		it->note_en = imp_text(m, v, ipre, &f[IT_NOTE_EN]);
-		if ((s = imp_text(m, v, ipre, &f[IT_PROMPT])) == NULL)
-			continue;
-		if ((p = imp_prompt_find(m, s)) < 0) {
-			imp_bad(m, ipre, "no prompt has the slug '%s'", s);
-			continue;
-		}
-		for (k = 0; k < ic->nitems; k++)
-			if (ic->items[k].prompt == (size_t)p)
-				imp_bad(m, ipre, "the prompt '%s' is in the "
-				    "collection twice", s);
-		it->prompt = (size_t)p;
-		if (it->note == NULL)
-			it->note = "";
-		ic->nitems++;
-	}
+	snprintf(name, sizeof(name), "%.63s.items", pre);
+	imp_list(m, arr, name, item_fields, IT__MAX, load_item, ic);
 }
 
 static void
-load_collection(struct import *m, const json_t *o, const char *at)
+load_collection(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	static const char *const cstatuses[] = {
 		"published", "unpublished", NULL
@@ -587,9 +592,9 @@ load_collection(struct import *m, const json_t *o, const char *at)
 	char			 pre[64];
 	size_t			 k;
 
-	snprintf(pre, sizeof(pre), "%s", at);
+	snprintf(pre, sizeof(pre), "%s", at->path);
 	if ((c->slug = imp_slug(m, o, pre, &f[CO_SLUG])) != NULL)
-		snprintf(pre, sizeof(pre), "%s (%s)", at, c->slug);
+		snprintf(pre, sizeof(pre), "%s (%s)", at->path, c->slug);
 	ic->published = strcmp(imp_oneof(m, o, pre, &f[CO_STATUS],
 	    cstatuses), "published") == 0;
 	c->title = imp_text(m, o, pre, &f[CO_TITLE]);
@@ -623,7 +628,7 @@ imp_load_collections(struct import *m, const json_t *arr)
 {
 	m->colls = xcalloc(json_array_size(arr) + 1, sizeof(*m->colls));
 	imp_list(m, arr, "collections", collection_fields, CO__MAX,
-	    load_collection);
+	    load_collection, NULL);
 	imp_unique(m, "collections", m->ncolls, coll_slug_of);
 }
 
@@ -659,9 +664,10 @@ model_key_of(struct import *m, size_t i)
 }
 
 static void
-load_model(struct import *m, const json_t *o, const char *pre)
+load_model(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	const struct lz_jfield	*f = model_fields;
+	const char		*pre = at->path;
 	struct imodel		*im = &m->models[m->nmodels];
 	struct modelrow		*r = &im->m;
 	struct lz_buf		 b = LZ_BUF_INIT;
@@ -713,7 +719,7 @@ void
 imp_load_models(struct import *m, const json_t *arr)
 {
 	m->models = xcalloc(json_array_size(arr) + 1, sizeof(*m->models));
-	imp_list(m, arr, "models", model_fields, MO__MAX, load_model);
+	imp_list(m, arr, "models", model_fields, MO__MAX, load_model, NULL);
 	imp_unique(m, "models", m->nmodels, model_key_of);
 }
 
@@ -737,9 +743,10 @@ integ_key_of(struct import *m, size_t i)
 }
 
 static void
-load_integration(struct import *m, const json_t *o, const char *pre)
+load_integration(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	const struct lz_jfield	*f = integration_fields;
+	const char		*pre = at->path;
 	struct iinteg		*ii = &m->integs[m->ninteg];
 	struct integrow		*r = &ii->i;
 	int			 nerr = m->nerr;
@@ -776,7 +783,7 @@ imp_load_integrations(struct import *m, const json_t *arr)
 {
 	m->integs = xcalloc(json_array_size(arr) + 1, sizeof(*m->integs));
 	imp_list(m, arr, "integrations", integration_fields, IN__MAX,
-	    load_integration);
+	    load_integration, NULL);
 	imp_unique(m, "integrations", m->ninteg, integ_key_of);
 }
 
@@ -800,9 +807,10 @@ tut_slug_of(struct import *m, size_t i)
 }
 
 static void
-load_tutorial(struct import *m, const json_t *o, const char *pre)
+load_tutorial(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	const struct lz_jfield	*f = tutorial_fields;
+	const char		*pre = at->path;
 	struct itut		*it = &m->tuts[m->ntuts];
 	struct tutrow		*t = &it->t;
 	struct lz_buf		 b = LZ_BUF_INIT;
@@ -829,7 +837,7 @@ imp_load_tutorials(struct import *m, const json_t *arr)
 {
 	m->tuts = xcalloc(json_array_size(arr) + 1, sizeof(*m->tuts));
 	imp_list(m, arr, "tutorials", tutorial_fields, TU__MAX,
-	    load_tutorial);
+	    load_tutorial, NULL);
 	imp_unique(m, "tutorials", m->ntuts, tut_slug_of);
 }
 
@@ -858,9 +866,10 @@ kw_slug_of(struct import *m, size_t i)
 }
 
 static void
-load_keyword(struct import *m, const json_t *o, const char *pre)
+load_keyword(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	const struct lz_jfield	*f = keyword_fields;
+	const char		*pre = at->path;
 	struct ikw		*ik = &m->kws[m->nkws];
 	struct kwrow		*k = &ik->k;
 	struct lz_buf		 b = LZ_BUF_INIT;
@@ -927,7 +936,7 @@ imp_load_keywords(struct import *m, const json_t *arr)
 	size_t	 i;
 
 	m->kws = xcalloc(json_array_size(arr) + 1, sizeof(*m->kws));
-	imp_list(m, arr, "keywords", keyword_fields, KW__MAX, load_keyword);
+	imp_list(m, arr, "keywords", keyword_fields, KW__MAX, load_keyword, NULL);
 	imp_unique(m, "keywords", m->nkws, kw_slug_of);
 	for (i = 0; i < m->nkws; i++)
 		keyword_refs(m, i);

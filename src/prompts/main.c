@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,32 +123,17 @@ pool_pre_fork(void *arg)
 	return 0;
 }
 
-/*
- * After the first open: confine the worker (see sandbox in lz.conf(5)).
- * It only ever reads, and only the directory of prompts_db, where the
- * importer renames new databases into place.
- */
-static int
-worker_sandbox(void)
-{
-	char		*dup;
-	const char	*ro[2];
-	int		 rc;
-
-	dup = xstrdup(prompts.conf->prompts_db);
-	ro[0] = dirname(dup);
-	ro[1] = NULL;
-	rc = lz_service_sandbox(prompts.conf->sandbox, NULL, ro);
-	free(dup);
-	return rc;
-}
-
 static int
 worker_init(void *arg)
 {
 	(void)arg;
 	(void)data_ready();	/* logs when there is nothing to open */
-	return worker_sandbox();
+	/* After the first open: confine the worker (see sandbox in
+	 * lz.conf(5)).  It only ever reads, and only the directory of
+	 * prompts_db, where the importer renames new databases into
+	 * place. */
+	return lz_service_sandbox(prompts.conf->sandbox,
+	    prompts.conf->prompts_db, NULL);
 }
 
 static void

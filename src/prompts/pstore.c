@@ -29,27 +29,10 @@
 	"p.updated_at, x.rating_avg, x.rating_count, x.title, x.title_en, " \
 	"x.summary, x.summary_en"
 
-enum {
-	RD_TAG_ID,
-	RD_TAG_SLUG,
-	RD_TOOL_ID,
-	RD_PAGE_REC,
-	RD_PAGE_UPD,
-	RD_PAGE_RATING,
-	RD_COUNT_FACETS,
-	RD_COUNT_SCHEDULED,
-	RD_BITS,
-	RD_DUE,
-	RD_SET,
-	RD_GRAM_STAT,
-	RD_GRAM_DOCS,
-	RD_ORDER,
-	RD_SUMMARY,
-	RD_DETAIL,
-	RD_CHANGELOG,
-	RD_CHANGELOG_COUNT,
-	RD__MAX
-};
+enum { RD_TAG_ID, RD_TAG_SLUG, RD_TOOL_ID, RD_PAGE_REC, RD_PAGE_UPD,
+    RD_PAGE_RATING, RD_COUNT_FACETS, RD_COUNT_SCHEDULED, RD_BITS, RD_DUE,
+    RD_SET, RD_GRAM_STAT, RD_GRAM_DOCS, RD_ORDER, RD_SUMMARY, RD_DETAIL,
+    RD_CHANGELOG, RD_CHANGELOG_COUNT, RD__MAX };
 
 static const struct lz_sql sql[RD__MAX] = {
 	[RD_TAG_ID] = { "tag id",
@@ -73,7 +56,7 @@ static const struct lz_sql sql[RD__MAX] = {
 	    "($1 IS NULL OR category = $1) AND ($2 = 0 OR tool_id = $2) AND "
 	    "($3 = 0 OR is_pro = 0)" },
 	[RD_COUNT_SCHEDULED] = { "scheduled prompts",
-	    "SELECT count(*) FROM prompts p WHERE " PSTORE_SCHEDULED("p")
+	    "SELECT count(*) FROM prompts p WHERE " PSTORE_SCHEDULED("p", "$1")
 	    " AND ($2 IS NULL OR category = $2) AND ($3 = 0 OR tool_id = $3) "
 	    "AND ($4 = 0 OR is_pro = 0)" },
 
@@ -82,7 +65,7 @@ static const struct lz_sql sql[RD__MAX] = {
 	[RD_BITS] = { "prompt ids",
 	    "SELECT coalesce(max(id), 0) + 1 FROM prompts" },
 	[RD_DUE] = { "scheduled prompts due",
-	    "SELECT id FROM prompts WHERE " PSTORE_SCHEDULED("prompts") },
+	    "SELECT id FROM prompts WHERE " PSTORE_SCHEDULED("prompts", "$1") },
 	[RD_SET] = { "prompt set",
 	    "SELECT docs FROM prompt_sets WHERE name = $1" },
 	[RD_GRAM_STAT] = { "gram size",
@@ -114,6 +97,7 @@ static const struct lz_sql sql[RD__MAX] = {
 };
 
 struct lz_sqlset pstore_read_sql = LZ_SQLSET("prompts", sql);
+static struct lz_sqlset *const set = &pstore_read_sql;
 
 struct lz_sqlset *const pstore_sqlsets[] = {
 	&pstore_read_sql,
@@ -122,12 +106,6 @@ struct lz_sqlset *const pstore_sqlsets[] = {
 };
 
 #define PSTORE_CACHE_KIB	6144
-
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &pstore_read_sql, (size_t)i);
-}
 
 int
 pstore_open(struct lz_db *db, const char *path, char *err, size_t errlen)
@@ -168,23 +146,16 @@ pstore_count(struct lz_stmt *st)
 	return lz_one_i64(st, &n) == 1 ? n : -1;
 }
 
-void
-pstore_bind_page(struct lz_stmt *st, int n, long limit, long long offset)
-{
-	lz_bind_i64(st, n, limit);
-	lz_bind_i64(st, n + 1, offset);
-}
-
 /* ---- names ----------------------------------------------------------- */
 
 static int64_t
 id_by_name(struct lz_db *db, int which, const char *name)
 {
-	struct lz_stmt	*st = stmt(db, which);
-	int64_t		 id = 0;
+	const struct lz_val	 v = LZ_TEXT(name);
+	int64_t			 id = 0;
 
-	lz_bind_text(st, 1, name);
-	return lz_one_i64(st, &id) == -1 ? -1 : id;
+	return lz_one_i64(lz_db_stmtv(db, set, which, &v, 1), &id) == -1 ?
+	    -1 : id;
 }
 
 int64_t
@@ -202,10 +173,11 @@ pstore_tool_id(struct lz_db *db, const char *name)
 int
 pstore_tag_slug(struct lz_db *db, int64_t id, char *buf, size_t len)
 {
-	struct lz_stmt	*st = stmt(db, RD_TAG_SLUG);
-	int		 rc;
+	const struct lz_val	 v = LZ_I64(id);
+	struct lz_stmt		*st;
+	int			 rc;
 
-	lz_bind_i64(st, 1, id);
+	st = lz_db_stmtv(db, set, RD_TAG_SLUG, &v, 1);
 	if ((rc = lz_row(st)) == 1) {
 		lz_col_copy(st, 0, buf, len);
 		lz_reset(st);
@@ -229,12 +201,13 @@ damaged(const char *what)
 static int
 set_named(struct lz_db *db, const char *name, struct pset *s, int and)
 {
-	struct lz_stmt	*st = stmt(db, RD_SET);
-	const void	*blob;
-	size_t		 len;
-	int		 rc;
+	const struct lz_val	 v = LZ_TEXT(name);
+	struct lz_stmt		*st;
+	const void		*blob;
+	size_t			 len;
+	int			 rc;
 
-	lz_bind_text(st, 1, name);
+	st = lz_db_stmtv(db, set, RD_SET, &v, 1);
 	if ((rc = lz_row(st)) == 0)
 		pset_clear(s);
 	if (rc != 1)
@@ -257,14 +230,11 @@ add_due(struct lz_stmt *st, void *arg)
 static int
 filter_set(struct lz_db *db, const struct pfilter *f, struct pset *s)
 {
-	struct lz_stmt	*st;
-	char		 name[64];
+	const struct lz_val	 v = LZ_I64(f->now);
+	char			 name[64];
 
-	if (set_named(db, "published", s, 0) == -1)
-		return -1;
-	st = stmt(db, RD_DUE);
-	lz_bind_i64(st, 1, f->now);
-	if (lz_each(st, add_due, s) == -1)
+	if (set_named(db, "published", s, 0) == -1 ||
+	    lz_each(lz_db_stmtv(db, set, RD_DUE, &v, 1), add_due, s) == -1)
 		return -1;
 	if (f->category != NULL) {
 		snprintf(name, sizeof(name), "category:%s", f->category);
@@ -292,10 +262,11 @@ filter_set(struct lz_db *db, const struct pfilter *f, struct pset *s)
 static int
 src_stat(void *arg, struct gram_tile *t)
 {
-	struct lz_stmt	*st = stmt(arg, RD_GRAM_STAT);
-	int		 rc;
+	const struct lz_val	 v = LZ_I64((int64_t)t->key);
+	struct lz_stmt		*st;
+	int			 rc;
 
-	lz_bind_i64(st, 1, (int64_t)t->key);
+	st = lz_db_stmtv(arg, set, RD_GRAM_STAT, &v, 1);
 	if ((rc = lz_row(st)) == 1) {
 		t->ndocs = lz_col_i64(st, 0);
 		t->poslen = (size_t)lz_col_i64(st, 1);
@@ -307,11 +278,12 @@ src_stat(void *arg, struct gram_tile *t)
 static int
 src_docs(void *arg, struct gram_tile *t)
 {
-	struct lz_stmt	*st = stmt(arg, RD_GRAM_DOCS);
-	const void	*docs;
-	int		 rc;
+	const struct lz_val	 v = LZ_I64((int64_t)t->key);
+	struct lz_stmt		*st;
+	const void		*docs;
+	int			 rc;
 
-	lz_bind_i64(st, 1, (int64_t)t->key);
+	st = lz_db_stmtv(arg, set, RD_GRAM_DOCS, &v, 1);
 	if ((rc = lz_row(st)) == 1) {
 		t->ndocs = lz_col_i64(st, 0);
 		docs = lz_col_blob(st, 1, &t->docslen);
@@ -382,7 +354,7 @@ static long
 order_page(struct lz_db *db, const char *sort, const struct pset *s,
     long long count, long long offset, long limit, int64_t *ids)
 {
-	struct lz_stmt	*st = stmt(db, RD_ORDER);
+	const struct lz_val	 v = LZ_TEXT(sort);
 	struct lz_blob	*blob;
 	int64_t		 row = 0;
 	uint8_t		 buf[4096];
@@ -392,8 +364,8 @@ order_page(struct lz_db *db, const char *sort, const struct pset *s,
 	size_t		 size, at, len, k;
 	int		 rc;
 
-	lz_bind_text(st, 1, sort);
-	if ((rc = lz_one_i64(st, &row)) != 1) {
+	if ((rc = lz_one_i64(lz_db_stmtv(db, set, RD_ORDER, &v, 1), &row)) !=
+	    1) {
 		if (rc == 0)
 			damaged(sort);
 		return -1;
@@ -436,7 +408,7 @@ find_search(struct lz_db *db, const struct pfilter *f, long long offset,
 	long long	 nbits, count = -1;
 	long		 n;
 
-	if ((nbits = pstore_count(stmt(db, RD_BITS))) < 0)
+	if ((nbits = pstore_count(lz_db_stmt(db, set, RD_BITS))) < 0)
 		return -1;
 	pset_init(&s, (size_t)nbits);
 	if (filter_set(db, f, &s) == -1)
@@ -481,31 +453,22 @@ static long long
 find_indexed(struct lz_db *db, const struct pfilter *f, long long offset,
     long limit, int64_t *ids, long *nids)
 {
-	struct lz_stmt	*st;
-	long long	 base, sched;
+	/* The page takes them all, the scheduled count the first four, the
+	 * facets' count the three filters. */
+	const struct lz_val	 v[] = { LZ_I64(f->now), LZ_TEXT(f->category),
+	    LZ_I64(f->tool_id), LZ_I64(f->free_only), LZ_I64(limit),
+	    LZ_I64(offset) };
+	long long		 base, sched;
+	int			 which;
 
-	st = stmt(db, f->sort == PSORT_UPDATED ? RD_PAGE_UPD :
-	    f->sort == PSORT_RATING ? RD_PAGE_RATING : RD_PAGE_REC);
-	lz_bind_i64(st, 1, f->now);
-	lz_bind_text(st, 2, f->category);
-	lz_bind_i64(st, 3, f->tool_id);
-	lz_bind_int(st, 4, f->free_only);
-	pstore_bind_page(st, 5, limit, offset);
-	if (ids_of(st, limit, ids, nids) == -1)
-		return -1;
-
-	st = stmt(db, RD_COUNT_FACETS);
-	lz_bind_text(st, 1, f->category);
-	lz_bind_i64(st, 2, f->tool_id);
-	lz_bind_int(st, 3, f->free_only);
-	if ((base = pstore_count(st)) < 0)
-		return -1;
-	st = stmt(db, RD_COUNT_SCHEDULED);
-	lz_bind_i64(st, 1, f->now);
-	lz_bind_text(st, 2, f->category);
-	lz_bind_i64(st, 3, f->tool_id);
-	lz_bind_int(st, 4, f->free_only);
-	if ((sched = pstore_count(st)) < 0)
+	which = f->sort == PSORT_UPDATED ? RD_PAGE_UPD :
+	    f->sort == PSORT_RATING ? RD_PAGE_RATING : RD_PAGE_REC;
+	if (ids_of(lz_db_stmtv(db, set, which, v, LZ_NELEM(v)), limit, ids,
+	    nids) == -1 ||
+	    (base = pstore_count(lz_db_stmtv(db, set, RD_COUNT_FACETS, v + 1,
+	    3))) < 0 ||
+	    (sched = pstore_count(lz_db_stmtv(db, set, RD_COUNT_SCHEDULED, v,
+	    4))) < 0)
 		return -1;
 	return base + sched;
 }
@@ -526,17 +489,13 @@ long long
 pstore_changelog(struct lz_db *db, int64_t since, int64_t now, long limit,
     int64_t *ids, long *nids)
 {
-	struct lz_stmt	*st = stmt(db, RD_CHANGELOG);
+	const struct lz_val	 v[] = { LZ_I64(since), LZ_I64(now),
+	    LZ_I64(limit) };
 
-	lz_bind_i64(st, 1, since);
-	lz_bind_i64(st, 2, now);
-	lz_bind_i64(st, 3, limit);
-	if (ids_of(st, limit, ids, nids) == -1)
+	if (ids_of(lz_db_stmtv(db, set, RD_CHANGELOG, v, LZ_NELEM(v)), limit,
+	    ids, nids) == -1)
 		return -1;
-	st = stmt(db, RD_CHANGELOG_COUNT);
-	lz_bind_i64(st, 1, since);
-	lz_bind_i64(st, 2, now);
-	return pstore_count(st);
+	return pstore_count(lz_db_stmtv(db, set, RD_CHANGELOG_COUNT, v, 2));
 }
 
 /* ---- summaries and details ------------------------------------------- */
@@ -574,24 +533,24 @@ row_prompt(struct lz_stmt *st, void *arg)
 int
 pstore_prompt_summary(struct lz_db *db, int64_t id, prow_fn fn, void *arg)
 {
-	struct lz_stmt		*st = stmt(db, RD_SUMMARY);
+	const struct lz_val	 v = LZ_I64(id);
 	struct prompt_fn	 f = { fn, arg };
 
-	lz_bind_i64(st, 1, id);
-	return (int)lz_each(st, row_prompt, &f);
+	return (int)lz_each(lz_db_stmtv(db, set, RD_SUMMARY, &v, 1),
+	    row_prompt, &f);
 }
 
 int
 pstore_prompt_detail(struct lz_db *db, const char *slug, int64_t now,
     int en, struct lz_buf *out)
 {
-	struct lz_stmt	*st = stmt(db, RD_DETAIL);
-	const char	*detail;
-	size_t		 len;
-	int		 rc;
+	const struct lz_val	 v[] = { LZ_TEXT(slug), LZ_I64(now) };
+	struct lz_stmt		*st;
+	const char		*detail;
+	size_t			 len;
+	int			 rc;
 
-	lz_bind_text(st, 1, slug);
-	lz_bind_i64(st, 2, now);
+	st = lz_db_stmtv(db, set, RD_DETAIL, v, LZ_NELEM(v));
 	if ((rc = lz_row(st)) == 1) {
 		detail = lz_col_textn(st, en ? 1 : 0, &len);
 		lz_buf_add(out, detail, len);

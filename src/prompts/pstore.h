@@ -279,9 +279,10 @@ extern struct lz_sqlset *const pstore_sqlsets[];
 extern struct lz_sqlset pstore_read_sql, pstore_catalog_sql,
 	    pstore_build_sql;
 
-/* Visible prompts of a scheduled time (published ones have 0), by $1. */
-#define PSTORE_SCHEDULED(p) \
-	p ".visible_at > 0 AND " p ".visible_at <= $1"
+/* Visible prompts of table p of a scheduled time (published ones have
+ * 0), by the time of parameter n ("$1"). */
+#define PSTORE_SCHEDULED(p, n) \
+	p ".visible_at > 0 AND " p ".visible_at <= " n
 
 #define PSTORE_MODEL_COLS \
 	"key, name, category, version, vendor, notes, notes_en, source_url, " \
@@ -294,8 +295,5 @@ extern struct lz_sqlset pstore_read_sql, pstore_catalog_sql,
 
 /* The first column of st's one row (a count); -1 on error. */
 long long pstore_count(struct lz_stmt *);
-/* Binds a page to $n and $n+1: limit (-1: all) and offset. */
-void	pstore_bind_page(struct lz_stmt *, int n, long limit,
-	    long long offset);
 
 #endif

@@ -15,33 +15,11 @@
 #include "pstore.h"
 #include "util.h"
 
-enum {
-	BD_META,
-	BD_TOOL,
-	BD_TOOL_NAME,
-	BD_TAG,
-	BD_TAG_NAME,
-	BD_TAG_NAME_OWNER,
-	BD_PROMPT,
-	BD_PROMPT_TEXT,
-	BD_PROMPT_DETAIL,
-	BD_GRAM_DOCS,
-	BD_GRAM_POS,
-	BD_SET,
-	BD_ORDER,
-	BD_PROMPT_TAG,
-	BD_COLLECTION,
-	BD_ITEM,
-	BD_MODEL,
-	BD_INTEGRATION,
-	BD_TUTORIAL,
-	BD_KEYWORD,
-	BD_BITS,
-	BD_SETS,
-	BD_ORDER_UPDATED,
-	BD_ORDER_RATING,
-	BD__MAX
-};
+enum { BD_META, BD_TOOL, BD_TOOL_NAME, BD_TAG, BD_TAG_NAME, BD_TAG_NAME_OWNER,
+    BD_PROMPT, BD_PROMPT_TEXT, BD_PROMPT_DETAIL, BD_GRAM_DOCS, BD_GRAM_POS,
+    BD_SET, BD_ORDER, BD_PROMPT_TAG, BD_COLLECTION, BD_ITEM, BD_MODEL,
+    BD_INTEGRATION, BD_TUTORIAL, BD_KEYWORD, BD_BITS, BD_SETS,
+    BD_ORDER_UPDATED, BD_ORDER_RATING, BD__MAX };
 
 static const struct lz_sql sql[BD__MAX] = {
 	[BD_META] = { "meta",
@@ -126,6 +104,7 @@ static const struct lz_sql sql[BD__MAX] = {
 };
 
 struct lz_sqlset pstore_build_sql = LZ_SQLSET("prompt build", sql);
+static struct lz_sqlset *const set = &pstore_build_sql;
 
 /* Run once the rows are in: the orders and counts the service reads. */
 static const char *const bd_finish =
@@ -155,26 +134,11 @@ static const struct {
 	{ "rating", BD_ORDER_RATING },
 };
 
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &pstore_build_sql, (size_t)i);
-}
-
-/* Runs st: 0 or -1. */
+/* Runs statement i with v[0..n) bound: 0 or -1. */
 static int
-run(struct lz_stmt *st)
+run(struct lz_db *db, int i, const struct lz_val *v, size_t n)
 {
-	return lz_run(st) < 0 ? -1 : 0;
-}
-
-/* Runs an INSERT ... RETURNING id: the id or -1. */
-static int64_t
-run_id(struct lz_stmt *st)
-{
-	int64_t	 id;
-
-	return lz_one_i64(st, &id) == 1 ? id : -1;
+	return lz_run_ok(lz_db_stmtv(db, set, i, v, n));
 }
 
 int
@@ -228,13 +192,12 @@ put_set(struct lz_db *db, const char *name, const struct idv *ids,
     size_t nbits)
 {
 	struct lz_buf	 b = LZ_BUF_INIT;
-	struct lz_stmt	*st = stmt(db, BD_SET);
+	struct lz_val	 v[2] = { LZ_TEXT(name) };
 	int		 rc;
 
 	pset_encode(&b, ids->v, ids->n, nbits);
-	lz_bind_text(st, 1, name);
-	lz_bind_blob(st, 2, b.p, b.len);
-	rc = run(st);
+	v[1] = (struct lz_val)LZ_BLOB(b.p, b.len);
+	rc = run(db, BD_SET, v, LZ_NELEM(v));
 	lz_buf_free(&b);
 	return rc;
 }
@@ -275,7 +238,7 @@ build_sets(struct lz_db *db, size_t nbits)
 	memset(&s, 0, sizeof(s));
 	s.db = db;
 	s.nbits = nbits;
-	if (lz_each(stmt(db, BD_SETS), add_set_row, &s) == -1)
+	if (lz_each(lz_db_stmt(db, set, BD_SETS), add_set_row, &s) == -1)
 		s.rc = -1;
 	if (s.rc == 0 && s.ids.n > 0)
 		s.rc = put_set(db, s.name, &s.ids, nbits);
@@ -288,23 +251,23 @@ build_sets(struct lz_db *db, size_t nbits)
 static int
 build_orders(struct lz_db *db)
 {
-	struct lz_stmt	*st;
+	struct lz_val	 v[2];
 	struct idv	 ids = { NULL, 0, 0 };
 	size_t		 k, i;
 	int		 rc = 0;
 
 	for (k = 0; k < LZ_NELEM(bd_orders) && rc == 0; k++) {
 		ids.n = 0;
-		if (lz_each(stmt(db, bd_orders[k].st), add_id, &ids) == -1) {
+		if (lz_each(lz_db_stmt(db, set, bd_orders[k].st), add_id,
+		    &ids) == -1) {
 			rc = -1;
 			break;
 		}
 		for (i = 0; i < ids.n; i++)
 			ids.v[i] = htole32(ids.v[i]);
-		st = stmt(db, BD_ORDER);
-		lz_bind_text(st, 1, bd_orders[k].sort);
-		lz_bind_blob(st, 2, ids.v, ids.n * 4);
-		rc = run(st);
+		v[0] = (struct lz_val)LZ_TEXT(bd_orders[k].sort);
+		v[1] = (struct lz_val)LZ_BLOB(ids.v, ids.n * 4);
+		rc = run(db, BD_ORDER, v, LZ_NELEM(v));
 	}
 	free(ids.v);
 	return rc;
@@ -314,30 +277,21 @@ build_orders(struct lz_db *db)
 static long long
 bits_of(struct lz_db *db)
 {
-	return pstore_count(stmt(db, BD_BITS));
+	return pstore_count(lz_db_stmt(db, set, BD_BITS));
 }
 
 static int
 put_gram(void *arg, uint64_t key, long long ndocs, const void *docs,
     size_t docslen, const void *pos, size_t poslen)
 {
-	struct lz_db	*db = arg;
-	struct lz_stmt	*st;
+	const struct lz_val	 v[] = { LZ_I64((int64_t)key), LZ_I64(ndocs),
+	    LZ_I64_IF(pos != NULL, (int64_t)poslen), LZ_BLOB(docs, docslen) };
+	const struct lz_val	 p[] = { LZ_I64((int64_t)key),
+	    LZ_BLOB(pos, poslen) };
 
-	st = stmt(db, BD_GRAM_DOCS);
-	lz_bind_i64(st, 1, (int64_t)key);
-	lz_bind_i64(st, 2, ndocs);
-	if (pos != NULL)
-		lz_bind_i64(st, 3, (int64_t)poslen);
-	lz_bind_blob(st, 4, docs, docslen);
-	if (run(st) == -1)
+	if (run(arg, BD_GRAM_DOCS, v, LZ_NELEM(v)) == -1)
 		return -1;
-	if (pos == NULL)
-		return 0;
-	st = stmt(db, BD_GRAM_POS);
-	lz_bind_i64(st, 1, (int64_t)key);
-	lz_bind_blob(st, 2, pos, poslen);
-	return run(st);
+	return pos == NULL ? 0 : run(arg, BD_GRAM_POS, p, LZ_NELEM(p));
 }
 
 int
@@ -369,217 +323,152 @@ pstore_build_end(struct lz_db *db, char *err, size_t errlen)
 int
 pstore_put_meta(struct lz_db *db, const char *key, const char *value)
 {
-	struct lz_stmt	*st = stmt(db, BD_META);
+	const struct lz_val	 v[] = { LZ_TEXT(key), LZ_TEXT(value) };
 
-	lz_bind_text(st, 1, key);
-	lz_bind_text(st, 2, value);
-	return run(st);
+	return run(db, BD_META, v, LZ_NELEM(v));
 }
 
 int64_t
 pstore_put_tool(struct lz_db *db, const struct ptool *t)
 {
-	struct lz_stmt	*st = stmt(db, BD_TOOL);
+	const struct lz_val	 v[] = { LZ_TEXT(t->key), LZ_TEXT(t->label),
+	    LZ_TEXT(t->label_en), LZ_TEXT(t->medium),
+	    LZ_TEXT(t->description), LZ_TEXT(t->description_en),
+	    LZ_TEXT(t->search) };
 
-	lz_bind_text(st, 1, t->key);
-	lz_bind_text(st, 2, t->label);
-	lz_bind_text(st, 3, t->label_en);
-	lz_bind_text(st, 4, t->medium);
-	lz_bind_text(st, 5, t->description);
-	lz_bind_text(st, 6, t->description_en);
-	lz_bind_text(st, 7, t->search);
-	return run_id(st);
+	return lz_run_id(lz_db_stmtv(db, set, BD_TOOL, v, LZ_NELEM(v)));
 }
 
 int
 pstore_put_tool_name(struct lz_db *db, const char *name, int64_t tool)
 {
-	struct lz_stmt	*st = stmt(db, BD_TOOL_NAME);
-	long long	 n;
+	const struct lz_val	 v[] = { LZ_TEXT(name), LZ_I64(tool) };
+	int			 rc;
 
-	lz_bind_text(st, 1, name);
-	lz_bind_i64(st, 2, tool);
-	if ((n = lz_run(st)) < 0)
-		return -1;
-	return n == 0;
+	rc = lz_run_changed(lz_db_stmtv(db, set, BD_TOOL_NAME, v,
+	    LZ_NELEM(v)));
+	return rc == -1 ? -1 : rc == 0;
 }
 
 int64_t
 pstore_put_tag(struct lz_db *db, const struct ptag *t)
 {
-	struct lz_stmt	*st = stmt(db, BD_TAG);
+	const struct lz_val	 v[] = { LZ_TEXT(t->slug), LZ_TEXT(t->label),
+	    LZ_TEXT(t->label_en), LZ_TEXT(t->search) };
 
-	lz_bind_text(st, 1, t->slug);
-	lz_bind_text(st, 2, t->label);
-	lz_bind_text(st, 3, t->label_en);
-	lz_bind_text(st, 4, t->search);
-	return run_id(st);
+	return lz_run_id(lz_db_stmtv(db, set, BD_TAG, v, LZ_NELEM(v)));
 }
 
 int64_t
 pstore_put_tag_name(struct lz_db *db, const char *name, int64_t tag)
 {
-	struct lz_stmt	*st = stmt(db, BD_TAG_NAME);
-	long long	 n;
+	const struct lz_val	 v[] = { LZ_TEXT(name), LZ_I64(tag) };
+	int			 rc;
 
-	lz_bind_text(st, 1, name);
-	lz_bind_i64(st, 2, tag);
-	if ((n = lz_run(st)) != 0)
-		return n < 0 ? -1 : 0;
-	st = stmt(db, BD_TAG_NAME_OWNER);
-	lz_bind_text(st, 1, name);
-	return run_id(st);
+	if ((rc = lz_run_changed(lz_db_stmtv(db, set, BD_TAG_NAME, v,
+	    LZ_NELEM(v)))) != 0)
+		return rc == -1 ? -1 : 0;
+	return lz_run_id(lz_db_stmtv(db, set, BD_TAG_NAME_OWNER, v, 1));
 }
 
 int
 pstore_put_prompt(struct lz_db *db, const struct pprompt *p)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 prompt[] = { LZ_I64(p->id),
+	    LZ_I64(p->visible_at), LZ_I64(p->is_pro), LZ_TEXT(p->category),
+	    LZ_I64(p->tool_id), LZ_I64(p->updated_at) };
+	const struct lz_val	 text[] = { LZ_I64(p->id), LZ_TEXT(p->slug),
+	    LZ_TEXT(p->difficulty), LZ_TEXT(p->tags),
+	    p->rated ? (struct lz_val)LZ_DOUBLE(p->rating_avg) :
+	    (struct lz_val)LZ_NULLV, LZ_I64(p->rating_count),
+	    LZ_TEXT(p->title), LZ_TEXT(p->title_en), LZ_TEXT(p->summary),
+	    LZ_TEXT(p->summary_en) };
+	const struct lz_val	 detail[] = { LZ_I64(p->id), LZ_TEXT(p->detail),
+	    LZ_TEXT(p->detail_en) };
 
-	st = stmt(db, BD_PROMPT);
-	lz_bind_i64(st, 1, p->id);
-	lz_bind_i64(st, 2, p->visible_at);
-	lz_bind_int(st, 3, p->is_pro);
-	lz_bind_text(st, 4, p->category);
-	lz_bind_i64(st, 5, p->tool_id);
-	lz_bind_i64(st, 6, p->updated_at);
-	if (run(st) == -1)
+	if (run(db, BD_PROMPT, prompt, LZ_NELEM(prompt)) == -1 ||
+	    run(db, BD_PROMPT_TEXT, text, LZ_NELEM(text)) == -1)
 		return -1;
-
-	st = stmt(db, BD_PROMPT_TEXT);
-	lz_bind_i64(st, 1, p->id);
-	lz_bind_text(st, 2, p->slug);
-	lz_bind_text(st, 3, p->difficulty);
-	lz_bind_text(st, 4, p->tags);
-	if (p->rated)
-		lz_bind_double(st, 5, p->rating_avg);
-	lz_bind_i64(st, 6, p->rating_count);
-	lz_bind_text(st, 7, p->title);
-	lz_bind_text(st, 8, p->title_en);
-	lz_bind_text(st, 9, p->summary);
-	lz_bind_text(st, 10, p->summary_en);
-	if (run(st) == -1)
-		return -1;
-
-	st = stmt(db, BD_PROMPT_DETAIL);
-	lz_bind_i64(st, 1, p->id);
-	lz_bind_text(st, 2, p->detail);
-	lz_bind_text(st, 3, p->detail_en);
-	return run(st);
+	return run(db, BD_PROMPT_DETAIL, detail, LZ_NELEM(detail));
 }
 
 int
 pstore_put_prompt_tag(struct lz_db *db, int64_t tag, int64_t prompt)
 {
-	struct lz_stmt	*st = stmt(db, BD_PROMPT_TAG);
+	const struct lz_val	 v[] = { LZ_I64(tag), LZ_I64(prompt) };
 
-	lz_bind_i64(st, 1, tag);
-	lz_bind_i64(st, 2, prompt);
-	return run(st);
+	return run(db, BD_PROMPT_TAG, v, LZ_NELEM(v));
 }
 
 int64_t
 pstore_put_collection(struct lz_db *db, const struct pcoll *c)
 {
-	struct lz_stmt	*st = stmt(db, BD_COLLECTION);
+	const struct lz_val	 v[] = { LZ_TEXT(c->slug), LZ_TEXT(c->title),
+	    LZ_TEXT(c->title_en), LZ_TEXT(c->summary), LZ_TEXT(c->summary_en),
+	    LZ_TEXT(c->kicker), LZ_TEXT(c->kicker_en),
+	    LZ_I64_IF(c->has_cost, c->unlock_cost), LZ_I64(c->updated_at),
+	    LZ_TEXT(c->translation) };
 
-	lz_bind_text(st, 1, c->slug);
-	lz_bind_text(st, 2, c->title);
-	lz_bind_text(st, 3, c->title_en);
-	lz_bind_text(st, 4, c->summary);
-	lz_bind_text(st, 5, c->summary_en);
-	lz_bind_text(st, 6, c->kicker);
-	lz_bind_text(st, 7, c->kicker_en);
-	if (c->has_cost)
-		lz_bind_i64(st, 8, c->unlock_cost);
-	lz_bind_i64(st, 9, c->updated_at);
-	lz_bind_text(st, 10, c->translation);
-	return run_id(st);
+	return lz_run_id(lz_db_stmtv(db, set, BD_COLLECTION, v, LZ_NELEM(v)));
 }
 
 int
 pstore_put_item(struct lz_db *db, int64_t coll, long long position,
     int64_t prompt, const char *note, const char *note_en)
 {
-	struct lz_stmt	*st = stmt(db, BD_ITEM);
+	const struct lz_val	 v[] = { LZ_I64(coll), LZ_I64(position),
+	    LZ_I64(prompt), LZ_TEXT(note), LZ_TEXT(note_en) };
 
-	lz_bind_i64(st, 1, coll);
-	lz_bind_i64(st, 2, position);
-	lz_bind_i64(st, 3, prompt);
-	lz_bind_text(st, 4, note);
-	lz_bind_text(st, 5, note_en);
-	return run(st);
-}
-
-/* Binds texts to $1, $2, ... in order. */
-static void
-bind_texts(struct lz_stmt *st, const char *const *v, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		lz_bind_text(st, (int)i + 1, v[i]);
+	return run(db, BD_ITEM, v, LZ_NELEM(v));
 }
 
 int
 pstore_put_model(struct lz_db *db, const struct modelrow *m,
     const char *search)
 {
-	const char *const v[] = { m->key, m->name, m->category, m->version,
-	    m->vendor, m->notes, m->notes_en, m->source_url, m->checked_on,
-	    m->verified_on, m->verification, m->status, m->tool_key,
-	    m->generator_url, m->record_type, search };
-	struct lz_stmt	*st = stmt(db, BD_MODEL);
+	const struct lz_val	 v[] = { LZ_TEXT(m->key), LZ_TEXT(m->name),
+	    LZ_TEXT(m->category), LZ_TEXT(m->version), LZ_TEXT(m->vendor),
+	    LZ_TEXT(m->notes), LZ_TEXT(m->notes_en), LZ_TEXT(m->source_url),
+	    LZ_TEXT(m->checked_on), LZ_TEXT(m->verified_on),
+	    LZ_TEXT(m->verification), LZ_TEXT(m->status),
+	    LZ_TEXT(m->tool_key), LZ_TEXT(m->generator_url),
+	    LZ_TEXT(m->record_type), LZ_TEXT(search) };
 
-	bind_texts(st, v, LZ_NELEM(v));
-	return run(st);
+	return run(db, BD_MODEL, v, LZ_NELEM(v));
 }
 
 int
 pstore_put_integration(struct lz_db *db, const struct integrow *i,
     int64_t tool_id)
 {
-	struct lz_stmt	*st = stmt(db, BD_INTEGRATION);
+	const struct lz_val	 v[] = { LZ_TEXT(i->key), LZ_TEXT(i->tool_key),
+	    LZ_I64(tool_id), LZ_TEXT(i->name), LZ_TEXT(i->vendor),
+	    LZ_TEXT(i->category), LZ_TEXT(i->generator_kind),
+	    LZ_TEXT(i->generator_url) };
 
-	lz_bind_text(st, 1, i->key);
-	lz_bind_text(st, 2, i->tool_key);
-	lz_bind_i64(st, 3, tool_id);
-	lz_bind_text(st, 4, i->name);
-	lz_bind_text(st, 5, i->vendor);
-	lz_bind_text(st, 6, i->category);
-	lz_bind_text(st, 7, i->generator_kind);
-	lz_bind_text(st, 8, i->generator_url);
-	return run(st);
+	return run(db, BD_INTEGRATION, v, LZ_NELEM(v));
 }
 
 int
 pstore_put_tutorial(struct lz_db *db, const struct tutrow *t,
     const char *search)
 {
-	struct lz_stmt	*st = stmt(db, BD_TUTORIAL);
+	const struct lz_val	 v[] = { LZ_TEXT(t->slug), LZ_TEXT(t->title),
+	    LZ_TEXT(t->summary), LZ_TEXT(t->markdown), LZ_TEXT(t->source_url),
+	    LZ_I64(t->published_at), LZ_I64(t->updated_at), LZ_TEXT(search) };
 
-	lz_bind_text(st, 1, t->slug);
-	lz_bind_text(st, 2, t->title);
-	lz_bind_text(st, 3, t->summary);
-	lz_bind_text(st, 4, t->markdown);
-	lz_bind_text(st, 5, t->source_url);
-	lz_bind_i64(st, 6, t->published_at);
-	lz_bind_i64(st, 7, t->updated_at);
-	lz_bind_text(st, 8, search);
-	return run(st);
+	return run(db, BD_TUTORIAL, v, LZ_NELEM(v));
 }
 
 int
 pstore_put_keyword(struct lz_db *db, const struct kwrow *k,
     const char *search)
 {
-	const char *const v[] = { k->slug, k->term, k->term_en, k->category,
-	    k->definition, k->when_to_use, k->how_to_ask, k->gotcha,
-	    k->related, k->tags };
-	struct lz_stmt	*st = stmt(db, BD_KEYWORD);
+	const struct lz_val	 v[] = { LZ_TEXT(k->slug), LZ_TEXT(k->term),
+	    LZ_TEXT(k->term_en), LZ_TEXT(k->category),
+	    LZ_TEXT(k->definition), LZ_TEXT(k->when_to_use),
+	    LZ_TEXT(k->how_to_ask), LZ_TEXT(k->gotcha), LZ_TEXT(k->related),
+	    LZ_TEXT(k->tags), LZ_I64(k->updated_at), LZ_TEXT(search) };
 
-	bind_texts(st, v, LZ_NELEM(v));
-	lz_bind_i64(st, 11, k->updated_at);
-	lz_bind_text(st, 12, search);
-	return run(st);
+	return run(db, BD_KEYWORD, v, LZ_NELEM(v));
 }

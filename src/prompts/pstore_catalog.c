@@ -16,35 +16,18 @@
 	"id, slug, title, title_en, summary, summary_en, kicker, kicker_en, " \
 	"unlock_cost, updated_at, translation"
 
-/* The prompts of a tool visible by now ($1) beyond its base count. */
-#define TOOL_COUNT \
+/* The prompts of a tool visible by now (param n) beyond its base count. */
+#define TOOL_COUNT(n) \
 	"t.base_count + (SELECT count(*) FROM prompts p WHERE " \
-	"p.tool_id = t.id AND " PSTORE_SCHEDULED("p") ")"
+	"p.tool_id = t.id AND " PSTORE_SCHEDULED("p", n) ")"
 
 /* dialect: instr(a, b) > 0 is strpos(a, b) > 0 in PostgreSQL. */
 #define HAS(col, n)	"(" n " IS NULL OR instr(" col ", " n ") > 0)"
 
-enum {
-	RD_TAGS,
-	RD_TAGS_SCHEDULED,
-	RD_TOOLS,
-	RD_TOOLS_COUNT,
-	RD_INTEGRATIONS,
-	RD_MODELS,
-	RD_MODELS_COUNT,
-	RD_COLLECTIONS,
-	RD_COLLECTIONS_COUNT,
-	RD_COLLECTION,
-	RD_ITEMS,
-	RD_ITEMS_COUNT,
-	RD_TUTORIALS,
-	RD_TUTORIALS_COUNT,
-	RD_TUTORIAL,
-	RD_KEYWORDS,
-	RD_KEYWORDS_COUNT,
-	RD_KEYWORD,
-	RD__MAX
-};
+enum { RD_TAGS, RD_TAGS_SCHEDULED, RD_TOOLS, RD_TOOLS_COUNT, RD_INTEGRATIONS,
+    RD_MODELS, RD_MODELS_COUNT, RD_COLLECTIONS, RD_COLLECTIONS_COUNT,
+    RD_COLLECTION, RD_ITEMS, RD_ITEMS_COUNT, RD_TUTORIALS, RD_TUTORIALS_COUNT,
+    RD_TUTORIAL, RD_KEYWORDS, RD_KEYWORDS_COUNT, RD_KEYWORD, RD__MAX };
 
 static const struct lz_sql sql[RD__MAX] = {
 	/* Tags are few: their counts are merged and sorted in C. */
@@ -53,21 +36,23 @@ static const struct lz_sql sql[RD__MAX] = {
 	    HAS("search", "$1") " ORDER BY id" },
 	[RD_TAGS_SCHEDULED] = { "scheduled tags",
 	    "SELECT pt.tag_id, count(*) FROM prompts p JOIN prompt_tags pt "
-	    "ON pt.prompt_id = p.id WHERE " PSTORE_SCHEDULED("p") " GROUP BY "
+	    "ON pt.prompt_id = p.id WHERE " PSTORE_SCHEDULED("p", "$1")
+	    " GROUP BY "
 	    "pt.tag_id" },
 
-	/* $1 now, $2 medium, $3 query, $4 limit, $5 offset */
+	/* $1 medium, $2 query, $3 limit, $4 offset, $5 now */
 	[RD_TOOLS] = { "tools",
 	    "SELECT t.key, t.label, t.label_en, t.medium, t.description, "
-	    "t.description_en, " TOOL_COUNT " FROM tools t "
-	    "WHERE ($2 IS NULL OR t.medium = $2) AND " HAS("t.search", "$3")
-	    " ORDER BY t.id LIMIT $4 OFFSET $5" },
+	    "t.description_en, " TOOL_COUNT("$5") " FROM tools t "
+	    "WHERE ($1 IS NULL OR t.medium = $1) AND " HAS("t.search", "$2")
+	    " ORDER BY t.id LIMIT $3 OFFSET $4" },
 	[RD_TOOLS_COUNT] = { "tool count",
-	    "SELECT count(*) FROM tools t WHERE ($2 IS NULL OR t.medium = $2) "
-	    "AND " HAS("t.search", "$3") },
+	    "SELECT count(*) FROM tools t WHERE ($1 IS NULL OR t.medium = $1) "
+	    "AND " HAS("t.search", "$2") },
 	[RD_INTEGRATIONS] = { "integrations",
 	    "SELECT i.key, i.tool_key, i.name, i.vendor, i.category, "
-	    "i.generator_kind, i.generator_url, t.key, " TOOL_COUNT " FROM "
+	    "i.generator_kind, i.generator_url, t.key, " TOOL_COUNT("$1")
+	    " FROM "
 	    "integrations i JOIN tools t ON t.id = i.tool_id ORDER BY i.id" },
 
 	/* $1 category, $2 query, $3 limit, $4 offset */
@@ -123,12 +108,7 @@ static const struct lz_sql sql[RD__MAX] = {
 };
 
 struct lz_sqlset pstore_catalog_sql = LZ_SQLSET("prompt catalog", sql);
-
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &pstore_catalog_sql, (size_t)i);
-}
+static struct lz_sqlset *const set = &pstore_catalog_sql;
 
 /* A row reader: reads a row of st and calls the caller's fn with it. */
 typedef void row_fn(struct lz_stmt *, void *fn, void *arg);
@@ -154,6 +134,20 @@ rows(struct lz_stmt *st, row_fn *row, void *fn, void *arg)
 	struct rows	 r = { row, fn, arg };
 
 	return lz_each(st, each, &r);
+}
+
+/*
+ * A page of a list: the rows of statement list with v[0..n) bound, to
+ * row(fn, arg); then the size of the whole list, statement count with
+ * v[0..nc).  The size, or -1.
+ */
+static long long
+page(struct lz_db *db, int list, int count, const struct lz_val *v,
+    size_t n, size_t nc, row_fn *row, void *fn, void *arg)
+{
+	if (rows(lz_db_stmtv(db, set, list, v, n), row, fn, arg) < 0)
+		return -1;
+	return pstore_count(lz_db_stmtv(db, set, count, v, nc));
 }
 
 /* ---- tags ------------------------------------------------------------ */
@@ -231,19 +225,15 @@ pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
     long long offset, long limit, void (*fn)(const struct tagrow *, void *),
     void *arg)
 {
-	struct tagents	 t = { NULL, 0 };
-	struct tagrow	 r;
-	struct lz_stmt	*st;
-	size_t		 kept, i;
-	long long	 total = -1;
+	const struct lz_val	 vq = LZ_TEXT(q), vnow = LZ_I64(now);
+	struct tagents		 t = { NULL, 0 };
+	struct tagrow		 r;
+	size_t			 kept, i;
+	long long		 total = -1;
 
-	st = stmt(db, RD_TAGS);
-	lz_bind_text(st, 1, q);
-	if (lz_each(st, add_tag, &t) < 0)
-		goto out;
-	st = stmt(db, RD_TAGS_SCHEDULED);
-	lz_bind_i64(st, 1, now);
-	if (lz_each(st, add_scheduled, &t) < 0)
+	if (lz_each(lz_db_stmtv(db, set, RD_TAGS, &vq, 1), add_tag, &t) < 0 ||
+	    lz_each(lz_db_stmtv(db, set, RD_TAGS_SCHEDULED, &vnow, 1),
+	    add_scheduled, &t) < 0)
 		goto out;
 	for (i = 0, kept = 0; i < t.n; i++)
 		if (t.v[i].count >= min_count)
@@ -291,18 +281,11 @@ pstore_tools(struct lz_db *db, const char *medium, const char *q, int64_t now,
     long long offset, long limit, void (*fn)(const struct toolrow *, void *),
     void *arg)
 {
-	struct lz_stmt	*st = stmt(db, RD_TOOLS);
+	const struct lz_val	 v[] = { LZ_TEXT(medium), LZ_TEXT(q),
+	    LZ_I64(limit), LZ_I64(offset), LZ_I64(now) };
 
-	lz_bind_i64(st, 1, now);
-	lz_bind_text(st, 2, medium);
-	lz_bind_text(st, 3, q);
-	pstore_bind_page(st, 4, limit, offset);
-	if (rows(st, row_tool, (void *)fn, arg) < 0)
-		return -1;
-	st = stmt(db, RD_TOOLS_COUNT);
-	lz_bind_text(st, 2, medium);
-	lz_bind_text(st, 3, q);
-	return pstore_count(st);
+	return page(db, RD_TOOLS, RD_TOOLS_COUNT, v, LZ_NELEM(v), 2, row_tool,
+	    (void *)fn, arg);
 }
 
 static void
@@ -326,10 +309,10 @@ long
 pstore_integrations(struct lz_db *db, int64_t now,
     void (*fn)(const struct integrow *, void *), void *arg)
 {
-	struct lz_stmt	*st = stmt(db, RD_INTEGRATIONS);
+	const struct lz_val	 v = LZ_I64(now);
 
-	lz_bind_i64(st, 1, now);
-	return rows(st, row_integration, (void *)fn, arg);
+	return rows(lz_db_stmtv(db, set, RD_INTEGRATIONS, &v, 1),
+	    row_integration, (void *)fn, arg);
 }
 
 static void
@@ -360,17 +343,11 @@ pstore_models(struct lz_db *db, const char *category, const char *q,
     long long offset, long limit, void (*fn)(const struct modelrow *, void *),
     void *arg)
 {
-	struct lz_stmt	*st = stmt(db, RD_MODELS);
+	const struct lz_val	 v[] = { LZ_TEXT(category), LZ_TEXT(q),
+	    LZ_I64(limit), LZ_I64(offset) };
 
-	lz_bind_text(st, 1, category);
-	lz_bind_text(st, 2, q);
-	pstore_bind_page(st, 3, limit, offset);
-	if (rows(st, row_model, (void *)fn, arg) < 0)
-		return -1;
-	st = stmt(db, RD_MODELS_COUNT);
-	lz_bind_text(st, 1, category);
-	lz_bind_text(st, 2, q);
-	return pstore_count(st);
+	return page(db, RD_MODELS, RD_MODELS_COUNT, v, LZ_NELEM(v), 2,
+	    row_model, (void *)fn, arg);
 }
 
 /* ---- collections ----------------------------------------------------- */
@@ -399,12 +376,10 @@ long long
 pstore_collections(struct lz_db *db, long long offset, long limit,
     void (*fn)(const struct collrow *, void *), void *arg)
 {
-	struct lz_stmt	*st = stmt(db, RD_COLLECTIONS);
+	const struct lz_val	 v[] = { LZ_I64(limit), LZ_I64(offset) };
 
-	pstore_bind_page(st, 1, limit, offset);
-	if (rows(st, row_collection, (void *)fn, arg) < 0)
-		return -1;
-	return pstore_count(stmt(db, RD_COLLECTIONS_COUNT));
+	return page(db, RD_COLLECTIONS, RD_COLLECTIONS_COUNT, v, LZ_NELEM(v),
+	    0, row_collection, (void *)fn, arg);
 }
 
 /* The item called slug of statement i: 1, 0, -1. */
@@ -412,10 +387,9 @@ static int
 by_slug(struct lz_db *db, int i, const char *slug, row_fn *row, void *fn,
     void *arg)
 {
-	struct lz_stmt	*st = stmt(db, i);
+	const struct lz_val	 v = LZ_TEXT(slug);
 
-	lz_bind_text(st, 1, slug);
-	return (int)rows(st, row, fn, arg);
+	return (int)rows(lz_db_stmtv(db, set, i, &v, 1), row, fn, arg);
 }
 
 int
@@ -446,17 +420,11 @@ pstore_collection_items(struct lz_db *db, int64_t id, int64_t now,
     long long offset, long limit, void (*fn)(const struct itemrow *, void *),
     void *arg)
 {
-	struct lz_stmt	*st = stmt(db, RD_ITEMS);
+	const struct lz_val	 v[] = { LZ_I64(id), LZ_I64(now), LZ_I64(limit),
+	    LZ_I64(offset) };
 
-	lz_bind_i64(st, 1, id);
-	lz_bind_i64(st, 2, now);
-	pstore_bind_page(st, 3, limit, offset);
-	if (rows(st, row_item, (void *)fn, arg) < 0)
-		return -1;
-	st = stmt(db, RD_ITEMS_COUNT);
-	lz_bind_i64(st, 1, id);
-	lz_bind_i64(st, 2, now);
-	return pstore_count(st);
+	return page(db, RD_ITEMS, RD_ITEMS_COUNT, v, LZ_NELEM(v), 2, row_item,
+	    (void *)fn, arg);
 }
 
 /* ---- tutorials and keywords ------------------------------------------ */
@@ -480,15 +448,11 @@ long long
 pstore_tutorials(struct lz_db *db, const char *q, long long offset,
     long limit, void (*fn)(const struct tutrow *, void *), void *arg)
 {
-	struct lz_stmt	*st = stmt(db, RD_TUTORIALS);
+	const struct lz_val	 v[] = { LZ_TEXT(q), LZ_I64(limit),
+	    LZ_I64(offset) };
 
-	lz_bind_text(st, 1, q);
-	pstore_bind_page(st, 2, limit, offset);
-	if (rows(st, row_tutorial, (void *)fn, arg) < 0)
-		return -1;
-	st = stmt(db, RD_TUTORIALS_COUNT);
-	lz_bind_text(st, 1, q);
-	return pstore_count(st);
+	return page(db, RD_TUTORIALS, RD_TUTORIALS_COUNT, v, LZ_NELEM(v), 1,
+	    row_tutorial, (void *)fn, arg);
 }
 
 int
@@ -522,17 +486,11 @@ pstore_keywords(struct lz_db *db, const char *q, const char *category,
     long long offset, long limit, void (*fn)(const struct kwrow *, void *),
     void *arg)
 {
-	struct lz_stmt	*st = stmt(db, RD_KEYWORDS);
+	const struct lz_val	 v[] = { LZ_TEXT(q), LZ_TEXT(category),
+	    LZ_I64(limit), LZ_I64(offset) };
 
-	lz_bind_text(st, 1, q);
-	lz_bind_text(st, 2, category);
-	pstore_bind_page(st, 3, limit, offset);
-	if (rows(st, row_keyword, (void *)fn, arg) < 0)
-		return -1;
-	st = stmt(db, RD_KEYWORDS_COUNT);
-	lz_bind_text(st, 1, q);
-	lz_bind_text(st, 2, category);
-	return pstore_count(st);
+	return page(db, RD_KEYWORDS, RD_KEYWORDS_COUNT, v, LZ_NELEM(v), 2,
+	    row_keyword, (void *)fn, arg);
 }
 
 int

@@ -5,31 +5,16 @@
 
 #include <string.h>
 
-#include <sodium.h>
-
 #include "db.h"
 #include "store/accounts.h"
 #include "store/store.h"
+#include "util.h"
 
-enum {
-	ST_ACCOUNT_ADD,
-	ST_ACCOUNT_BY_ID,
-	ST_ACCOUNT_BY_EMAIL,
-	ST_ACCOUNT_LIST,
-	ST_ACCOUNT_SET_PLAN,
-	ST_ACCOUNT_SET_DISABLED,
-	ST_ACCOUNT_PWHASH,
-	ST_ACCOUNT_SET_PASSWORD,
-	ST_KEY_ADD,
-	ST_KEY_AUTH,
-	ST_KEY_LIST,
-	ST_KEY_REVOKE,
-	ST_KEY_REVOKE_ANY,
-	ST_KEY_TOUCH,
-	ST_USAGE_TAKE,
-	ST_USAGE_GET,
-	ST__MAX
-};
+enum { ST_ACCOUNT_ADD, ST_ACCOUNT_BY_ID, ST_ACCOUNT_BY_EMAIL, ST_ACCOUNT_LIST,
+    ST_ACCOUNT_SET_PLAN, ST_ACCOUNT_SET_DISABLED, ST_ACCOUNT_PWHASH,
+    ST_ACCOUNT_SET_PASSWORD, ST_KEY_ADD, ST_KEY_AUTH, ST_KEY_LIST,
+    ST_KEY_REVOKE, ST_KEY_REVOKE_ANY, ST_KEY_TOUCH, ST_USAGE_TAKE,
+    ST_USAGE_GET, ST__MAX };
 
 #define ACCOUNT_COLS \
 	"id, email, plan, disabled, " \
@@ -88,12 +73,7 @@ static const struct lz_sql sql[ST__MAX] = {
 };
 
 struct lz_sqlset store_accounts_sql = LZ_SQLSET("accounts", sql);
-
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &store_accounts_sql, (size_t)i);
-}
+static struct lz_sqlset *const set = &store_accounts_sql;
 
 /* ---- accounts -------------------------------------------------------- */
 
@@ -115,29 +95,23 @@ int64_t
 store_account_add(struct lz_db *db, const char *email, const char *plan,
     const char *password_hash, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_ACCOUNT_ADD);
-	int64_t		 id = 0;
+	const struct lz_val	 v[] = { LZ_TEXT(email), LZ_TEXT(plan),
+	    LZ_TEXT(password_hash), LZ_I64(now) };
+	int64_t			 id = 0;
 
-	lz_bind_text(st, 1, email);
-	lz_bind_text(st, 2, plan);
-	lz_bind_text(st, 3, password_hash);
-	lz_bind_i64(st, 4, now);
-	return lz_one_i64(st, &id) == -1 ? -1 : id;
+	return lz_one_i64(lz_db_stmtv(db, set, ST_ACCOUNT_ADD, v,
+	    LZ_NELEM(v)), &id) == -1 ? -1 : id;
 }
 
 int
 store_account_get(struct lz_db *db, int64_t id, const char *email,
     struct account *a)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 byid = LZ_I64(id), bymail = LZ_TEXT(email);
+	struct lz_stmt		*st;
 
-	if (email != NULL) {
-		st = stmt(db, ST_ACCOUNT_BY_EMAIL);
-		lz_bind_text(st, 1, email);
-	} else {
-		st = stmt(db, ST_ACCOUNT_BY_ID);
-		lz_bind_i64(st, 1, id);
-	}
+	st = email != NULL ? lz_db_stmtv(db, set, ST_ACCOUNT_BY_EMAIL,
+	    &bymail, 1) : lz_db_stmtv(db, set, ST_ACCOUNT_BY_ID, &byid, 1);
 	return (int)lz_each(st, row_account, a);
 }
 
@@ -162,38 +136,37 @@ store_account_list(struct lz_db *db,
 {
 	struct account_fn	 f = { fn, arg };
 
-	return lz_each(stmt(db, ST_ACCOUNT_LIST), each_account, &f);
+	return lz_each(lz_db_stmt(db, set, ST_ACCOUNT_LIST), each_account,
+	    &f);
 }
 
 int
 store_account_set_plan(struct lz_db *db, int64_t id, const char *plan)
 {
-	struct lz_stmt	*st = stmt(db, ST_ACCOUNT_SET_PLAN);
+	const struct lz_val	 v[] = { LZ_TEXT(plan), LZ_I64(id) };
 
-	lz_bind_text(st, 1, plan);
-	lz_bind_i64(st, 2, id);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_PLAN, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_account_set_disabled(struct lz_db *db, int64_t id, int disabled)
 {
-	struct lz_stmt	*st = stmt(db, ST_ACCOUNT_SET_DISABLED);
+	const struct lz_val	 v[] = { LZ_I64(disabled), LZ_I64(id) };
 
-	lz_bind_int(st, 1, disabled);
-	lz_bind_i64(st, 2, id);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_DISABLED, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_account_pwhash(struct lz_db *db, int64_t id, const char *email,
     int64_t *idp, char *hash, size_t hashlen, int *disabled)
 {
-	struct lz_stmt	*st = stmt(db, ST_ACCOUNT_PWHASH);
-	int		 rc;
+	const struct lz_val	 v[] = { LZ_TEXT(email), LZ_I64(id) };
+	struct lz_stmt		*st;
+	int			 rc;
 
-	lz_bind_text(st, 1, email);
-	lz_bind_i64(st, 2, id);
+	st = lz_db_stmtv(db, set, ST_ACCOUNT_PWHASH, v, LZ_NELEM(v));
 	if ((rc = lz_row(st)) == 1) {
 		*idp = lz_col_i64(st, 0);
 		lz_col_copy(st, 1, hash, hashlen);
@@ -206,11 +179,10 @@ store_account_pwhash(struct lz_db *db, int64_t id, const char *email,
 int
 store_account_set_password(struct lz_db *db, int64_t id, const char *hash)
 {
-	struct lz_stmt	*st = stmt(db, ST_ACCOUNT_SET_PASSWORD);
+	const struct lz_val	 v[] = { LZ_TEXT(hash), LZ_I64(id) };
 
-	lz_bind_text(st, 1, hash);
-	lz_bind_i64(st, 2, id);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_PASSWORD, v,
+	    LZ_NELEM(v)));
 }
 
 /* ---- API keys -------------------------------------------------------- */
@@ -234,38 +206,28 @@ store_key_add(struct lz_db *db, int64_t account_id,
     const unsigned char hash[KEY_HASH_LEN], const char *prefix,
     const char *last4, const char *name, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_KEY_ADD);
-	int64_t		 id;
+	const struct lz_val	 v[] = { LZ_I64(account_id),
+	    LZ_BLOB(hash, KEY_HASH_LEN), LZ_TEXT(prefix), LZ_TEXT(last4),
+	    LZ_TEXT(name ? name : ""), LZ_I64(now) };
 
-	lz_bind_i64(st, 1, account_id);
-	lz_bind_blob(st, 2, hash, KEY_HASH_LEN);
-	lz_bind_text(st, 3, prefix);
-	lz_bind_text(st, 4, last4);
-	lz_bind_text(st, 5, name ? name : "");
-	lz_bind_i64(st, 6, now);
-	return lz_one_i64(st, &id) == 1 ? id : -1;
+	return lz_run_id(lz_db_stmtv(db, set, ST_KEY_ADD, v, LZ_NELEM(v)));
 }
 
 int
 store_key_auth(struct lz_db *db, const unsigned char hash[KEY_HASH_LEN],
     struct apikey *k)
 {
-	struct lz_stmt	*st = stmt(db, ST_KEY_AUTH);
-	const void	*stored;
-	size_t		 len;
-	int		 rc;
+	const struct lz_val	 v = LZ_BLOB(hash, KEY_HASH_LEN);
+	struct lz_stmt		*st;
+	int			 rc;
 
-	lz_bind_blob(st, 1, hash, KEY_HASH_LEN);
-	if ((rc = lz_row(st)) != 1)
-		return rc;
-	row_key(st, k);
-	lz_col_copy(st, 8, k->plan, sizeof(k->plan));
-	k->account_disabled = lz_col_int(st, 9);
-	/* The index found it; compare in constant time anyway. */
-	stored = lz_col_blob(st, 10, &len);
-	rc = len == KEY_HASH_LEN && sodium_memcmp(stored, hash,
-	    KEY_HASH_LEN) == 0;
-	lz_reset(st);
+	st = lz_db_stmtv(db, set, ST_KEY_AUTH, &v, 1);
+	if ((rc = store_row_by_hash(st, 10, hash, KEY_HASH_LEN)) == 1) {
+		row_key(st, k);
+		lz_col_copy(st, 8, k->plan, sizeof(k->plan));
+		k->account_disabled = lz_col_int(st, 9);
+		lz_reset(st);
+	}
 	return rc;
 }
 
@@ -288,35 +250,29 @@ long
 store_key_list(struct lz_db *db, int64_t account_id,
     void (*fn)(const struct apikey *, void *), void *arg)
 {
-	struct lz_stmt	*st = stmt(db, ST_KEY_LIST);
-	struct key_fn	 f = { fn, arg };
+	const struct lz_val	 v = LZ_I64(account_id);
+	struct key_fn		 f = { fn, arg };
 
-	lz_bind_i64(st, 1, account_id);
-	return lz_each(st, each_key, &f);
+	return lz_each(lz_db_stmtv(db, set, ST_KEY_LIST, &v, 1), each_key,
+	    &f);
 }
 
 int
 store_key_revoke(struct lz_db *db, int64_t id, int64_t account_id,
     int64_t now)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
 
-	if ((st = store_stmt_of(db, &store_accounts_sql, ST_KEY_REVOKE,
-	    ST_KEY_REVOKE_ANY, account_id, 3)) == NULL)
-		return -1;
-	lz_bind_i64(st, 1, now);
-	lz_bind_i64(st, 2, id);
-	return store_changed(st);
+	return lz_run_changed(store_stmt_of(db, set, ST_KEY_REVOKE,
+	    ST_KEY_REVOKE_ANY, account_id, v, LZ_NELEM(v)));
 }
 
 int
 store_key_touch(struct lz_db *db, int64_t id, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_KEY_TOUCH);
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
 
-	lz_bind_i64(st, 1, now);
-	lz_bind_i64(st, 2, id);
-	return lz_run(st) < 0 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_KEY_TOUCH, v, LZ_NELEM(v)));
 }
 
 /* ---- usage ----------------------------------------------------------- */
@@ -325,19 +281,18 @@ int
 store_usage_take(struct lz_db *db, int64_t account_id, const char *month,
     long long quota, long long *calls)
 {
-	struct lz_stmt	*st;
-	int64_t		 n;
-	int		 rc;
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(month),
+	    LZ_I64(quota) };
+	int64_t			 n;
+	int			 rc;
 
 	if (quota <= 0) {
 		*calls = store_usage_get(db, account_id, month);
 		return *calls < 0 ? -1 : 0;
 	}
-	st = stmt(db, ST_USAGE_TAKE);
-	lz_bind_i64(st, 1, account_id);
-	lz_bind_text(st, 2, month);
-	lz_bind_i64(st, 3, quota);
-	if ((rc = lz_one_i64(st, &n)) == 1)
+	rc = lz_one_i64(lz_db_stmtv(db, set, ST_USAGE_TAKE, v, LZ_NELEM(v)),
+	    &n);
+	if (rc == 1)
 		*calls = n;
 	else if (rc == 0)
 		*calls = quota;	/* the upsert's WHERE refused: used up */
@@ -347,10 +302,9 @@ store_usage_take(struct lz_db *db, int64_t account_id, const char *month,
 long long
 store_usage_get(struct lz_db *db, int64_t account_id, const char *month)
 {
-	struct lz_stmt	*st = stmt(db, ST_USAGE_GET);
-	int64_t		 n = 0;
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(month) };
+	int64_t			 n = 0;
 
-	lz_bind_i64(st, 1, account_id);
-	lz_bind_text(st, 2, month);
-	return lz_one_i64(st, &n) == -1 ? -1 : n;
+	return lz_one_i64(lz_db_stmtv(db, set, ST_USAGE_GET, v, LZ_NELEM(v)),
+	    &n) == -1 ? -1 : n;
 }

@@ -7,29 +7,14 @@
 #include "db.h"
 #include "store/clicks.h"
 #include "store/store.h"
+#include "util.h"
 #include "visit/click.h"
 
-enum {
-	ST_CLICK_COUNT,
-	ST_CLICK_ADD,
-	ST_CLICK_INSERT,
-	ST_JOURNAL_GET,
-	ST_JOURNAL_SET,
-	ST_JOURNAL_DEL,
-	ST_JOURNAL_LIST,
-	ST_STATS_TOTALS,
-	ST_STATS_SERIES,
-	ST_STATS_BY_COUNTRY,
-	ST_STATS_BY_DEVICE,
-	ST_STATS_BY_OS,
-	ST_STATS_BY_BROWSER,
-	ST_STATS_BY_REFERRER_HOST,
-	ST_STATS_BY_SUFFIX,
-	ST_STATS_BY_VARIANT,
-	ST_CLICK_NTH,
-	ST_CLICK_LAST,
-	ST__MAX
-};
+enum { ST_CLICK_COUNT, ST_CLICK_ADD, ST_CLICK_INSERT, ST_JOURNAL_GET,
+    ST_JOURNAL_SET, ST_JOURNAL_DEL, ST_JOURNAL_LIST, ST_STATS_TOTALS,
+    ST_STATS_SERIES, ST_STATS_BY_COUNTRY, ST_STATS_BY_DEVICE, ST_STATS_BY_OS,
+    ST_STATS_BY_BROWSER, ST_STATS_BY_REFERRER_HOST, ST_STATS_BY_SUFFIX,
+    ST_STATS_BY_VARIANT, ST_CLICK_NTH, ST_CLICK_LAST, ST__MAX };
 
 /* Human clicks of a link in [$2, $3), grouped by one column, at most
  * $4 values. */
@@ -85,43 +70,33 @@ static const struct lz_sql sql[ST__MAX] = {
 };
 
 struct lz_sqlset store_clicks_sql = LZ_SQLSET("clicks", sql);
+static struct lz_sqlset *const set = &store_clicks_sql;
 
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &store_clicks_sql, (size_t)i);
-}
-
-/* Statement i with a link and a time range as $1, $2, $3. */
+/* Statement i with a link and a time range as $1, $2, $3, and x as $4. */
 static struct lz_stmt *
 stmt_range(struct lz_db *db, int i, int64_t link_id, int64_t from,
-    int64_t to)
+    int64_t to, int64_t x)
 {
-	struct lz_stmt	*st = stmt(db, i);
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(to), LZ_I64(x) };
 
-	lz_bind_i64(st, 1, link_id);
-	lz_bind_i64(st, 2, from);
-	lz_bind_i64(st, 3, to);
-	return st;
+	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
 }
 
 int
 store_click_count(struct lz_db *db, int64_t link_id)
 {
-	struct lz_stmt	*st = stmt(db, ST_CLICK_COUNT);
+	const struct lz_val	 v = LZ_I64(link_id);
 
-	lz_bind_i64(st, 1, link_id);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_CLICK_COUNT, &v, 1));
 }
 
 int
 store_click_add(struct lz_db *db, int64_t link_id, int64_t n)
 {
-	struct lz_stmt	*st = stmt(db, ST_CLICK_ADD);
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(n) };
 
-	lz_bind_i64(st, 1, link_id);
-	lz_bind_i64(st, 2, n);
-	return lz_run(st) < 0 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_ADD, v, LZ_NELEM(v)));
 }
 
 static const char *
@@ -134,50 +109,42 @@ int
 store_click_insert(struct lz_db *db, const struct click *c,
     const char *referrer_host)
 {
-	struct lz_stmt	*st = stmt(db, ST_CLICK_INSERT);
+	const struct lz_val	 v[] = { LZ_I64(c->link_id), LZ_I64(c->at),
+	    LZ_TEXT(str(c->suffix)), LZ_TEXT(c->country),
+	    LZ_TEXT(str(c->device)), LZ_TEXT(str(c->os)),
+	    LZ_TEXT(str(c->browser)), LZ_TEXT(str(c->referrer)),
+	    LZ_TEXT(str(referrer_host)), LZ_TEXT(str(c->variant)),
+	    LZ_BLOB(c->visitor, VISITOR_ID_LEN), LZ_I64(c->bot != 0) };
 
-	lz_bind_i64(st, 1, c->link_id);
-	lz_bind_i64(st, 2, c->at);
-	lz_bind_text(st, 3, str(c->suffix));
-	lz_bind_text(st, 4, c->country);
-	lz_bind_text(st, 5, str(c->device));
-	lz_bind_text(st, 6, str(c->os));
-	lz_bind_text(st, 7, str(c->browser));
-	lz_bind_text(st, 8, str(c->referrer));
-	lz_bind_text(st, 9, str(referrer_host));
-	lz_bind_text(st, 10, str(c->variant));
-	lz_bind_blob(st, 11, c->visitor, VISITOR_ID_LEN);
-	lz_bind_int(st, 12, c->bot != 0);
-	return lz_run(st) < 0 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_INSERT, v,
+	    LZ_NELEM(v)));
 }
 
 int64_t
 store_journal_get(struct lz_db *db, const char *name)
 {
-	struct lz_stmt	*st = stmt(db, ST_JOURNAL_GET);
-	int64_t		 pos = 0;
+	const struct lz_val	 v = LZ_TEXT(name);
+	int64_t			 pos = 0;
 
-	lz_bind_text(st, 1, name);
-	return lz_one_i64(st, &pos) == -1 ? -1 : pos;
+	return lz_one_i64(lz_db_stmtv(db, set, ST_JOURNAL_GET, &v, 1),
+	    &pos) == -1 ? -1 : pos;
 }
 
 int
 store_journal_set(struct lz_db *db, const char *name, int64_t pos)
 {
-	struct lz_stmt	*st = stmt(db, ST_JOURNAL_SET);
+	const struct lz_val	 v[] = { LZ_TEXT(name), LZ_I64(pos) };
 
-	lz_bind_text(st, 1, name);
-	lz_bind_i64(st, 2, pos);
-	return lz_run(st) < 0 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_JOURNAL_SET, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_journal_del(struct lz_db *db, const char *name)
 {
-	struct lz_stmt	*st = stmt(db, ST_JOURNAL_DEL);
+	const struct lz_val	 v = LZ_TEXT(name);
 
-	lz_bind_text(st, 1, name);
-	return lz_run(st) < 0 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_JOURNAL_DEL, &v, 1));
 }
 
 struct name_fn {
@@ -199,16 +166,18 @@ store_journal_list(struct lz_db *db, void (*fn)(const char *, void *),
 {
 	struct name_fn	 f = { fn, arg };
 
-	return lz_each(stmt(db, ST_JOURNAL_LIST), each_name, &f);
+	return lz_each(lz_db_stmt(db, set, ST_JOURNAL_LIST), each_name, &f);
 }
 
 int
 store_stats_totals(struct lz_db *db, int64_t link_id, int64_t from,
     int64_t to, int64_t *clicks, int64_t *bots)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(to) };
+	struct lz_stmt		*st;
 
-	st = stmt_range(db, ST_STATS_TOTALS, link_id, from, to);
+	st = lz_db_stmtv(db, set, ST_STATS_TOTALS, v, LZ_NELEM(v));
 	if (lz_row(st) != 1)
 		return -1;
 	*clicks = lz_col_i64(st, 0);
@@ -236,11 +205,9 @@ store_stats_series(struct lz_db *db, int64_t link_id, int64_t from,
     void (*fn)(int64_t bucket, int64_t clicks, void *), void *arg)
 {
 	struct series_fn	 f = { fn, arg };
-	struct lz_stmt		*st;
 
-	st = stmt_range(db, ST_STATS_SERIES, link_id, from, to);
-	lz_bind_i64(st, 4, bucket_ms);
-	return lz_each(st, each_bucket, &f) < 0 ? -1 : 0;
+	return lz_each(stmt_range(db, ST_STATS_SERIES, link_id, from, to,
+	    bucket_ms), each_bucket, &f) < 0 ? -1 : 0;
 }
 
 struct key_fn {
@@ -271,26 +238,21 @@ store_stats_breakdown(struct lz_db *db, enum stats_dim dim, int64_t link_id,
 		[STATS_VARIANT] = ST_STATS_BY_VARIANT,
 	};
 	struct key_fn	 f = { fn, arg };
-	struct lz_stmt	*st;
 
 	if ((unsigned)dim >= STATS_DIM__MAX)
 		return -1;
-	st = stmt_range(db, by[dim], link_id, from, to);
-	lz_bind_i64(st, 4, limit);
-	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
+	return lz_each(stmt_range(db, by[dim], link_id, from, to, limit),
+	    each_key, &f) < 0 ? -1 : 0;
 }
 
 int
 store_click_nth(struct lz_db *db, int64_t link_id, int64_t since,
     int64_t until, long n, int64_t *at)
 {
-	struct lz_stmt	*st;
-
 	if (n < 1)
 		return 0;
-	st = stmt_range(db, ST_CLICK_NTH, link_id, since, until);
-	lz_bind_i64(st, 4, n - 1);
-	return lz_one_i64(st, at);
+	return lz_one_i64(stmt_range(db, ST_CLICK_NTH, link_id, since, until,
+	    n - 1), at);
 }
 
 int
@@ -298,11 +260,12 @@ store_click_last(struct lz_db *db, int64_t link_id,
     const unsigned char *visitor, int64_t since, int64_t until,
     char *variant, size_t varlen, char *suffix, size_t suflen, int64_t *at)
 {
-	struct lz_stmt	*st;
-	int		 rc;
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(since),
+	    LZ_I64(until), LZ_BLOB(visitor, VISITOR_ID_LEN) };
+	struct lz_stmt		*st;
+	int			 rc;
 
-	st = stmt_range(db, ST_CLICK_LAST, link_id, since, until);
-	lz_bind_blob(st, 4, visitor, VISITOR_ID_LEN);
+	st = lz_db_stmtv(db, set, ST_CLICK_LAST, v, LZ_NELEM(v));
 	if ((rc = lz_row(st)) == 1) {
 		lz_col_copy(st, 0, variant, varlen);
 		lz_col_copy(st, 1, suffix, suflen);

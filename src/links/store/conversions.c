@@ -6,19 +6,11 @@
 #include "db.h"
 #include "store/conversions.h"
 #include "store/store.h"
+#include "util.h"
 
-enum {
-	ST_CONV_SEEN,
-	ST_CONV_INSERT,
-	ST_CONV_COUNT,
-	ST_CONV_REVENUE,
-	ST_CONV_TOTALS,
-	ST_CONV_SERIES,
-	ST_CONV_BY_SUFFIX,
-	ST_CONV_BY_CURRENCY,
-	ST_CONV_BY_VARIANT,
-	ST__MAX
-};
+enum { ST_CONV_SEEN, ST_CONV_INSERT, ST_CONV_COUNT, ST_CONV_REVENUE,
+    ST_CONV_TOTALS, ST_CONV_SERIES, ST_CONV_BY_SUFFIX, ST_CONV_BY_CURRENCY,
+    ST_CONV_BY_VARIANT, ST__MAX };
 
 /*
  * Conversions of a link in [$2, $3) per value of one column and currency,
@@ -67,68 +59,51 @@ static const struct lz_sql sql[ST__MAX] = {
 };
 
 struct lz_sqlset store_conversions_sql = LZ_SQLSET("conversions", sql);
+static struct lz_sqlset *const set = &store_conversions_sql;
 
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &store_conversions_sql, (size_t)i);
-}
-
-/* Statement i with a link and a time range as $1, $2, $3. */
+/* Statement i with a link and a time range as $1, $2, $3, and x as $4. */
 static struct lz_stmt *
 stmt_range(struct lz_db *db, int i, int64_t link_id, int64_t from,
-    int64_t to)
+    int64_t to, int64_t x)
 {
-	struct lz_stmt	*st = stmt(db, i);
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(to), LZ_I64(x) };
 
-	lz_bind_i64(st, 1, link_id);
-	lz_bind_i64(st, 2, from);
-	lz_bind_i64(st, 3, to);
-	return st;
+	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
 }
 
 int
 store_conv_seen(struct lz_db *db, int64_t link_id, const unsigned char *a,
     const unsigned char *b, int64_t since)
 {
-	struct lz_stmt	*st = stmt(db, ST_CONV_SEEN);
-	int64_t		 one;
+	const struct lz_val	 v[] = { LZ_I64(link_id),
+	    LZ_BLOB(a, VISITOR_ID_LEN), LZ_BLOB(b, VISITOR_ID_LEN),
+	    LZ_I64(since) };
+	int64_t			 one;
 
-	lz_bind_i64(st, 1, link_id);
-	lz_bind_blob(st, 2, a, VISITOR_ID_LEN);
-	lz_bind_blob(st, 3, b, VISITOR_ID_LEN);
-	lz_bind_i64(st, 4, since);
-	return lz_one_i64(st, &one);
+	return lz_one_i64(lz_db_stmtv(db, set, ST_CONV_SEEN, v, LZ_NELEM(v)),
+	    &one);
 }
 
 int
 store_conv_insert(struct lz_db *db, const struct conversion *c)
 {
-	struct lz_stmt	*st = stmt(db, ST_CONV_INSERT);
+	const struct lz_val	 v[] = { LZ_I64(c->link_id), LZ_I64(c->at),
+	    LZ_BLOB(c->visitor, VISITOR_ID_LEN),
+	    LZ_TEXT(c->suffix ? c->suffix : ""), LZ_TEXT(c->currency),
+	    LZ_I64_IF(c->has_value, c->value), LZ_TEXT(c->variant),
+	    LZ_I64_IF(c->click_at != 0, c->click_at) };
+	const struct lz_val	 rev[] = { LZ_I64(c->link_id),
+	    LZ_TEXT(c->currency), LZ_I64(c->value) };
 
-	lz_bind_i64(st, 1, c->link_id);
-	lz_bind_i64(st, 2, c->at);
-	lz_bind_blob(st, 3, c->visitor, VISITOR_ID_LEN);
-	lz_bind_text(st, 4, c->suffix ? c->suffix : "");
-	lz_bind_text(st, 5, c->currency);
-	if (c->has_value)
-		lz_bind_i64(st, 6, c->value);
-	lz_bind_text(st, 7, c->variant);
-	if (c->click_at != 0)
-		lz_bind_i64(st, 8, c->click_at);
-	if (store_changed(st) != 1)
-		return -1;
-	st = stmt(db, ST_CONV_COUNT);
-	lz_bind_i64(st, 1, c->link_id);
-	if (store_changed(st) != 1)
+	if (lz_run_changed(lz_db_stmtv(db, set, ST_CONV_INSERT, v,
+	    LZ_NELEM(v))) != 1 || lz_run_changed(lz_db_stmtv(db, set,
+	    ST_CONV_COUNT, v, 1)) != 1)
 		return -1;
 	if (!c->has_value)
 		return 1;
-	st = stmt(db, ST_CONV_REVENUE);
-	lz_bind_i64(st, 1, c->link_id);
-	lz_bind_text(st, 2, c->currency);
-	lz_bind_i64(st, 3, c->value);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_CONV_REVENUE, rev,
+	    LZ_NELEM(rev)));
 }
 
 struct totals_fn {
@@ -149,9 +124,11 @@ int
 store_conv_totals(struct lz_db *db, int64_t link_id, int64_t from,
     int64_t to, conv_row_fn *fn, void *arg)
 {
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(to) };
 	struct totals_fn	 f = { fn, arg };
 
-	return lz_each(stmt_range(db, ST_CONV_TOTALS, link_id, from, to),
+	return lz_each(lz_db_stmtv(db, set, ST_CONV_TOTALS, v, LZ_NELEM(v)),
 	    each_total, &f) < 0 ? -1 : 0;
 }
 
@@ -176,11 +153,9 @@ store_conv_series(struct lz_db *db, int64_t link_id, int64_t from,
     int64_t micros, void *), void *arg)
 {
 	struct series_fn	 f = { fn, arg };
-	struct lz_stmt		*st;
 
-	st = stmt_range(db, ST_CONV_SERIES, link_id, from, to);
-	lz_bind_i64(st, 4, bucket_ms);
-	return lz_each(st, each_bucket, &f) < 0 ? -1 : 0;
+	return lz_each(stmt_range(db, ST_CONV_SERIES, link_id, from, to,
+	    bucket_ms), each_bucket, &f) < 0 ? -1 : 0;
 }
 
 struct breakdown_fn {
@@ -211,11 +186,9 @@ store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
 		[CONV_BY_VARIANT] = ST_CONV_BY_VARIANT,
 	};
 	struct breakdown_fn	 f = { fn, arg };
-	struct lz_stmt		*st;
 
 	if ((unsigned)dim >= CONV_DIM__MAX)
 		return -1;
-	st = stmt_range(db, by[dim], link_id, from, to);
-	lz_bind_i64(st, 4, limit);
-	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
+	return lz_each(stmt_range(db, by[dim], link_id, from, to, limit),
+	    each_key, &f) < 0 ? -1 : 0;
 }

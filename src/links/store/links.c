@@ -14,22 +14,13 @@
 #include "store/store.h"
 #include "util.h"
 
-enum {
-	ST_LINK_COUNT,
-	ST_LINK_INSERT,
-	ST_LINK_GET,
-	ST_LINK_GET_ANY,
-	ST_LINK_BY_ID,
-	ST_LINK_BY_SLUG,
-	ST_LINK_LIST,
-	ST_LINK_LIST_ANY,
-	ST_LINK_DELETE,
-	ST_LINK_DELETE_ANY,
-	ST__MAX
-};
+enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
+    ST_LINK_BY_ID, ST_LINK_BY_SLUG, ST_LINK_LIST, ST_LINK_LIST_ANY,
+    ST_LINK_DELETE, ST_LINK_DELETE_ANY, ST__MAX };
 
+/* A page: ids below $1 (0: from the newest), at most $2. */
 #define LINK_PAGE \
-	"deleted_at IS NULL AND ($2 = 0 OR id < $2) ORDER BY id DESC LIMIT $3"
+	"deleted_at IS NULL AND ($1 = 0 OR id < $1) ORDER BY id DESC LIMIT $2"
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_LINK_COUNT] = { "link count",
@@ -53,7 +44,7 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_LINK_BY_SLUG] = { "link by slug",
 	    "SELECT " STORE_LINK_COLS " FROM links WHERE slug = $1" },
 	[ST_LINK_LIST] = { "link list",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE account_id = $1 AND "
+	    "SELECT " STORE_LINK_COLS " FROM links WHERE account_id = $3 AND "
 	    LINK_PAGE },
 	[ST_LINK_LIST_ANY] = { "link list (any account)",
 	    "SELECT " STORE_LINK_COLS " FROM links WHERE " LINK_PAGE },
@@ -66,12 +57,7 @@ static const struct lz_sql sql[ST__MAX] = {
 };
 
 struct lz_sqlset store_links_sql = LZ_SQLSET("links", sql);
-
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &store_links_sql, (size_t)i);
-}
+static struct lz_sqlset *const set = &store_links_sql;
 
 static json_t *
 col_json(struct lz_stmt *st, int col)
@@ -153,42 +139,43 @@ store_link_each(struct lz_stmt *st, void (*fn)(struct link *, void *),
 long long
 store_link_count(struct lz_db *db, int64_t account_id)
 {
-	struct lz_stmt	*st = stmt(db, ST_LINK_COUNT);
-	int64_t		 n;
+	const struct lz_val	 v = LZ_I64(account_id);
+	int64_t			 n;
 
-	lz_bind_i64(st, 1, account_id);
-	return lz_one_i64(st, &n) == 1 ? n : -1;
+	return lz_one_i64(lz_db_stmtv(db, set, ST_LINK_COUNT, &v, 1), &n) ==
+	    1 ? n : -1;
+}
+
+/* Inserts l with its JSON members as texts (json: variants, og, utm). */
+static int
+insert(struct lz_db *db, struct link *l, char *const json[3])
+{
+	const struct lz_val	 v[] = { LZ_I64(l->account_id),
+	    LZ_TEXT(l->slug), LZ_TEXT(l->target_url), LZ_TEXT(l->title),
+	    LZ_TEXT(link_mode_names[l->mode]), LZ_TEXT(json[0]),
+	    LZ_I64(l->redirect_type), LZ_TEXT(json[1]),
+	    LZ_TEXT(l->pixel[PIXEL_FB]), LZ_TEXT(l->pixel[PIXEL_GA]),
+	    LZ_TEXT(l->pixel[PIXEL_GTM]), LZ_TEXT(l->pixel[PIXEL_TIKTOK]),
+	    LZ_TEXT(l->pixel[PIXEL_LINE]), LZ_I64(l->escape_inapp),
+	    LZ_I64_IF(l->expires_at != 0, l->expires_at),
+	    LZ_I64(l->max_clicks), LZ_TEXT(json[2]), LZ_TEXT(l->password_hash),
+	    LZ_I64(l->created_at) };
+
+	return lz_one_i64(lz_db_stmtv(db, set, ST_LINK_INSERT, v,
+	    LZ_NELEM(v)), &l->id);
 }
 
 int
 store_link_insert(struct lz_db *db, struct link *l)
 {
-	struct lz_stmt	*st = stmt(db, ST_LINK_INSERT);
-	char		*json[3];
-	size_t		 i;
-	int		 rc;
+	char	*json[3];
+	size_t	 i;
+	int	 rc;
 
 	json[0] = l->variants ? json_dumps(l->variants, JSON_COMPACT) : NULL;
 	json[1] = l->og ? json_dumps(l->og, JSON_COMPACT) : NULL;
 	json[2] = l->utm ? json_dumps(l->utm, JSON_COMPACT) : NULL;
-	lz_bind_i64(st, 1, l->account_id);
-	lz_bind_text(st, 2, l->slug);
-	lz_bind_text(st, 3, l->target_url);
-	lz_bind_text(st, 4, l->title);
-	lz_bind_text(st, 5, link_mode_names[l->mode]);
-	lz_bind_text(st, 6, json[0]);
-	lz_bind_int(st, 7, l->redirect_type);
-	lz_bind_text(st, 8, json[1]);
-	for (i = 0; i < PIXEL__MAX; i++)
-		lz_bind_text(st, 9 + (int)i, l->pixel[i]);
-	lz_bind_int(st, 14, l->escape_inapp);
-	if (l->expires_at)
-		lz_bind_i64(st, 15, l->expires_at);
-	lz_bind_i64(st, 16, l->max_clicks);
-	lz_bind_text(st, 17, json[2]);
-	lz_bind_text(st, 18, l->password_hash);
-	lz_bind_i64(st, 19, l->created_at);
-	rc = lz_one_i64(st, &l->id);
+	rc = insert(db, l, json);
 	for (i = 0; i < LZ_NELEM(json); i++)
 		free(json[i]);
 	return rc == -1 ? -1 : rc == 0;
@@ -198,44 +185,43 @@ int
 store_link_get(struct lz_db *db, int64_t id, int64_t account_id,
     struct link *l)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 v = LZ_I64(id);
+	struct lz_stmt		*st;
 
-	if ((st = store_stmt_of(db, &store_links_sql, ST_LINK_GET,
-	    ST_LINK_GET_ANY, account_id, 2)) == NULL)
+	if ((st = store_stmt_of(db, set, ST_LINK_GET, ST_LINK_GET_ANY,
+	    account_id, &v, 1)) == NULL)
 		return -1;
-	lz_bind_i64(st, 1, id);
 	return (int)lz_each(st, row_link, l);
 }
 
 int
 store_link_by_id(struct lz_db *db, int64_t id, struct link *l)
 {
-	struct lz_stmt	*st = stmt(db, ST_LINK_BY_ID);
+	const struct lz_val	 v = LZ_I64(id);
 
-	lz_bind_i64(st, 1, id);
-	return (int)lz_each(st, row_link, l);
+	return (int)lz_each(lz_db_stmtv(db, set, ST_LINK_BY_ID, &v, 1),
+	    row_link, l);
 }
 
 int
 store_link_by_slug(struct lz_db *db, const char *slug, struct link *l)
 {
-	struct lz_stmt	*st = stmt(db, ST_LINK_BY_SLUG);
+	const struct lz_val	 v = LZ_TEXT(slug);
 
-	lz_bind_text(st, 1, slug);
-	return (int)lz_each(st, row_link, l);
+	return (int)lz_each(lz_db_stmtv(db, set, ST_LINK_BY_SLUG, &v, 1),
+	    row_link, l);
 }
 
 long
 store_link_list(struct lz_db *db, int64_t account_id, int64_t before,
     long limit, void (*fn)(struct link *, void *), void *arg)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
+	struct lz_stmt		*st;
 
-	if ((st = store_stmt_of(db, &store_links_sql, ST_LINK_LIST,
-	    ST_LINK_LIST_ANY, account_id, 1)) == NULL)
+	if ((st = store_stmt_of(db, set, ST_LINK_LIST, ST_LINK_LIST_ANY,
+	    account_id, v, LZ_NELEM(v))) == NULL)
 		return -1;
-	lz_bind_i64(st, 2, before);
-	lz_bind_i64(st, 3, limit);
 	return store_link_each(st, fn, arg);
 }
 
@@ -243,12 +229,8 @@ int
 store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
     int64_t now)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
 
-	if ((st = store_stmt_of(db, &store_links_sql, ST_LINK_DELETE,
-	    ST_LINK_DELETE_ANY, account_id, 3)) == NULL)
-		return -1;
-	lz_bind_i64(st, 1, now);
-	lz_bind_i64(st, 2, id);
-	return store_changed(st);
+	return lz_run_changed(store_stmt_of(db, set, ST_LINK_DELETE,
+	    ST_LINK_DELETE_ANY, account_id, v, LZ_NELEM(v)));
 }

@@ -7,20 +7,11 @@
 #include "store/links.h"
 #include "store/safety.h"
 #include "store/store.h"
+#include "util.h"
 
-enum {
-	ST_BL_FIND,
-	ST_BL_UPSERT,
-	ST_BL_PRUNE,
-	ST_BL_REMOVE,
-	ST_BL_LIST,
-	ST_BL_COUNT,
-	ST_LINK_SCAN,
-	ST_LINK_FLAG,
-	ST_LINK_UNFLAG,
-	ST_LINK_FLAGGED,
-	ST__MAX
-};
+enum { ST_BL_FIND, ST_BL_UPSERT, ST_BL_PRUNE, ST_BL_REMOVE, ST_BL_LIST,
+    ST_BL_COUNT, ST_LINK_SCAN, ST_LINK_FLAG, ST_LINK_UNFLAG, ST_LINK_FLAGGED,
+    ST__MAX };
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_BL_FIND] = { "blocklist find",
@@ -59,23 +50,18 @@ static const struct lz_sql sql[ST__MAX] = {
 };
 
 struct lz_sqlset store_safety_sql = LZ_SQLSET("safety", sql);
-
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &store_safety_sql, (size_t)i);
-}
+static struct lz_sqlset *const set = &store_safety_sql;
 
 int
 store_bl_find(struct lz_db *db, const char *kind, const char *value,
     char *source, size_t srclen, char *reason, size_t reasonlen)
 {
-	struct lz_stmt	*st = stmt(db, ST_BL_FIND);
-	int		 rc;
+	const struct lz_val	 v[] = { LZ_TEXT(kind), LZ_TEXT(value) };
+	struct lz_stmt		*st;
+	int			 rc;
 
 	/* Called ~35 times per destination: the binds copy nothing. */
-	lz_bind_text(st, 1, kind);
-	lz_bind_text(st, 2, value);
+	st = lz_db_stmtv(db, set, ST_BL_FIND, v, LZ_NELEM(v));
 	if ((rc = lz_row(st)) == 1) {
 		lz_col_copy(st, 0, source, srclen);
 		lz_col_copy(st, 1, reason, reasonlen);
@@ -88,36 +74,30 @@ int
 store_bl_upsert(struct lz_db *db, const char *kind, const char *value,
     const char *source, const char *reason, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_BL_UPSERT);
+	const struct lz_val	 v[] = { LZ_TEXT(kind), LZ_TEXT(value),
+	    LZ_TEXT(source), LZ_TEXT(reason ? reason : ""), LZ_I64(now) };
 
-	lz_bind_text(st, 1, kind);
-	lz_bind_text(st, 2, value);
-	lz_bind_text(st, 3, source);
-	lz_bind_text(st, 4, reason ? reason : "");
-	lz_bind_i64(st, 5, now);
-	return lz_run(st) < 0 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_BL_UPSERT, v, LZ_NELEM(v)));
 }
 
 long
 store_bl_prune(struct lz_db *db, const char *source, int64_t before)
 {
-	struct lz_stmt	*st = stmt(db, ST_BL_PRUNE);
+	const struct lz_val	 v[] = { LZ_TEXT(source), LZ_I64(before) };
 
-	lz_bind_text(st, 1, source);
-	lz_bind_i64(st, 2, before);
-	return (long)lz_run(st);
+	return (long)lz_run(lz_db_stmtv(db, set, ST_BL_PRUNE, v,
+	    LZ_NELEM(v)));
 }
 
 long
 store_bl_remove(struct lz_db *db, const char *kind, const char *value,
     const char *source)
 {
-	struct lz_stmt	*st = stmt(db, ST_BL_REMOVE);
+	const struct lz_val	 v[] = { LZ_TEXT(kind), LZ_TEXT(value),
+	    LZ_TEXT(source) };
 
-	lz_bind_text(st, 1, kind);
-	lz_bind_text(st, 2, value);
-	lz_bind_text(st, 3, source);
-	return (long)lz_run(st);
+	return (long)lz_run(lz_db_stmtv(db, set, ST_BL_REMOVE, v,
+	    LZ_NELEM(v)));
 }
 
 struct bl_fn {
@@ -143,12 +123,11 @@ long
 store_bl_list(struct lz_db *db, const char *source, long limit,
     void (*fn)(const struct bl_row *, void *), void *arg)
 {
-	struct lz_stmt	*st = stmt(db, ST_BL_LIST);
-	struct bl_fn	 f = { fn, arg };
+	const struct lz_val	 v[] = { LZ_TEXT(source), LZ_I64(limit) };
+	struct bl_fn		 f = { fn, arg };
 
-	lz_bind_text(st, 1, source);
-	lz_bind_i64(st, 2, limit);
-	return lz_each(st, each_entry, &f);
+	return lz_each(lz_db_stmtv(db, set, ST_BL_LIST, v, LZ_NELEM(v)),
+	    each_entry, &f);
 }
 
 struct count_fn {
@@ -171,47 +150,44 @@ store_bl_count(struct lz_db *db, void (*fn)(const char *source,
 {
 	struct count_fn	 f = { fn, arg };
 
-	return lz_each(stmt(db, ST_BL_COUNT), each_source, &f);
+	return lz_each(lz_db_stmt(db, set, ST_BL_COUNT), each_source, &f);
 }
 
 long
 store_link_scan(struct lz_db *db, int64_t after, long limit,
     void (*fn)(struct link *, void *), void *arg)
 {
-	struct lz_stmt	*st = stmt(db, ST_LINK_SCAN);
+	const struct lz_val	 v[] = { LZ_I64(after), LZ_I64(limit) };
 
-	lz_bind_i64(st, 1, after);
-	lz_bind_i64(st, 2, limit);
-	return store_link_each(st, fn, arg);
+	return store_link_each(lz_db_stmtv(db, set, ST_LINK_SCAN, v,
+	    LZ_NELEM(v)), fn, arg);
 }
 
 int
 store_link_flag(struct lz_db *db, int64_t id, int64_t now,
     const char *reason)
 {
-	struct lz_stmt	*st = stmt(db, ST_LINK_FLAG);
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_TEXT(reason),
+	    LZ_I64(id) };
 
-	lz_bind_i64(st, 1, now);
-	lz_bind_text(st, 2, reason);
-	lz_bind_i64(st, 3, id);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_LINK_FLAG, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_link_unflag(struct lz_db *db, int64_t id)
 {
-	struct lz_stmt	*st = stmt(db, ST_LINK_UNFLAG);
+	const struct lz_val	 v = LZ_I64(id);
 
-	lz_bind_i64(st, 1, id);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_LINK_UNFLAG, &v, 1));
 }
 
 long
 store_link_flagged(struct lz_db *db, long limit,
     void (*fn)(struct link *, void *), void *arg)
 {
-	struct lz_stmt	*st = stmt(db, ST_LINK_FLAGGED);
+	const struct lz_val	 v = LZ_I64(limit);
 
-	lz_bind_i64(st, 1, limit);
-	return store_link_each(st, fn, arg);
+	return store_link_each(lz_db_stmtv(db, set, ST_LINK_FLAGGED, &v, 1),
+	    fn, arg);
 }

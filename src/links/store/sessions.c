@@ -6,29 +6,15 @@
 
 #include <string.h>
 
-#include <sodium.h>
-
 #include "db.h"
 #include "store/sessions.h"
 #include "store/store.h"
+#include "util.h"
 
-enum {
-	ST_SESSION_ADD,
-	ST_SESSION_GET,
-	ST_SESSION_TOUCH,
-	ST_SESSION_DELETE,
-	ST_SESSION_DELETE_OTHERS,
-	ST_SESSION_PURGE,
-	ST_LOGIN_FAIL_ADD,
-	ST_LOGIN_FAIL_COUNT,
-	ST_LOGIN_FAIL_CLEAR,
-	ST_LOGIN_FAIL_PURGE,
-	ST_PWTRY_TAKE,
-	ST_PWTRY_GET,
-	ST_PWTRY_GIVE_BACK,
-	ST_PWTRY_PURGE,
-	ST__MAX
-};
+enum { ST_SESSION_ADD, ST_SESSION_GET, ST_SESSION_TOUCH, ST_SESSION_DELETE,
+    ST_SESSION_DELETE_OTHERS, ST_SESSION_PURGE, ST_LOGIN_FAIL_ADD,
+    ST_LOGIN_FAIL_COUNT, ST_LOGIN_FAIL_CLEAR, ST_LOGIN_FAIL_PURGE,
+    ST_PWTRY_TAKE, ST_PWTRY_GET, ST_PWTRY_GIVE_BACK, ST_PWTRY_PURGE, ST__MAX };
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_SESSION_ADD] = { "session add",
@@ -77,19 +63,7 @@ static const struct lz_sql sql[ST__MAX] = {
 };
 
 struct lz_sqlset store_sessions_sql = LZ_SQLSET("sessions", sql);
-
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &store_sessions_sql, (size_t)i);
-}
-
-/* Runs statement st; 0 or -1. */
-static int
-run(struct lz_stmt *st)
-{
-	return lz_run(st) < 0 ? -1 : 0;
-}
+static struct lz_sqlset *const set = &store_sessions_sql;
 
 /* ---- sessions -------------------------------------------------------- */
 
@@ -97,81 +71,70 @@ int64_t
 store_session_add(struct lz_db *db, const unsigned char hash[SESSION_HASH_LEN],
     int64_t account_id, const char *csrf, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_SESSION_ADD);
-	int64_t		 id;
+	const struct lz_val	 v[] = { LZ_BLOB(hash, SESSION_HASH_LEN),
+	    LZ_I64(account_id), LZ_TEXT(csrf), LZ_I64(now) };
 
-	lz_bind_blob(st, 1, hash, SESSION_HASH_LEN);
-	lz_bind_i64(st, 2, account_id);
-	lz_bind_text(st, 3, csrf);
-	lz_bind_i64(st, 4, now);
-	return lz_one_i64(st, &id) == 1 ? id : -1;
+	return lz_run_id(lz_db_stmtv(db, set, ST_SESSION_ADD, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_session_get(struct lz_db *db, const unsigned char hash[SESSION_HASH_LEN],
     struct session *s)
 {
-	struct lz_stmt	*st = stmt(db, ST_SESSION_GET);
-	const void	*stored;
-	size_t		 len;
-	int		 rc;
+	const struct lz_val	 v = LZ_BLOB(hash, SESSION_HASH_LEN);
+	struct lz_stmt		*st;
+	int			 rc;
 
-	lz_bind_blob(st, 1, hash, SESSION_HASH_LEN);
-	if ((rc = lz_row(st)) != 1)
-		return rc;
-	memset(s, 0, sizeof(*s));
-	s->id = lz_col_i64(st, 0);
-	s->account_id = lz_col_i64(st, 1);
-	lz_col_copy(st, 2, s->csrf, sizeof(s->csrf));
-	s->created_at = lz_col_i64(st, 3);
-	s->seen_at = lz_col_i64(st, 4);
-	/* The index found it; compare in constant time anyway. */
-	stored = lz_col_blob(st, 5, &len);
-	rc = len == SESSION_HASH_LEN && sodium_memcmp(stored, hash,
-	    SESSION_HASH_LEN) == 0;
-	lz_reset(st);
+	st = lz_db_stmtv(db, set, ST_SESSION_GET, &v, 1);
+	if ((rc = store_row_by_hash(st, 5, hash, SESSION_HASH_LEN)) == 1) {
+		memset(s, 0, sizeof(*s));
+		s->id = lz_col_i64(st, 0);
+		s->account_id = lz_col_i64(st, 1);
+		lz_col_copy(st, 2, s->csrf, sizeof(s->csrf));
+		s->created_at = lz_col_i64(st, 3);
+		s->seen_at = lz_col_i64(st, 4);
+		lz_reset(st);
+	}
 	return rc;
 }
 
 int
 store_session_touch(struct lz_db *db, int64_t id, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_SESSION_TOUCH);
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
 
-	lz_bind_i64(st, 1, now);
-	lz_bind_i64(st, 2, id);
-	return run(st);
+	return lz_run_ok(lz_db_stmtv(db, set, ST_SESSION_TOUCH, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_session_delete(struct lz_db *db, int64_t id)
 {
-	struct lz_stmt	*st = stmt(db, ST_SESSION_DELETE);
+	const struct lz_val	 v = LZ_I64(id);
 
-	lz_bind_i64(st, 1, id);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_SESSION_DELETE, &v, 1));
 }
 
 int
 store_session_delete_others(struct lz_db *db, int64_t account_id,
     int64_t keep_id)
 {
-	struct lz_stmt	*st = stmt(db, ST_SESSION_DELETE_OTHERS);
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_I64(keep_id) };
 
-	lz_bind_i64(st, 1, account_id);
-	lz_bind_i64(st, 2, keep_id);
-	return run(st);
+	return lz_run_ok(lz_db_stmtv(db, set, ST_SESSION_DELETE_OTHERS, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_session_purge(struct lz_db *db, int64_t idle_before,
     int64_t created_before)
 {
-	struct lz_stmt	*st = stmt(db, ST_SESSION_PURGE);
+	const struct lz_val	 v[] = { LZ_I64(idle_before),
+	    LZ_I64(created_before) };
 
-	lz_bind_i64(st, 1, idle_before);
-	lz_bind_i64(st, 2, created_before);
-	return run(st);
+	return lz_run_ok(lz_db_stmtv(db, set, ST_SESSION_PURGE, v,
+	    LZ_NELEM(v)));
 }
 
 /* ---- sign-in failures ------------------------------------------------ */
@@ -179,22 +142,21 @@ store_session_purge(struct lz_db *db, int64_t idle_before,
 int
 store_login_fail_add(struct lz_db *db, const char *scope, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_LOGIN_FAIL_ADD);
+	const struct lz_val	 v[] = { LZ_TEXT(scope), LZ_I64(now) };
 
-	lz_bind_text(st, 1, scope);
-	lz_bind_i64(st, 2, now);
-	return run(st);
+	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_ADD, v,
+	    LZ_NELEM(v)));
 }
 
 long long
 store_login_fail_count(struct lz_db *db, const char *scope, int64_t since,
     int64_t *oldest)
 {
-	struct lz_stmt	*st = stmt(db, ST_LOGIN_FAIL_COUNT);
-	long long	 n;
+	const struct lz_val	 v[] = { LZ_TEXT(scope), LZ_I64(since) };
+	struct lz_stmt		*st;
+	long long		 n;
 
-	lz_bind_text(st, 1, scope);
-	lz_bind_i64(st, 2, since);
+	st = lz_db_stmtv(db, set, ST_LOGIN_FAIL_COUNT, v, LZ_NELEM(v));
 	if (lz_row(st) != 1)
 		return -1;
 	n = lz_col_i64(st, 0);
@@ -206,19 +168,17 @@ store_login_fail_count(struct lz_db *db, const char *scope, int64_t since,
 int
 store_login_fail_clear(struct lz_db *db, const char *scope)
 {
-	struct lz_stmt	*st = stmt(db, ST_LOGIN_FAIL_CLEAR);
+	const struct lz_val	 v = LZ_TEXT(scope);
 
-	lz_bind_text(st, 1, scope);
-	return run(st);
+	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_CLEAR, &v, 1));
 }
 
 int
 store_login_fail_purge(struct lz_db *db, int64_t before)
 {
-	struct lz_stmt	*st = stmt(db, ST_LOGIN_FAIL_PURGE);
+	const struct lz_val	 v = LZ_I64(before);
 
-	lz_bind_i64(st, 1, before);
-	return run(st);
+	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_PURGE, &v, 1));
 }
 
 /* ---- password tries -------------------------------------------------- */
@@ -228,41 +188,34 @@ store_pwtry_take(struct lz_db *db, int64_t link_id, const unsigned char *net,
     size_t netlen, int64_t now, int64_t window, int max,
     int64_t *window_start)
 {
-	struct lz_stmt	*st = stmt(db, ST_PWTRY_TAKE);
-	int64_t		 tries;
-	int		 rc;
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_BLOB(net, netlen),
+	    LZ_I64(now), LZ_I64(window), LZ_I64(max) };
+	int64_t			 tries;
+	int			 rc;
 
-	lz_bind_i64(st, 1, link_id);
-	lz_bind_blob(st, 2, net, netlen);
-	lz_bind_i64(st, 3, now);
-	lz_bind_i64(st, 4, window);
-	lz_bind_int(st, 5, max);
-	if ((rc = lz_one_i64(st, &tries)) != 0)
+	if ((rc = lz_one_i64(lz_db_stmtv(db, set, ST_PWTRY_TAKE, v,
+	    LZ_NELEM(v)), &tries)) != 0)
 		return rc;
 	/* Refused: when did the full window start? */
-	st = stmt(db, ST_PWTRY_GET);
-	lz_bind_i64(st, 1, link_id);
-	lz_bind_blob(st, 2, net, netlen);
 	*window_start = now;
-	return lz_one_i64(st, window_start) == -1 ? -1 : 0;
+	return lz_one_i64(lz_db_stmtv(db, set, ST_PWTRY_GET, v, 2),
+	    window_start) == -1 ? -1 : 0;
 }
 
 int
 store_pwtry_give_back(struct lz_db *db, int64_t link_id,
     const unsigned char *net, size_t netlen)
 {
-	struct lz_stmt	*st = stmt(db, ST_PWTRY_GIVE_BACK);
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_BLOB(net, netlen) };
 
-	lz_bind_i64(st, 1, link_id);
-	lz_bind_blob(st, 2, net, netlen);
-	return run(st);
+	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_GIVE_BACK, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_pwtry_purge(struct lz_db *db, int64_t before)
 {
-	struct lz_stmt	*st = stmt(db, ST_PWTRY_PURGE);
+	const struct lz_val	 v = LZ_I64(before);
 
-	lz_bind_i64(st, 1, before);
-	return run(st);
+	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_PURGE, &v, 1));
 }

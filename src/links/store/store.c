@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <sodium.h>
+
 #include "db.h"
 #include "log.h"
 #include "store/admin.h"
@@ -45,7 +47,7 @@ store_open(struct lz_db *db, const char *path, char *err, size_t errlen)
 
 struct lz_stmt *
 store_stmt_of(struct lz_db *db, struct lz_sqlset *set, size_t own, size_t any,
-    int64_t account_id, int n)
+    int64_t account_id, const struct lz_val *v, size_t n)
 {
 	struct lz_stmt	*st;
 
@@ -55,17 +57,26 @@ store_stmt_of(struct lz_db *db, struct lz_sqlset *set, size_t own, size_t any,
 			    "no admin tool", set->name, set->sql[any].name);
 			return NULL;
 		}
-		return lz_db_stmt(db, set, any);
+		return lz_db_stmtv(db, set, any, v, n);
 	}
-	st = lz_db_stmt(db, set, own);
-	lz_bind_i64(st, n, account_id);
+	st = lz_db_stmtv(db, set, own, v, n);
+	lz_bind_i64(st, (int)n + 1, account_id);
 	return st;
 }
 
 int
-store_changed(struct lz_stmt *st)
+store_row_by_hash(struct lz_stmt *st, int col, const unsigned char *hash,
+    size_t len)
 {
-	long long	 n = lz_run(st);
+	const void	*stored;
+	size_t		 n;
+	int		 rc;
 
-	return n < 0 ? -1 : n > 0;
+	if ((rc = lz_row(st)) != 1)
+		return rc;
+	stored = lz_col_blob(st, col, &n);
+	if (n == len && sodium_memcmp(stored, hash, len) == 0)
+		return 1;
+	lz_reset(st);
+	return 0;
 }

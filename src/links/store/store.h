@@ -47,14 +47,21 @@ extern struct lz_sqlset store_accounts_sql, store_links_sql,
 	    store_safety_sql, store_sessions_sql;
 
 /*
- * The statement of set for account_id: own, with account_id bound to $n,
- * or any for ACCOUNT_ANY.  NULL (logged) when a process that did not call
- * store_admin() asks for any account.
+ * Statement own of set for account_id, with v[0..n) bound and account_id
+ * as $n+1; or statement any, with v alone, for ACCOUNT_ANY.  NULL
+ * (logged) when a process that did not call store_admin() asks for any
+ * account.
  */
 struct lz_stmt *store_stmt_of(struct lz_db *, struct lz_sqlset *, size_t own,
-	    size_t any, int64_t account_id, int n);
+	    size_t any, int64_t account_id, const struct lz_val *v, size_t n);
 
-/* Runs st: 1 when it changed a row, 0 when not, -1. */
-int	store_changed(struct lz_stmt *);
+/*
+ * The row of st, found by the hash bound to it: 1 when its column col
+ * holds hash (compared in constant time: the index found it, but the
+ * comparison must not tell how much of it matched), readable until
+ * lz_reset(); 0 when there is none (or another); -1.
+ */
+int	store_row_by_hash(struct lz_stmt *, int col, const unsigned char *hash,
+	    size_t len);
 
 #endif

@@ -11,31 +11,13 @@
 #include "util.h"
 #include "webhook.h"
 
-enum {
-	ST_WEBHOOK_ADD,
-	ST_WEBHOOK_GET,
-	ST_WEBHOOK_GET_ANY,
-	ST_WEBHOOK_LIST,
-	ST_WEBHOOK_LIST_ANY,
-	ST_WEBHOOK_COUNT,
-	ST_WEBHOOK_SET_SECRET,
-	ST_WEBHOOK_SET_SECRET_ANY,
-	ST_WEBHOOK_DISABLE,
-	ST_WEBHOOK_DISABLE_ANY,
-	ST_WEBHOOK_TARGETS,
-	ST_DELIVERY_ADD,
-	ST_DELIVERY_CANCEL,
-	ST_DELIVERY_DUE,
-	ST_DELIVERY_LEASE,
-	ST_ATTEMPT_ADD,
-	ST_DELIVERY_DELIVERED,
-	ST_DELIVERY_FAILED,
-	ST_DELIVERY_LIST,
-	ST_DELIVERY_BY_UUID,
-	ST_ATTEMPT_LIST,
-	ST_DELIVERY_PURGE,
-	ST__MAX
-};
+enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
+    ST_WEBHOOK_LIST_ANY, ST_WEBHOOK_COUNT, ST_WEBHOOK_SET_SECRET,
+    ST_WEBHOOK_SET_SECRET_ANY, ST_WEBHOOK_DISABLE, ST_WEBHOOK_DISABLE_ANY,
+    ST_WEBHOOK_TARGETS, ST_DELIVERY_ADD, ST_DELIVERY_CANCEL, ST_DELIVERY_DUE,
+    ST_DELIVERY_LEASE, ST_ATTEMPT_ADD, ST_DELIVERY_DELIVERED,
+    ST_DELIVERY_FAILED, ST_DELIVERY_LIST, ST_DELIVERY_BY_UUID,
+    ST_ATTEMPT_LIST, ST_DELIVERY_PURGE, ST__MAX };
 
 #define WEBHOOK_COLS \
 	"w.id, w.account_id, w.url, w.events, w.secret_box, w.created_at, " \
@@ -132,12 +114,7 @@ static const struct lz_sql sql[ST__MAX] = {
 };
 
 struct lz_sqlset store_webhooks_sql = LZ_SQLSET("webhooks", sql);
-
-static struct lz_stmt *
-stmt(struct lz_db *db, int i)
-{
-	return lz_db_stmt(db, &store_webhooks_sql, (size_t)i);
-}
+static struct lz_sqlset *const set = &store_webhooks_sql;
 
 /* ---- subscriptions --------------------------------------------------- */
 
@@ -166,27 +143,23 @@ int64_t
 store_webhook_add(struct lz_db *db, int64_t account_id, const char *url,
     unsigned events, const unsigned char *box, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_WEBHOOK_ADD);
-	int64_t		 id;
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(url),
+	    LZ_I64(events), LZ_BLOB(box, WEBHOOK_BOX_LEN), LZ_I64(now) };
 
-	lz_bind_i64(st, 1, account_id);
-	lz_bind_text(st, 2, url);
-	lz_bind_int(st, 3, (int)events);
-	lz_bind_blob(st, 4, box, WEBHOOK_BOX_LEN);
-	lz_bind_i64(st, 5, now);
-	return lz_one_i64(st, &id) == 1 ? id : -1;
+	return lz_run_id(lz_db_stmtv(db, set, ST_WEBHOOK_ADD, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_webhook_get(struct lz_db *db, int64_t id, int64_t account_id,
     struct webhook *w)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 v = LZ_I64(id);
+	struct lz_stmt		*st;
 
-	if ((st = store_stmt_of(db, &store_webhooks_sql, ST_WEBHOOK_GET,
-	    ST_WEBHOOK_GET_ANY, account_id, 2)) == NULL)
+	if ((st = store_stmt_of(db, set, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY,
+	    account_id, &v, 1)) == NULL)
 		return -1;
-	lz_bind_i64(st, 1, id);
 	return (int)lz_each(st, row_webhook, w);
 }
 
@@ -213,8 +186,8 @@ store_webhook_list(struct lz_db *db, int64_t account_id,
 	struct webhook_fn	 f = { fn, arg };
 	struct lz_stmt		*st;
 
-	if ((st = store_stmt_of(db, &store_webhooks_sql, ST_WEBHOOK_LIST,
-	    ST_WEBHOOK_LIST_ANY, account_id, 1)) == NULL)
+	if ((st = store_stmt_of(db, set, ST_WEBHOOK_LIST, ST_WEBHOOK_LIST_ANY,
+	    account_id, NULL, 0)) == NULL)
 		return -1;
 	return lz_each(st, each_webhook, &f);
 }
@@ -222,52 +195,44 @@ store_webhook_list(struct lz_db *db, int64_t account_id,
 long long
 store_webhook_count(struct lz_db *db, int64_t account_id)
 {
-	struct lz_stmt	*st = stmt(db, ST_WEBHOOK_COUNT);
-	int64_t		 n;
+	const struct lz_val	 v = LZ_I64(account_id);
+	int64_t			 n;
 
-	lz_bind_i64(st, 1, account_id);
-	return lz_one_i64(st, &n) == 1 ? n : -1;
+	return lz_one_i64(lz_db_stmtv(db, set, ST_WEBHOOK_COUNT, &v, 1),
+	    &n) == 1 ? n : -1;
 }
 
 int
 store_webhook_set_secret(struct lz_db *db, int64_t id, int64_t account_id,
     const unsigned char *box, int64_t now)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 v[] = { LZ_BLOB(box, WEBHOOK_BOX_LEN),
+	    LZ_I64(now), LZ_I64(id) };
 
-	if ((st = store_stmt_of(db, &store_webhooks_sql, ST_WEBHOOK_SET_SECRET,
-	    ST_WEBHOOK_SET_SECRET_ANY, account_id, 4)) == NULL)
-		return -1;
-	lz_bind_blob(st, 1, box, WEBHOOK_BOX_LEN);
-	lz_bind_i64(st, 2, now);
-	lz_bind_i64(st, 3, id);
-	return store_changed(st);
+	return lz_run_changed(store_stmt_of(db, set, ST_WEBHOOK_SET_SECRET,
+	    ST_WEBHOOK_SET_SECRET_ANY, account_id, v, LZ_NELEM(v)));
 }
 
 int
 store_webhook_disable(struct lz_db *db, int64_t id, int64_t account_id,
     const char *reason, int64_t now)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_TEXT(reason),
+	    LZ_I64(id) };
 
-	if ((st = store_stmt_of(db, &store_webhooks_sql, ST_WEBHOOK_DISABLE,
-	    ST_WEBHOOK_DISABLE_ANY, account_id, 4)) == NULL)
-		return -1;
-	lz_bind_i64(st, 1, now);
-	lz_bind_text(st, 2, reason);
-	lz_bind_i64(st, 3, id);
-	return store_changed(st);
+	return lz_run_changed(store_stmt_of(db, set, ST_WEBHOOK_DISABLE,
+	    ST_WEBHOOK_DISABLE_ANY, account_id, v, LZ_NELEM(v)));
 }
 
 int
 store_webhook_targets(struct lz_db *db, int64_t account_id, unsigned bit,
     int64_t *ids, int max)
 {
-	struct lz_stmt	*st = stmt(db, ST_WEBHOOK_TARGETS);
-	int		 rc = 0, n = 0;
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_I64(bit) };
+	struct lz_stmt		*st;
+	int			 rc = 0, n = 0;
 
-	lz_bind_i64(st, 1, account_id);
-	lz_bind_int(st, 2, (int)bit);
+	st = lz_db_stmtv(db, set, ST_WEBHOOK_TARGETS, v, LZ_NELEM(v));
 	while (n < max && (rc = lz_step(st)) == 1)
 		ids[n++] = lz_col_i64(st, 0);
 	if (n == max)
@@ -305,26 +270,22 @@ int
 store_delivery_add(struct lz_db *db, int64_t webhook_id, const char *uuid,
     const char *event, const char *body, size_t len, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_DELIVERY_ADD);
+	const struct lz_val	 v[] = { LZ_TEXT(uuid), LZ_I64(webhook_id),
+	    LZ_TEXT(event), LZ_TEXTN(body, len), LZ_I64(now) };
 
-	lz_bind_text(st, 1, uuid);
-	lz_bind_i64(st, 2, webhook_id);
-	lz_bind_text(st, 3, event);
-	lz_bind_textn(st, 4, body, len);
-	lz_bind_i64(st, 5, now);
-	return lz_run(st) < 0 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_DELIVERY_ADD, v,
+	    LZ_NELEM(v)));
 }
 
 long
 store_delivery_cancel(struct lz_db *db, int64_t webhook_id, const char *why,
     int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_DELIVERY_CANCEL);
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_TEXT(why),
+	    LZ_I64(webhook_id) };
 
-	lz_bind_i64(st, 1, now);
-	lz_bind_text(st, 2, why);
-	lz_bind_i64(st, 3, webhook_id);
-	return (long)lz_run(st);
+	return (long)lz_run(lz_db_stmtv(db, set, ST_DELIVERY_CANCEL, v,
+	    LZ_NELEM(v)));
 }
 
 struct due_fn {
@@ -344,70 +305,58 @@ long
 store_delivery_due(struct lz_db *db, int64_t now, int per_hook, long limit,
     void (*fn)(int64_t, int64_t, void *), void *arg)
 {
-	struct lz_stmt	*st = stmt(db, ST_DELIVERY_DUE);
-	struct due_fn	 f = { fn, arg };
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(per_hook),
+	    LZ_I64(limit) };
+	struct due_fn		 f = { fn, arg };
 
-	lz_bind_i64(st, 1, now);
-	lz_bind_int(st, 2, per_hook);
-	lz_bind_i64(st, 3, limit);
-	return lz_each(st, each_due, &f);
+	return lz_each(lz_db_stmtv(db, set, ST_DELIVERY_DUE, v, LZ_NELEM(v)),
+	    each_due, &f);
 }
 
 int
 store_delivery_lease(struct lz_db *db, int64_t id, const char *lease,
     int64_t until, int64_t now, struct webhook_delivery *d)
 {
-	struct lz_stmt	*st = stmt(db, ST_DELIVERY_LEASE);
+	const struct lz_val	 v[] = { LZ_I64(until), LZ_TEXT(lease),
+	    LZ_I64(id), LZ_I64(now) };
 
-	lz_bind_i64(st, 1, until);
-	lz_bind_text(st, 2, lease);
-	lz_bind_i64(st, 3, id);
-	lz_bind_i64(st, 4, now);
-	return (int)lz_each(st, row_delivery, d);
+	return (int)lz_each(lz_db_stmtv(db, set, ST_DELIVERY_LEASE, v,
+	    LZ_NELEM(v)), row_delivery, d);
 }
 
 int
 store_attempt_add(struct lz_db *db, int64_t delivery_id,
     const struct webhook_attempt *a)
 {
-	struct lz_stmt	*st = stmt(db, ST_ATTEMPT_ADD);
+	const struct lz_val	 v[] = { LZ_I64(delivery_id), LZ_I64(a->at),
+	    LZ_I64_IF(a->status > 0, a->status),
+	    LZ_TEXT(a->error[0] ? a->error : NULL), LZ_I64(a->duration_ms) };
 
-	lz_bind_i64(st, 1, delivery_id);
-	lz_bind_i64(st, 2, a->at);
-	if (a->status > 0)
-		lz_bind_int(st, 3, a->status);
-	lz_bind_text(st, 4, a->error[0] ? a->error : NULL);
-	lz_bind_i64(st, 5, a->duration_ms);
-	return lz_run(st) < 0 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_ATTEMPT_ADD, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_delivery_delivered(struct lz_db *db, int64_t id, int status,
     int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_DELIVERY_DELIVERED);
+	const struct lz_val	 v[] = { LZ_I64(status), LZ_I64(now),
+	    LZ_I64(id) };
 
-	lz_bind_int(st, 1, status);
-	lz_bind_i64(st, 2, now);
-	lz_bind_i64(st, 3, id);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_DELIVERY_DELIVERED, v,
+	    LZ_NELEM(v)));
 }
 
 int
 store_delivery_failed(struct lz_db *db, int64_t id, const char *lease,
     int status, const char *error, int64_t next_at, int64_t now)
 {
-	struct lz_stmt	*st = stmt(db, ST_DELIVERY_FAILED);
+	const struct lz_val	 v[] = { LZ_I64_IF(status > 0, status),
+	    LZ_TEXT(error), LZ_I64_IF(next_at > 0, next_at), LZ_I64(now),
+	    LZ_I64(id), LZ_TEXT(lease) };
 
-	if (status > 0)
-		lz_bind_int(st, 1, status);
-	lz_bind_text(st, 2, error);
-	if (next_at > 0)
-		lz_bind_i64(st, 3, next_at);
-	lz_bind_i64(st, 4, now);
-	lz_bind_i64(st, 5, id);
-	lz_bind_text(st, 6, lease);
-	return store_changed(st);
+	return lz_run_changed(lz_db_stmtv(db, set, ST_DELIVERY_FAILED, v,
+	    LZ_NELEM(v)));
 }
 
 struct delivery_fn {
@@ -431,23 +380,22 @@ store_delivery_list(struct lz_db *db, int64_t webhook_id, int64_t before,
     long limit, void (*fn)(const struct webhook_delivery *, void *),
     void *arg)
 {
-	struct lz_stmt		*st = stmt(db, ST_DELIVERY_LIST);
+	const struct lz_val	 v[] = { LZ_I64(webhook_id), LZ_I64(before),
+	    LZ_I64(limit) };
 	struct delivery_fn	 f = { fn, arg };
 
-	lz_bind_i64(st, 1, webhook_id);
-	lz_bind_i64(st, 2, before);
-	lz_bind_i64(st, 3, limit);
-	return lz_each(st, each_delivery, &f);
+	return lz_each(lz_db_stmtv(db, set, ST_DELIVERY_LIST, v, LZ_NELEM(v)),
+	    each_delivery, &f);
 }
 
 int
 store_delivery_by_uuid(struct lz_db *db, const char *uuid,
     struct webhook_delivery *d)
 {
-	struct lz_stmt	*st = stmt(db, ST_DELIVERY_BY_UUID);
+	const struct lz_val	 v = LZ_TEXT(uuid);
 
-	lz_bind_text(st, 1, uuid);
-	return (int)lz_each(st, row_delivery, d);
+	return (int)lz_each(lz_db_stmtv(db, set, ST_DELIVERY_BY_UUID, &v, 1),
+	    row_delivery, d);
 }
 
 struct attempt_fn {
@@ -473,19 +421,18 @@ long
 store_attempt_list(struct lz_db *db, int64_t delivery_id,
     void (*fn)(const struct webhook_attempt *, void *), void *arg)
 {
-	struct lz_stmt		*st = stmt(db, ST_ATTEMPT_LIST);
+	const struct lz_val	 v = LZ_I64(delivery_id);
 	struct attempt_fn	 f = { fn, arg };
 
-	lz_bind_i64(st, 1, delivery_id);
-	return lz_each(st, each_attempt, &f);
+	return lz_each(lz_db_stmtv(db, set, ST_ATTEMPT_LIST, &v, 1),
+	    each_attempt, &f);
 }
 
 long
 store_delivery_purge(struct lz_db *db, int64_t before, long limit)
 {
-	struct lz_stmt	*st = stmt(db, ST_DELIVERY_PURGE);
+	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
 
-	lz_bind_i64(st, 1, before);
-	lz_bind_i64(st, 2, limit);
-	return (long)lz_run(st);
+	return (long)lz_run(lz_db_stmtv(db, set, ST_DELIVERY_PURGE, v,
+	    LZ_NELEM(v)));
 }
