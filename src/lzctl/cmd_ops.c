@@ -256,14 +256,6 @@ socket_answers(const char *path)
 	return ok;
 }
 
-static size_t
-discard(void *p, size_t size, size_t n, void *arg)
-{
-	(void)p;
-	(void)arg;
-	return size * n;
-}
-
 /* GETs url; returns the status, 0 on a transport error (err filled). */
 static long
 http_status(const char *url, char *ctype, size_t ctlen, char *err)
@@ -276,7 +268,7 @@ http_status(const char *url, char *ctype, size_t ctlen, char *err)
 		return 0;
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 5L);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, lz_discard);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	err[0] = '\0';

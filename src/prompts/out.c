@@ -70,18 +70,17 @@ out_paging(json_t *j, long long limit, long long offset, long long total)
 		json_object_set_new(j, "next_offset", json_null());
 }
 
-/* The envelope of a page: {ok, total and showing, or count, paging}.
- * NULL after a 500 when total < 0 (arr is freed). */
-static json_t *
-page(struct lz_req *r, json_t *arr, long long total, long long limit,
-    long long offset, int counted)
+/* A page under name: {ok, total and showing (or count), paging}. */
+static void
+page(struct lz_req *r, const char *name, json_t *arr, long long total,
+    long long limit, long long offset, int counted)
 {
 	json_t	*j;
 
 	if (total < 0) {
 		json_decref(arr);
 		out_dberr(r);
-		return NULL;
+		return;
 	}
 	j = out_obj();
 	if (counted)
@@ -92,31 +91,22 @@ page(struct lz_req *r, json_t *arr, long long total, long long limit,
 		    json_array_size(arr)));
 	}
 	out_paging(j, limit, offset, total);
-	return j;
+	json_object_set_new(j, name, arr);
+	out_ok(r, j);
 }
 
 void
 out_page(struct lz_req *r, const char *name, json_t *arr, long long total,
     long long limit, long long offset)
 {
-	json_t	*j;
-
-	if ((j = page(r, arr, total, limit, offset, 0)) == NULL)
-		return;
-	json_object_set_new(j, name, arr);
-	out_ok(r, j);
+	page(r, name, arr, total, limit, offset, 0);
 }
 
 void
 out_counted(struct lz_req *r, const char *name, json_t *arr,
     long long count, long long limit, long long offset)
 {
-	json_t	*j;
-
-	if ((j = page(r, arr, count, limit, offset, 1)) == NULL)
-		return;
-	json_object_set_new(j, name, arr);
-	out_ok(r, j);
+	page(r, name, arr, count, limit, offset, 1);
 }
 
 void
