@@ -16,7 +16,6 @@
 
 #include <sodium.h>
 
-#include "visit/click.h"
 #include "db.h"
 #include "events.h"
 #include "link.h"
@@ -26,6 +25,7 @@
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
+#include "visit/click.h"
 #include "webhook.h"
 
 #define ACCOUNTS	1000

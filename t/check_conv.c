@@ -17,7 +17,6 @@
 #include <sodium.h>
 
 #include "amount.h"
-#include "visit/click.h"
 #include "conversion.h"
 #include "db.h"
 #include "link.h"
@@ -28,6 +27,7 @@
 #include "store/clicks.h"
 #include "store/links.h"
 #include "tdb.h"
+#include "visit/click.h"
 #include "visit/visitor.h"
 
 #define MIN_MS	60000LL

@@ -23,17 +23,17 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "visit/click.h"
-#include "visit/clicklog.h"
 #include "db.h"
 #include "link.h"
-#include "visit/linkcache.h"
 #include "log.h"
-#include "visit/pages.h"
 #include "store/accounts.h"
 #include "store/clicks.h"
 #include "store/links.h"
 #include "store/store.h"
+#include "visit/click.h"
+#include "visit/clicklog.h"
+#include "visit/linkcache.h"
+#include "visit/pages.h"
 #include "visit/target.h"
 #include "visit/visitor.h"
 

@@ -13,7 +13,6 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "visit/click.h"
 #include "db.h"
 #include "events.h"
 #include "link.h"
@@ -23,6 +22,7 @@
 #include "store/store.h"
 #include "tdb.h"
 #include "util.h"
+#include "visit/click.h"
 #include "webhook.h"
 
 /* ---- signatures ------------------------------------------------------ */

@@ -12,8 +12,8 @@
 
 #include "addr.h"
 #include "log.h"
-#include "query.h"
 #include "lztime.h"
+#include "query.h"
 #include "req.h"
 #include "resp.h"
 #include "utf8.h"

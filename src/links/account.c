@@ -1,5 +1,5 @@
 /*
- * accounts.c -- creating accounts and API keys.
+ * account.c -- creating accounts and API keys.
  */
 #include "config.h"
 
@@ -8,8 +8,8 @@
 #include <sodium.h>
 
 #include "account.h"
-#include "keys.h"
 #include "ctx.h"
+#include "keys.h"
 #include "log.h"
 #include "lztime.h"
 #include "store/accounts.h"

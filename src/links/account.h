@@ -1,9 +1,9 @@
 /*
- * accounts.h -- accounts and their API keys, for every caller: lzctl and
+ * account.h -- accounts and their API keys, for every caller: lzctl and
  * the dashboard create accounts and keys only through these functions.
  */
-#ifndef LZ_ACCOUNTS_H
-#define LZ_ACCOUNTS_H
+#ifndef LZ_ACCOUNT_H
+#define LZ_ACCOUNT_H
 
 #include <stdint.h>
 

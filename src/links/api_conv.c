@@ -1,5 +1,5 @@
 /*
- * conv.c -- /api/conv (spec 2.4, 4; DESIGN 3.7): conversion reports from
+ * api_conv.c -- /api/conv (spec 2.4, 4; DESIGN 3.7): conversion reports from
  * a visitor's browser.
  *
  *   GET  /api/conv?slug=&value=&currency=&suffix=   the pixel: always the
@@ -22,14 +22,14 @@
 
 #include "conf.h"
 #include "conversion.h"
-#include "link.h"
-#include "visit/linkcache.h"
 #include "ctx.h"
+#include "link.h"
 #include "log.h"
-#include "query.h"
 #include "lztime.h"
+#include "query.h"
 #include "resp.h"
 #include "store/accounts.h"
+#include "visit/linkcache.h"
 #include "visit/ua.h"
 
 /* A 1x1 GIF89a whose one pixel is colour 0, marked transparent. */

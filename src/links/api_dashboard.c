@@ -1,5 +1,5 @@
 /*
- * dashboard.c -- /dashboard/api/: session, sign-up, sign-in, sign-out,
+ * api_dashboard.c -- /dashboard/api/: session, sign-up, sign-in, sign-out,
  * password change, account, API keys.
  */
 #include "config.h"
@@ -13,9 +13,9 @@
 
 #include "account.h"
 #include "addr.h"
+#include "ctx.h"
 #include "events.h"
 #include "jbody.h"
-#include "ctx.h"
 #include "log.h"
 #include "lztime.h"
 #include "query.h"

@@ -10,9 +10,9 @@
 
 #include <sodium.h>
 
+#include "ctx.h"
 #include "link.h"
 #include "linkops.h"
-#include "ctx.h"
 #include "query.h"
 #include "resp.h"
 #include "store/links.h"

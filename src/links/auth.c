@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "keys.h"
 #include "ctx.h"
+#include "keys.h"
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "amount.h"
-#include "visit/click.h"
 #include "conversion.h"
 #include "db.h"
 #include "jbody.h"
@@ -18,6 +17,7 @@
 #include "req.h"
 #include "store/clicks.h"
 #include "store/conversions.h"
+#include "visit/click.h"
 #include "visit/visitor.h"
 
 

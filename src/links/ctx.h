@@ -1,9 +1,9 @@
 /*
- * links.h -- the state of one lz-links process (a pool worker, or lzctl
+ * ctx.h -- the state of one lz-links process (a pool worker, or lzctl
  * when it works on the links database), like cgit's ctx.
  */
-#ifndef LZ_LINKS_H
-#define LZ_LINKS_H
+#ifndef LZ_CTX_H
+#define LZ_CTX_H
 
 #include <stdint.h>
 

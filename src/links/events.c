@@ -9,7 +9,6 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "visit/click.h"
 #include "events.h"
 #include "link.h"
 #include "log.h"
@@ -18,6 +17,7 @@
 #include "rnd.h"
 #include "store/webhooks.h"
 #include "util.h"
+#include "visit/click.h"
 #include "webhook.h"
 
 /*

@@ -14,11 +14,11 @@
 #include "amount.h"
 #include "conf.h"
 #include "conversion.h"
-#include "safety/dest.h"
 #include "jbody.h"
 #include "link.h"
 #include "lztime.h"
 #include "req.h"
+#include "safety/dest.h"
 #include "utf8.h"
 #include "util.h"
 

@@ -7,10 +7,10 @@
 
 #include <sodium.h>
 
+#include "ctx.h"
 #include "events.h"
 #include "link.h"
 #include "linkops.h"
-#include "ctx.h"
 #include "log.h"
 #include "req.h"
 #include "rnd.h"

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "safety/blocklist.h"
-#include "safety/canon.h"
+#include "ctx.h"
 #include "db.h"
 #include "link.h"
-#include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
 #include "safety/scan.h"
 #include "store/safety.h"
 #include "util.h"

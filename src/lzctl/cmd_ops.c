@@ -17,9 +17,9 @@
 
 #include <curl/curl.h>
 
+#include "ctx.h"
 #include "db.h"
 #include "keyfile.h"
-#include "ctx.h"
 #include "lzctl.h"
 #include "store/store.h"
 #include "util.h"

@@ -10,9 +10,9 @@
 #include <curl/curl.h>
 
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "search.h"
-#include "pstore.h"
 #include "util.h"
 #include "values.h"
 

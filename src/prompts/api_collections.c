@@ -6,8 +6,8 @@
 
 #include "lztime.h"
 #include "prompts.h"
-#include "resp.h"
 #include "pstore.h"
+#include "resp.h"
 #include "util.h"
 #include "values.h"
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "search.h"
-#include "pstore.h"
 #include "util.h"
 #include "values.h"
 

@@ -9,9 +9,9 @@
 
 #include "lztime.h"
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "search.h"
-#include "pstore.h"
 #include "util.h"
 #include "values.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "search.h"
-#include "pstore.h"
 #include "util.h"
 
 struct tagctx {

@@ -41,10 +41,10 @@ int	lz_links_main(int, char **);
 #include "keyfile.h"
 #include "keys.h"
 #include "link.h"
-#include "visit/linkcache.h"
 #include "linkops.h"
 #include "rnd.h"
 #include "store/accounts.h"
+#include "visit/linkcache.h"
 #include "webhook.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);

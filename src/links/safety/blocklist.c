@@ -13,10 +13,10 @@
 #include <jansson.h>
 
 #include "addr.h"
-#include "safety/blocklist.h"
-#include "safety/canon.h"
 #include "db.h"
 #include "log.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
 #include "store/safety.h"
 #include "util.h"
 

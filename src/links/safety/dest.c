@@ -8,10 +8,10 @@
 
 #include <curl/curl.h>
 
-#include "safety/dest.h"
-#include "link.h"
 #include "ctx.h"
+#include "link.h"
 #include "req.h"
+#include "safety/dest.h"
 #include "safety/scan.h"
 #include "utf8.h"
 

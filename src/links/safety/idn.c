@@ -12,8 +12,8 @@
 #include <unicode/uset.h>
 #include <unicode/uspoof.h>
 
-#include "safety/idn.h"
 #include "log.h"
+#include "safety/idn.h"
 
 /*
  * The WHATWG URL standard's options for UTS #46: non-transitional, bidi

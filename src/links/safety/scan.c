@@ -1,5 +1,5 @@
 /*
- * safety.c -- the destination safety scan (safety.h).
+ * scan.c -- the destination safety scan (scan.h).
  */
 #include "config.h"
 
@@ -10,14 +10,14 @@
 #include <jansson.h>
 
 #include "addr.h"
-#include "safety/blocklist.h"
-#include "safety/canon.h"
 #include "conf.h"
 #include "db.h"
-#include "safety/idn.h"
 #include "link.h"
 #include "log.h"
 #include "req.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
+#include "safety/idn.h"
 #include "safety/safebrowsing.h"
 #include "safety/scan.h"
 #include "store/safety.h"

@@ -1,5 +1,5 @@
 /*
- * safety.h -- the destination safety scan (DESIGN 3.5).
+ * scan.h -- the destination safety scan (DESIGN 3.5).
  *
  * Every destination of a link -- target_url and each variant URL -- is
  * scanned when the link is created (dest_check in dest.c, called from
@@ -26,8 +26,8 @@
  *    characters that look like Latin ones (ICU, idn.h);
  *  - at most URL_MAX (2,048) bytes.
  */
-#ifndef LZ_SAFETY_H
-#define LZ_SAFETY_H
+#ifndef LZ_SCAN_H
+#define LZ_SCAN_H
 
 #include <stddef.h>
 #include <stdint.h>

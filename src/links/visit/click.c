@@ -9,11 +9,11 @@
 
 #include <curl/curl.h>
 
-#include "visit/click.h"
 #include "events.h"
 #include "link.h"
 #include "store/clicks.h"
 #include "utf8.h"
+#include "visit/click.h"
 
 void
 click_referrer(const char *raw, char *out, size_t outlen)

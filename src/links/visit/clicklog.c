@@ -20,8 +20,6 @@
 
 #include <sodium.h>
 
-#include "visit/click.h"
-#include "visit/clicklog.h"
 #include "db.h"
 #include "link.h"
 #include "log.h"
@@ -29,8 +27,10 @@
 #include "store/clicks.h"
 #include "store/links.h"
 #include "store/store.h"
-#include "visit/target.h"
 #include "util.h"
+#include "visit/click.h"
+#include "visit/clicklog.h"
+#include "visit/target.h"
 
 #define REC_MAGIC	0x314b4c43u	/* "CLK1" */
 #define REC_END		0x0a4b4c43u

@@ -36,10 +36,10 @@
 #include <string.h>
 
 #include "addr.h"
-#include "visit/geo.h"
 #include "log.h"
 #include "lztime.h"
 #include "util.h"
+#include "visit/geo.h"
 
 #define CC_NONE		0
 #define CC_SPLIT	0xffff

@@ -8,8 +8,8 @@
 #include <sodium.h>
 
 #include "link.h"
-#include "visit/linkcache.h"
 #include "store/links.h"
+#include "visit/linkcache.h"
 
 struct slot {
 	struct link	 l;		/* l.slug is the key; NULL: empty */

@@ -16,9 +16,9 @@
 
 #include "html.h"
 #include "link.h"
-#include "visit/pages.h"
 #include "req.h"
 #include "resp.h"
+#include "visit/pages.h"
 
 static const char layout[] =
 	"<!doctype html>\n"

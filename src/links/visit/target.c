@@ -13,8 +13,8 @@
 #include "link.h"
 #include "query.h"
 #include "safety/idn.h"
-#include "visit/target.h"
 #include "util.h"
+#include "visit/target.h"
 
 /* The link's utm keys, in the order they are appended. */
 static const char *const utm_keys[] = {

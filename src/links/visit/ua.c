@@ -28,8 +28,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "visit/ua.h"
 #include "util.h"
+#include "visit/ua.h"
 
 #define UA_SCAN_MAX	2048
 
