@@ -55,7 +55,8 @@ static const struct lz_sql tsql[T__MAX] = {
 	    "UPDATE t SET v = $2 || '/' || $2 WHERE k >= $1 AND k < $1 + 10" },
 	[T_ALL] = { "all", "SELECT k, v FROM t ORDER BY k" },
 	[T_SUM] = { "sum", "SELECT sum(k) FROM t" },
-	[T_BLOB] = { "blob", "SELECT b IS NULL, length(b) FROM t WHERE k = $1" },
+	[T_BLOB] = { "blob",
+	    "SELECT b IS NULL, length(b) FROM t WHERE k = $1" },
 	[T_BAD] = { "bad", "SELECT nosuch FROM t" },
 	[T_TWO] = { "two", "SELECT 1; SELECT 2" },
 };

@@ -299,7 +299,8 @@ START_TEST(test_subscription)
 	ck_assert_int_eq(webhook_disable(&t.db, id, acct + 1, "x", 7000), 0);
 	ck_assert_int_eq(webhook_disable(&t.db, id, acct, "by test", 7000), 1);
 	ck_assert_int_eq(webhook_disable(&t.db, id, acct, "again", 8000), 0);
-	ck_assert_int_eq(webhook_rotate(&t.db, key, id, ACCOUNT_ANY, 9000, s2), 0);
+	ck_assert_int_eq(webhook_rotate(&t.db, key, id, ACCOUNT_ANY, 9000, s2),
+	    0);
 	ck_assert_int_eq(webhook_get(&t.db, id, ACCOUNT_ANY, &w), 1);
 	ck_assert_int_eq(w.disabled_at, 7000);
 	ck_assert_str_eq(w.disabled_reason, "by test");
@@ -329,7 +330,8 @@ START_TEST(test_subscription_limit)
 	    "https://127.0.0.1:9/", WEBHOOK_EV_CLICK, 1, 5000, s, &e), -1);
 	ck_assert_int_eq(e.status, 403);
 	ck_assert_str_eq(e.code, "webhook_limit_reached");
-	ck_assert_int_eq(webhook_disable(&t.db, first, ACCOUNT_ANY, "x", 6000), 1);
+	ck_assert_int_eq(webhook_disable(&t.db, first, ACCOUNT_ANY, "x", 6000),
+	    1);
 	add_hook(acct, WEBHOOK_EV_CLICK, NULL);
 	/* Another account is not counted against this one. */
 	add_hook(tdb_account(&t, "c@example.com"), WEBHOOK_EV_CLICK, NULL);

@@ -302,9 +302,12 @@ attribute(struct lz_db *db, const struct link *l, const char *addr,
 		return -1;
 	if (rc == 1)
 		since = t;
-	for (day = now / LZ_DAY_MS; day >= since / LZ_DAY_MS && day >= 0; day--) {
+	for (day = now / LZ_DAY_MS; day >= since / LZ_DAY_MS && day >= 0;
+	    day--) {
 		lo = day * LZ_DAY_MS > since ? day * LZ_DAY_MS : since;
-		hi = (day + 1) * LZ_DAY_MS - 1 < now ? (day + 1) * LZ_DAY_MS - 1 : now;
+		hi = (day + 1) * LZ_DAY_MS - 1;
+		if (hi > now)
+			hi = now;
 		visitor_id(addr, ua, day * LZ_DAY_MS, id);
 		if ((rc = store_click_last(db, l->id, id, lo, hi, variant,
 		    VARIANT_MAX, suffix, SUFFIX_MAX + 1, at)) != 0)

@@ -149,8 +149,9 @@ suffix_valid(const char *s)
 {
 	size_t	 n = strlen(s);
 
-	return n >= 1 && n <= SUFFIX_MAX && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
+	return n >= 1 && n <= SUFFIX_MAX && strspn(s,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+	    == n;
 }
 
 int

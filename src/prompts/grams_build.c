@@ -120,7 +120,8 @@ gram_build_add(struct gram_build *b, uint32_t id, const char *folded)
 	cp = search_chars(folded, &n);
 	for (i = 0; i < n; i++)
 		for (len = 1; len <= 3 && i + len <= n; len++) {
-			if (cp[i + len - 1] == SEARCH_SEP_CHAR || cp[i + len - 1] == 0)
+			if (cp[i + len - 1] == SEARCH_SEP_CHAR ||
+			    cp[i + len - 1] == 0)
 				break;
 			x = entry(b, gram_key(cp + i, len));
 			e = &b->e[x];

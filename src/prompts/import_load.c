@@ -226,8 +226,8 @@ variable_name_ok(const char *s)
 
 	return n >= 1 && n <= (size_t)variable_fields[VA_NAME].max &&
 	    !(s[0] >= '0' && s[0] <= '9') && strspn(s,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-	    n;
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789_") == n;
 }
 
 /* The first non-empty line of s, at most PREVIEW_MAX characters. */
@@ -936,7 +936,8 @@ imp_load_keywords(struct import *m, const json_t *arr)
 	size_t	 i;
 
 	m->kws = xcalloc(json_array_size(arr) + 1, sizeof(*m->kws));
-	imp_list(m, arr, "keywords", keyword_fields, KW__MAX, load_keyword, NULL);
+	imp_list(m, arr, "keywords", keyword_fields, KW__MAX, load_keyword,
+	    NULL);
 	imp_unique(m, "keywords", m->nkws, kw_slug_of);
 	for (i = 0; i < m->nkws; i++)
 		keyword_refs(m, i);

@@ -206,7 +206,9 @@ int
 store_pwtry_give_back(struct lz_db *db, int64_t link_id,
     const unsigned char *net, size_t netlen)
 {
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_BLOB(net, netlen) };
+	const struct lz_val	 v[] = {
+		LZ_I64(link_id), LZ_BLOB(net, netlen)
+	};
 
 	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_GIVE_BACK, v,
 	    LZ_NELEM(v)));

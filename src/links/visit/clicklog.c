@@ -67,7 +67,7 @@ struct rec {
 	char		 os[16];
 	char		 browser[16];
 	char		 variant[VARIANT_MAX];
-	char		 suffix[SUFFIX_MAX + 4];	/* a NUL, then padding */
+	char		 suffix[SUFFIX_MAX + 4];	/* NUL, padding */
 	char		 referrer[CLICK_REFERRER_MAX];
 	uint32_t	 end;
 };
