@@ -1,5 +1,5 @@
 /*
- * ctx.c -- the process-wide state of the link service (links.h).
+ * ctx.c -- the process-wide state of the link service (ctx.h).
  */
 #include "config.h"
 
