@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jbody.h"
+#include "lztime.h"
 #include "req.h"
 #include "utf8.h"
 #include "util.h"
@@ -26,6 +27,17 @@ lz_json_type_name(const json_t *j)
 	case JSON_NULL:		return "null";
 	}
 	return "value";
+}
+
+json_t *
+lz_json_time(int64_t ms)
+{
+	char	 buf[32];
+
+	if (ms == 0)
+		return json_null();
+	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
+	return json_string(buf);
 }
 
 static void

@@ -56,4 +56,8 @@ long	lz_json_chars(const struct lz_jfield *f, const char *s);
 /* "string", "integer", ... for messages. */
 const char *lz_json_type_name(const json_t *);
 
+/* ms as an ISO 8601 string (UTC, whole seconds), or null for 0: the
+ * times of the JSON answers. */
+json_t	*lz_json_time(int64_t ms);
+
 #endif

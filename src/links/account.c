@@ -9,9 +9,9 @@
 
 #include "account.h"
 #include "ctx.h"
+#include "jbody.h"
 #include "keys.h"
 #include "log.h"
-#include "lztime.h"
 #include "store/accounts.h"
 #include "utf8.h"
 #include "util.h"
@@ -117,7 +117,6 @@ account_check_password(const char *email, int64_t *id, const char *password,
 json_t *
 apikey_json(const struct apikey *k)
 {
-	char	 ts[32];
 	json_t	*j;
 
 	j = json_object();
@@ -125,18 +124,9 @@ apikey_json(const struct apikey *k)
 	json_object_set_new(j, "prefix", json_string(k->prefix));
 	json_object_set_new(j, "last4", json_string(k->last4));
 	json_object_set_new(j, "name", json_string(k->name));
-	lz_time_fmt_iso(k->created_at, ts, sizeof(ts), 0);
-	json_object_set_new(j, "created_at", json_string(ts));
-	if (k->last_used_at) {
-		lz_time_fmt_iso(k->last_used_at, ts, sizeof(ts), 0);
-		json_object_set_new(j, "last_used_at", json_string(ts));
-	} else
-		json_object_set_new(j, "last_used_at", json_null());
-	if (k->revoked_at) {
-		lz_time_fmt_iso(k->revoked_at, ts, sizeof(ts), 0);
-		json_object_set_new(j, "revoked_at", json_string(ts));
-	} else
-		json_object_set_new(j, "revoked_at", json_null());
+	json_object_set_new(j, "created_at", lz_json_time(k->created_at));
+	json_object_set_new(j, "last_used_at", lz_json_time(k->last_used_at));
+	json_object_set_new(j, "revoked_at", lz_json_time(k->revoked_at));
 	json_object_set_new(j, "status", json_string(k->revoked_at ?
 	    "revoked" : "active"));
 	return j;

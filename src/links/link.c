@@ -597,17 +597,6 @@ str_or_jnull(const char *s)
 	return j;
 }
 
-static json_t *
-time_or_jnull(int64_t ms)
-{
-	char	 buf[32];
-
-	if (ms == 0)
-		return json_null();
-	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
-	return json_string(buf);
-}
-
 json_t *
 link_json(const struct link *l, const char *base_url, int64_t now)
 {
@@ -635,14 +624,14 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 		json_object_set_new(j, link_pixel_names[i],
 		    str_or_jnull(l->pixel[i]));
 	json_object_set_new(j, "escape_inapp", json_boolean(l->escape_inapp));
-	json_object_set_new(j, "expires_at", time_or_jnull(l->expires_at));
+	json_object_set_new(j, "expires_at", lz_json_time(l->expires_at));
 	json_object_set_new(j, "max_clicks", json_integer(l->max_clicks));
 	json_object_set(j, "utm", l->utm ? l->utm : json_null());
 	json_object_set_new(j, "has_password",
 	    json_boolean(l->password_hash != NULL));
 	json_object_set_new(j, "status",
 	    json_string(status_names[link_status(l, now)]));
-	json_object_set_new(j, "created_at", time_or_jnull(l->created_at));
+	json_object_set_new(j, "created_at", lz_json_time(l->created_at));
 
 	stats = json_object();
 	json_object_set_new(stats, "clicks", json_integer(l->clicks));

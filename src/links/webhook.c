@@ -19,9 +19,9 @@
 #include "conf.h"
 #include "db.h"
 #include "events.h"
+#include "jbody.h"
 #include "keyfile.h"
 #include "log.h"
-#include "lztime.h"
 #include "req.h"
 #include "rnd.h"
 #include "safety/dest.h"
@@ -414,17 +414,6 @@ webhook_test(struct lz_db *db, int64_t id, int64_t account_id, int64_t now,
 
 /* ---- JSON forms (the dashboard; lzctl could print them too) ---------- */
 
-static json_t *
-time_or_null(int64_t ms)
-{
-	char	 buf[32];
-
-	if (ms == 0)
-		return json_null();
-	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
-	return json_string(buf);
-}
-
 json_t *
 webhook_json(const struct webhook *w)
 {
@@ -442,9 +431,9 @@ webhook_json(const struct webhook *w)
 	json_object_set_new(j, "events", ev);
 	json_object_set_new(j, "status", json_string(w->disabled_at ?
 	    "disabled" : "active"));
-	json_object_set_new(j, "created_at", time_or_null(w->created_at));
-	json_object_set_new(j, "rotated_at", time_or_null(w->rotated_at));
-	json_object_set_new(j, "disabled_at", time_or_null(w->disabled_at));
+	json_object_set_new(j, "created_at", lz_json_time(w->created_at));
+	json_object_set_new(j, "rotated_at", lz_json_time(w->rotated_at));
+	json_object_set_new(j, "disabled_at", lz_json_time(w->disabled_at));
 	json_object_set_new(j, "disabled_reason", w->disabled_at ?
 	    json_string(w->disabled_reason) : json_null());
 	json_object_set_new(j, "pending", json_integer(w->pending));
@@ -461,9 +450,9 @@ webhook_delivery_json(const struct webhook_delivery *d)
 	json_object_set_new(j, "event", json_string(d->event));
 	json_object_set_new(j, "state", json_string(d->state));
 	json_object_set_new(j, "attempts", json_integer(d->attempts));
-	json_object_set_new(j, "created_at", time_or_null(d->created_at));
-	json_object_set_new(j, "next_attempt_at", time_or_null(d->next_at));
-	json_object_set_new(j, "finished_at", time_or_null(d->finished_at));
+	json_object_set_new(j, "created_at", lz_json_time(d->created_at));
+	json_object_set_new(j, "next_attempt_at", lz_json_time(d->next_at));
+	json_object_set_new(j, "finished_at", lz_json_time(d->finished_at));
 	json_object_set_new(j, "last_status_code", d->last_status ?
 	    json_integer(d->last_status) : json_null());
 	json_object_set_new(j, "last_error", d->last_error[0] ?

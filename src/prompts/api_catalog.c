@@ -95,8 +95,7 @@ api_models_list(struct lz_req *r)
 
 	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (v[P_Q].set)
-		q = search_fold_dup(v[P_Q].s);
+	q = search_fold_dup(v[P_Q].s);
 	c.lang = (enum lang)v[P_LANG].i;
 	c.arr = json_array();
 	total = pstore_models(&prompts.db, v[P_CATEGORY].set ?
@@ -166,8 +165,7 @@ api_tools_list(struct lz_req *r)
 	c.legacy = q->n == 0;
 	c.lang = (enum lang)v[P_LANG].i;
 	c.arr = json_array();
-	if (v[P_Q].set)
-		qf = search_fold_dup(v[P_Q].s);
+	qf = search_fold_dup(v[P_Q].s);
 	count = pstore_tools(&prompts.db, v[P_CATEGORY].set ?
 	    val_prompt_categories[v[P_CATEGORY].i] : NULL, qf, r->now_ms,
 	    c.legacy ? 0 : v[P_OFFSET].i, c.legacy ? -1 : (long)v[P_LIMIT].i,
@@ -228,13 +226,12 @@ integration_one(const struct integrow *i, void *arg)
 void
 api_integrations_list(struct lz_req *r)
 {
-	struct lz_pval	 v[1];
 	struct integctx	 c;
 	json_t		*j, *cats;
 	long		 n;
 	size_t		 k;
 
-	if (lz_req_params(r, NULL, 0, v) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
 		return;
 	memset(&c, 0, sizeof(c));
 	c.arr = json_array();

@@ -60,8 +60,7 @@ api_tutorials_list(struct lz_req *r)
 
 	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (v[P_Q].set)
-		q = search_fold_dup(v[P_Q].s);
+	q = search_fold_dup(v[P_Q].s);
 	arr = json_array();
 	total = pstore_tutorials(&prompts.db, q, v[P_OFFSET].i,
 	    (long)v[P_LIMIT].i, tutorial_one, arr);
@@ -78,11 +77,10 @@ tutorial_detail(const struct tutrow *t, void *arg)
 void
 api_tutorials_get(struct lz_req *r)
 {
-	struct lz_pval	 v[1];
-	json_t		*t = NULL;
-	int		 rc;
+	json_t	*t = NULL;
+	int	 rc;
 
-	if (lz_req_params(r, NULL, 0, v) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
 		return;
 	rc = val_slug_ok(r->args[0]) ? pstore_tutorial(&prompts.db,
 	    r->args[0], tutorial_detail, &t) : 0;
@@ -140,8 +138,7 @@ api_keywords_list(struct lz_req *r)
 
 	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (v[P_Q].set)
-		q = search_fold_dup(v[P_Q].s);
+	q = search_fold_dup(v[P_Q].s);
 	arr = json_array();
 	total = pstore_keywords(&prompts.db, q, v[P_CATEGORY].set ?
 	    val_keyword_categories[v[P_CATEGORY].i] : NULL, v[P_OFFSET].i,
@@ -159,11 +156,10 @@ keyword_detail(const struct kwrow *k, void *arg)
 void
 api_keywords_get(struct lz_req *r)
 {
-	struct lz_pval	 v[1];
-	json_t		*k = NULL;
-	int		 rc;
+	json_t	*k = NULL;
+	int	 rc;
 
-	if (lz_req_params(r, NULL, 0, v) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
 		return;
 	rc = val_slug_ok(r->args[0]) ? pstore_keyword(&prompts.db,
 	    r->args[0], keyword_detail, &k) : 0;

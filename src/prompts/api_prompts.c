@@ -143,10 +143,8 @@ api_prompts_list(struct lz_req *r)
 			goto out;
 		}
 	}
-	if (v[P_Q].set) {
-		qfold = search_fold_dup(v[P_Q].s);
-		f.q = qfold;
-	}
+	qfold = search_fold_dup(v[P_Q].s);
+	f.q = qfold;
 
 	count = pstore_prompt_find(&prompts.db, &f, v[P_OFFSET].i,
 	    (long)v[P_LIMIT].i, ids, &nids);

@@ -45,8 +45,7 @@ api_tags_list(struct lz_req *r)
 
 	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (v[P_Q].set)
-		q = search_fold_dup(v[P_Q].s);
+	q = search_fold_dup(v[P_Q].s);
 	c.lang = (enum lang)v[P_LANG].i;
 	c.arr = json_array();
 	count = pstore_tags(&prompts.db, q, v[P_MIN_COUNT].i, r->now_ms,

@@ -87,6 +87,8 @@ search_fold_dup(const char *s)
 {
 	struct lz_buf	 b = LZ_BUF_INIT;
 
+	if (s == NULL)
+		return NULL;
 	search_fold(&b, s);
 	return lz_buf_detach(&b);
 }

@@ -30,7 +30,7 @@
 
 /* Appends s (valid UTF-8) folded. */
 void	 search_fold(struct lz_buf *, const char *s);
-/* s folded; the caller frees. */
+/* s folded, or NULL for NULL; the caller frees. */
 char	*search_fold_dup(const char *s);
 /* Appends s folded and SEARCH_SEP; nothing for NULL or "". */
 void	 search_field(struct lz_buf *, const char *s);

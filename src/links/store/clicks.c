@@ -72,17 +72,6 @@ static const struct lz_sql sql[ST__MAX] = {
 struct lz_sqlset store_clicks_sql = LZ_SQLSET("clicks", sql);
 static struct lz_sqlset *const set = &store_clicks_sql;
 
-/* Statement i with a link and a time range as $1, $2, $3, and x as $4. */
-static struct lz_stmt *
-stmt_range(struct lz_db *db, int i, int64_t link_id, int64_t from,
-    int64_t to, int64_t x)
-{
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
-	    LZ_I64(to), LZ_I64(x) };
-
-	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
-}
-
 int
 store_click_count(struct lz_db *db, int64_t link_id)
 {
@@ -206,8 +195,8 @@ store_stats_series(struct lz_db *db, int64_t link_id, int64_t from,
 {
 	struct series_fn	 f = { fn, arg };
 
-	return lz_each(stmt_range(db, ST_STATS_SERIES, link_id, from, to,
-	    bucket_ms), each_bucket, &f) < 0 ? -1 : 0;
+	return lz_each(store_stmt_range(db, set, ST_STATS_SERIES, link_id, from,
+	    to, bucket_ms), each_bucket, &f) < 0 ? -1 : 0;
 }
 
 struct key_fn {
@@ -241,8 +230,8 @@ store_stats_breakdown(struct lz_db *db, enum stats_dim dim, int64_t link_id,
 
 	if ((unsigned)dim >= STATS_DIM__MAX)
 		return -1;
-	return lz_each(stmt_range(db, by[dim], link_id, from, to, limit),
-	    each_key, &f) < 0 ? -1 : 0;
+	return lz_each(store_stmt_range(db, set, by[dim], link_id, from, to,
+	    limit), each_key, &f) < 0 ? -1 : 0;
 }
 
 int
@@ -251,8 +240,8 @@ store_click_nth(struct lz_db *db, int64_t link_id, int64_t since,
 {
 	if (n < 1)
 		return 0;
-	return lz_one_i64(stmt_range(db, ST_CLICK_NTH, link_id, since, until,
-	    n - 1), at);
+	return lz_one_i64(store_stmt_range(db, set, ST_CLICK_NTH, link_id,
+	    since, until, n - 1), at);
 }
 
 int

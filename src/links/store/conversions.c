@@ -61,17 +61,6 @@ static const struct lz_sql sql[ST__MAX] = {
 struct lz_sqlset store_conversions_sql = LZ_SQLSET("conversions", sql);
 static struct lz_sqlset *const set = &store_conversions_sql;
 
-/* Statement i with a link and a time range as $1, $2, $3, and x as $4. */
-static struct lz_stmt *
-stmt_range(struct lz_db *db, int i, int64_t link_id, int64_t from,
-    int64_t to, int64_t x)
-{
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
-	    LZ_I64(to), LZ_I64(x) };
-
-	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
-}
-
 int
 store_conv_seen(struct lz_db *db, int64_t link_id, const unsigned char *a,
     const unsigned char *b, int64_t since)
@@ -154,8 +143,8 @@ store_conv_series(struct lz_db *db, int64_t link_id, int64_t from,
 {
 	struct series_fn	 f = { fn, arg };
 
-	return lz_each(stmt_range(db, ST_CONV_SERIES, link_id, from, to,
-	    bucket_ms), each_bucket, &f) < 0 ? -1 : 0;
+	return lz_each(store_stmt_range(db, set, ST_CONV_SERIES, link_id, from,
+	    to, bucket_ms), each_bucket, &f) < 0 ? -1 : 0;
 }
 
 struct breakdown_fn {
@@ -189,6 +178,6 @@ store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
 
 	if ((unsigned)dim >= CONV_DIM__MAX)
 		return -1;
-	return lz_each(stmt_range(db, by[dim], link_id, from, to, limit),
-	    each_key, &f) < 0 ? -1 : 0;
+	return lz_each(store_stmt_range(db, set, by[dim], link_id, from, to,
+	    limit), each_key, &f) < 0 ? -1 : 0;
 }

@@ -64,6 +64,17 @@ store_stmt_of(struct lz_db *db, struct lz_sqlset *set, size_t own, size_t any,
 	return st;
 }
 
+struct lz_stmt *
+store_stmt_range(struct lz_db *db, struct lz_sqlset *set, size_t i,
+    int64_t link_id, int64_t from, int64_t to, int64_t x)
+{
+	const struct lz_val	 v[] = {
+		LZ_I64(link_id), LZ_I64(from), LZ_I64(to), LZ_I64(x)
+	};
+
+	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
+}
+
 int
 store_row_by_hash(struct lz_stmt *st, int col, const unsigned char *hash,
     size_t len)

@@ -55,6 +55,11 @@ extern struct lz_sqlset store_accounts_sql, store_links_sql,
 struct lz_stmt *store_stmt_of(struct lz_db *, struct lz_sqlset *, size_t own,
 	    size_t any, int64_t account_id, const struct lz_val *v, size_t n);
 
+/* Statement i of set with a link and a time range as $1, $2, $3, and x
+ * as $4: the statistics' statements. */
+struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
+	    int64_t link_id, int64_t from, int64_t to, int64_t x);
+
 /*
  * The row of st, found by the hash bound to it: 1 when its column col
  * holds hash (compared in constant time: the index found it, but the
