@@ -9,6 +9,7 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +118,7 @@ cmd_backup(int argc, char **argv)
 {
 	struct stat	 st;
 	char		*tmp;
-	int		 version;
+	int		 fd, version;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: lzctl backup FILE\n");
@@ -127,9 +128,21 @@ cmd_backup(int argc, char **argv)
 		ctl_err("%s exists; refusing to overwrite it", argv[1]);
 		return 1;
 	}
-	/* Write next to the target, check, then rename: no half backups. */
+	/*
+	 * Write next to the target, check, then rename: no half backups.
+	 * The copy holds every secret of the database (hashes, sealed
+	 * webhook secrets): it is made 0600 before its first byte, whatever
+	 * the umask (SQLite gives its journal the same mode).
+	 */
 	tmp = xasprintf("%s.part", argv[1]);
 	unlink(tmp);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1) {
+		ctl_err("%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return 1;
+	}
+	close(fd);
 	if (copy_db(ctl_conf->links_db, SQLITE_OPEN_READONLY, tmp,
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == -1 ||
 	    integrity(tmp, &version) == -1) {
@@ -144,7 +157,6 @@ cmd_backup(int argc, char **argv)
 		return 1;
 	}
 	free(tmp);
-	chmod(argv[1], 0600);
 	printf("backed up %s (schema version %d) to %s\n"
 	    "keep the key file %s with it, separately and safely: webhook "
 	    "secrets cannot be read without it\n", ctl_conf->links_db,
