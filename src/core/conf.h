@@ -37,6 +37,12 @@
 	"https://safebrowsing.googleapis.com/v4/threatMatches:find"
 
 /*
+ * The largest values of limits kept in shared memory: the tables are made
+ * for them at start, so that a reload may raise a limit up to here.
+ */
+#define LZ_CONV_RATE_MAX	1000
+
+/*
  * S(name, default)                  string
  * P(name, default)                  path (relative to the config file)
  * I(name, default, min, max)        integer
@@ -78,7 +84,7 @@
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
 	I(conversion_dedup_window, 600, 1, 86400) \
-	I(conversion_rate_limit, 60, 0, 10000) \
+	I(conversion_rate_limit, 60, 0, LZ_CONV_RATE_MAX) \
 	B(webhook_allow_loopback, 0) \
 	P(webhook_ca_file,	"") \
 	I(webhook_timeout,	10, 1, 60) \

@@ -128,11 +128,14 @@ pre_fork(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return -1;
 	}
-	/* Conversion reports carry no credential (spec 5.5): a per-client
-	 * limit keeps one address from inflating a link's figures. */
-	if (links.conv_rl == NULL && links.conf->conversion_rate_limit > 0 &&
-	    (links.conv_rl = lz_rl_create(16384,
-	    (unsigned)links.conf->conversion_rate_limit)) == NULL) {
+	/*
+	 * Conversion reports carry no credential (spec 5.5): a per-client
+	 * limit keeps one address from inflating a link's figures.  Made
+	 * for the largest limit lz.conf allows, also when the limit is off:
+	 * a reload may turn it on or raise it (DESIGN 3.11).
+	 */
+	if (links.conv_rl == NULL && (links.conv_rl = lz_rl_create(16384,
+	    LZ_CONV_RATE_MAX)) == NULL) {
 		lz_log(LZ_LOG_ERR, "conversion rate limit table: %s",
 		    strerror(errno));
 		return -1;
