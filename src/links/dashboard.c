@@ -29,6 +29,7 @@
 
 #define KEY_NAME_MAX	100
 #define FAIL_KEEP_MS	(86400LL * 1000)	/* failure rows kept a day */
+#define SCOPE_MAX	400	/* "pair:", a network, '|', an e-mail */
 
 void
 dash_headers(struct lz_req *r)
@@ -44,20 +45,12 @@ dash_headers(struct lz_req *r)
 /* ---- sign-in throttling ---------------------------------------------- */
 
 /*
- * The throttling scopes of a request: "email:<lower-case address>" and
- * "addr:<client address>", IPv6 by its /64 (one subscriber's).
+ * Failures count against two scopes (DESIGN 3.11): the client network,
+ * "addr:<address>" (IPv6 by its /64), and the pair of that network and
+ * an e-mail address, "pair:<network>|<lower-case address>".  Never
+ * against the e-mail address alone: a stranger's failures would lock its
+ * owner out.
  */
-static void
-scope_email(const char *email, char *out, size_t len)
-{
-	size_t	 i, n;
-
-	n = (size_t)snprintf(out, len, "email:");
-	for (i = 0; email[i] != '\0' && n + 1 < len; i++)
-		out[n++] = (char)tolower((unsigned char)email[i]);
-	out[n] = '\0';
-}
-
 static void
 scope_addr(const char *addr, char *out, size_t len)
 {
@@ -71,28 +64,56 @@ scope_addr(const char *addr, char *out, size_t len)
 		snprintf(out, len, "addr:%.100s", addr);
 }
 
+static void
+scope_pair(const char *addr, const char *email, char *out, size_t len)
+{
+	size_t	 i, n;
+
+	scope_addr(addr, out, len);
+	memcpy(out, "pair", 4);
+	n = strlen(out);
+	if (n + 1 < len)
+		out[n++] = '|';
+	for (i = 0; email[i] != '\0' && n + 1 < len; i++)
+		out[n++] = (char)tolower((unsigned char)email[i]);
+	out[n] = '\0';
+}
+
 /*
- * Refuses with 429 when scope had limit failures within login_window.
- * Returns 0 allowed, -1 after answering.
+ * Refuses with 429 while scope is locked: limit failures within
+ * login_window lock it until the oldest of them leaves the window, and
+ * the window doubles with every further limit failures of the day (up
+ * to a day): back-off for whoever keeps guessing.  Returns 0 allowed, -1
+ * after answering.
  */
 static int
 throttled(struct lz_req *r, const char *scope, long long limit)
 {
-	int64_t		 window = links.conf->login_window * 1000, oldest = 0;
+	int64_t		 window = links.conf->login_window * 1000, nth, unused;
 	long long	 n, wait;
+	int		 k;
 
-	if ((n = store_login_fail_count(&links.db, scope, r->now_ms - window,
-	    &oldest)) < 0) {
-		lz_resp_error(r, 500, "internal_error", NULL, "The sign-in "
-		    "could not be checked.");
-		return -1;
-	}
+	if ((n = store_login_fail_count(&links.db, scope, r->now_ms -
+	    FAIL_KEEP_MS, &unused)) < 0)
+		goto fail;
 	if (n < limit)
 		return 0;
-	wait = (oldest + window - r->now_ms + 999) / 1000;
-	lz_resp_header(r, "Retry-After", "%lld", wait > 0 ? wait : 1);
+	for (k = 1; k < n / limit && window < FAIL_KEEP_MS; k++)
+		window *= 2;
+	if (window > FAIL_KEEP_MS)
+		window = FAIL_KEEP_MS;
+	if (store_login_fail_nth(&links.db, scope, limit, &nth) == -1)
+		goto fail;
+	if (nth + window <= r->now_ms)
+		return 0;
+	wait = (nth + window - r->now_ms + 999) / 1000;
+	lz_resp_header(r, "Retry-After", "%lld", wait);
 	lz_resp_error(r, 429, "too_many_attempts", NULL, "Too many failed "
-	    "attempts; try again in %lld seconds.", wait > 0 ? wait : 1);
+	    "attempts; try again in %lld seconds.", wait);
+	return -1;
+fail:
+	lz_resp_error(r, 500, "internal_error", NULL, "The sign-in could not "
+	    "be checked.");
 	return -1;
 }
 
@@ -229,7 +250,7 @@ void
 dash_signin(struct lz_req *r)
 {
 	const char	*email, *pw;
-	char		 addr[128], who[300];
+	char		 addr[128], who[SCOPE_MAX];
 	json_t		*body;
 	int64_t		 id = 0;
 	int		 rc = 0, disabled = 0;
@@ -237,7 +258,7 @@ dash_signin(struct lz_req *r)
 	if ((body = read_credentials(r, &email, &pw)) == NULL)
 		return;
 	scope_addr(r->remote_addr, addr, sizeof(addr));
-	scope_email(email, who, sizeof(who));
+	scope_pair(r->remote_addr, email, who, sizeof(who));
 	if (throttled(r, addr, links.conf->login_max_failures_addr) == -1 ||
 	    throttled(r, who, links.conf->login_max_failures) == -1)
 		goto out;
@@ -290,7 +311,7 @@ dash_password(struct lz_req *r)
 	struct account		 a;
 	struct lz_verr		 e;
 	const char		*cur, *pw;
-	char			 who[300];
+	char			 who[SCOPE_MAX];
 	json_t			*body;
 	int64_t			 id = lr->account_id;
 	int			 rc = 0, disabled = 0;
@@ -307,7 +328,7 @@ dash_password(struct lz_req *r)
 		goto fail;
 	/* Wrong current passwords count like failed sign-ins: a borrowed
 	 * session must not become a way to guess the password. */
-	scope_email(a.email, who, sizeof(who));
+	scope_pair(r->remote_addr, a.email, who, sizeof(who));
 	if (throttled(r, who, links.conf->login_max_failures) == -1)
 		goto out;
 	if (!account_password_ok(pw)) {

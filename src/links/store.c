@@ -101,6 +101,7 @@ enum stmt {
 	ST_LOGIN_FAIL_COUNT,
 	ST_LOGIN_FAIL_CLEAR,
 	ST_LOGIN_FAIL_PURGE,
+	ST_LOGIN_FAIL_NTH,
 	/* redirects, clicks and statistics */
 	ST_LINK_BY_ID,
 	ST_CLICK_COUNT,
@@ -365,6 +366,9 @@ static const char *const sql[ST__MAX] = {
 	    "DELETE FROM login_failures WHERE scope = ?",
 	[ST_LOGIN_FAIL_PURGE] =
 	    "DELETE FROM login_failures WHERE at < ?",
+	[ST_LOGIN_FAIL_NTH] =
+	    "SELECT at FROM login_failures WHERE scope = ? "
+	    "ORDER BY at DESC LIMIT 1 OFFSET ?",
 	[ST_LINK_BY_ID] =
 	    "SELECT " LINK_COLS " FROM links WHERE id = ?",
 	/* The cap is exact: the count only moves while under it. */
@@ -1708,6 +1712,26 @@ store_login_fail_purge(struct lz_db *db, int64_t before)
 
 	sqlite3_bind_int64(st, 1, before);
 	return changes_of(db, st, "login failure purge") < 0 ? -1 : 0;
+}
+
+int
+store_login_fail_nth(struct lz_db *db, const char *scope, long long n,
+    int64_t *at)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_NTH);
+	int		 rc;
+
+	lz_db_bind_text(st, 1, scope);
+	sqlite3_bind_int64(st, 2, n - 1);
+	*at = 0;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*at = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		logerr(db, "login failure nth");
+		return -1;
+	}
+	return rc == SQLITE_ROW;
 }
 
 /* ---- redirects, clicks and statistics -------------------------------- */

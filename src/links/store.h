@@ -281,6 +281,9 @@ long long store_login_fail_count(struct lz_db *, const char *scope,
 	    int64_t since, int64_t *oldest);
 int	store_login_fail_clear(struct lz_db *, const char *scope);
 int	store_login_fail_purge(struct lz_db *, int64_t before);
+/* The time of the n-th newest failure of scope (n >= 1): 1, 0, -1. */
+int	store_login_fail_nth(struct lz_db *, const char *scope, long long n,
+	    int64_t *at);
 
 /* ---- redirects, clicks and statistics -------------------------------- */
 

@@ -6,9 +6,11 @@ change, account, API keys, links, and the security headers of the pages."""
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -22,6 +24,7 @@ ca = None
 
 EXTRA = """
 signup = open
+trusted_proxies = 127.0.0.1
 login_max_failures = 3
 login_max_failures_addr = 1000
 login_window = 60
@@ -69,11 +72,12 @@ def run_hooks():
 class Browser:
     """Just enough of a browser: a cookie jar, Origin, the CSRF token."""
 
-    def __init__(self, instance, origin=True):
+    def __init__(self, instance, origin=True, ip=None):
         self.inst = instance
         self.cookies = {}
         self.csrf = None
         self.origin = origin
+        self.ip = ip            # the client's address (X-Forwarded-For)
 
     def req(self, method, path, body=None, csrf=True, headers=None):
         h = {}
@@ -84,6 +88,8 @@ class Browser:
             h["Origin"] = "http://127.0.0.1:%d" % self.inst.links_port
         if csrf and self.csrf and method != "GET":
             h["X-CSRF-Token"] = self.csrf
+        if self.ip:
+            h["X-Forwarded-For"] = self.ip
         h.update(headers or {})
         r = self.inst.request(method, path, body=body, headers=h)
         sc = r.header("set-cookie")
@@ -238,8 +244,86 @@ class Auth(Base):
         # Once the window has passed (moved back in the database), the
         # right password works again.
         inst.sql("UPDATE login_failures SET at = at - 61000 WHERE scope = "
-                 "'email:throttle@example.com'")
+                 "'pair:127.0.0.1|throttle@example.com'")
         self.assertEqual(b.signin("throttle@example.com").status, 200)
+
+    def test_strangers_cannot_lock_the_owner_out(self):
+        """Failures lock a (network, e-mail) pair and a network, never an
+        e-mail address alone (DESIGN 3.11): 12 wrong passwords for the
+        owner's address from other networks, and more from one, leave
+        the owner's sign-in from a clean network working."""
+        Browser(inst, ip="198.51.100.1").signup("owner-lock@example.com")
+        for i in range(12):
+            r = Browser(inst, ip="203.0.113.%d" % (i + 1)).signin(
+                "owner-lock@example.com", "not the password")
+            self.assertError(r, 401, "invalid_credentials")
+        stranger = Browser(inst, ip="2001:db8:bad::1")
+        got = [stranger.signin("owner-lock@example.com", "guess %d" % i)
+               .status for i in range(5)]
+        self.assertEqual(got, [401, 401, 401, 429, 429])
+        # The stranger's whole /64 is the same network.
+        r = Browser(inst, ip="2001:db8:bad::beef").signin(
+            "owner-lock@example.com")
+        self.assertError(r, 429, "too_many_attempts")
+        # The owner, from a network of their own: signed in.
+        owner = Browser(inst, ip="198.51.100.50")
+        self.assertEqual(owner.signin("owner-lock@example.com").status, 200)
+        # And the stranger's network is not locked for other accounts.
+        Browser(inst, ip="198.51.100.2").signup("neighbour@example.com")
+        self.assertEqual(stranger.signin("neighbour@example.com").status,
+                         200)
+
+    def test_lock_backs_off(self):
+        """Each further login_max_failures failures within a day double
+        the pair's window (60 s, 120 s, ...): whoever keeps guessing
+        waits longer and longer."""
+        Browser(inst, ip="198.51.100.3").signup("backoff@example.com")
+        b = Browser(inst, ip="192.0.2.33")
+        scope = "'pair:192.0.2.33|backoff@example.com'"
+
+        def age(seconds):
+            inst.sql("UPDATE login_failures SET at = at - %d WHERE "
+                     "scope = %s" % (seconds * 1000, scope))
+
+        def guesses(n):
+            return [b.signin("backoff@example.com", "wrong %d" % i).status
+                    for i in range(n)]
+
+        self.assertEqual(guesses(4), [401, 401, 401, 429])
+        age(61)
+        self.assertEqual(guesses(4), [401, 401, 401, 429])
+        r = b.signin("backoff@example.com")
+        self.assertError(r, 429, "too_many_attempts")
+        ra = int(r.header("retry-after"))
+        self.assertTrue(60 < ra <= 120, ra)     # 6 failures: 120 s
+        age(61)
+        self.assertEqual(b.signin("backoff@example.com").status, 429)
+        age(60)
+        self.assertEqual(guesses(4), [401, 401, 401, 429])
+        ra = int(b.signin("backoff@example.com").header("retry-after"))
+        self.assertTrue(120 < ra <= 240, ra)    # 9 failures: 240 s
+        # A day later, or the right password, clears it.
+        age(86400)
+        self.assertEqual(b.signin("backoff@example.com").status, 200)
+        self.assertEqual(inst.sql("SELECT count(*) FROM login_failures "
+                                  "WHERE scope = %s" % scope)[0][0], 0)
+
+    def test_network_limit(self):
+        """A network that failed login_max_failures_addr times is held
+        back whatever the e-mail, the owner's right password too; other
+        networks are not."""
+        Browser(inst, ip="198.51.100.4").signup("net-lock@example.com")
+        now = int(time.time() * 1000)
+        c = sqlite3.connect(inst.path("data", "links.db"), timeout=10)
+        c.executemany("INSERT INTO login_failures (scope, at) VALUES "
+                      "('addr:192.0.2.44', ?)",
+                      [(now - i,) for i in range(1000)])
+        c.commit()
+        c.close()
+        r = Browser(inst, ip="192.0.2.44").signin("net-lock@example.com")
+        self.assertError(r, 429, "too_many_attempts")
+        self.assertEqual(Browser(inst, ip="192.0.2.45").signin(
+            "net-lock@example.com").status, 200)
 
     def test_password_change(self):
         a = Browser(inst)
