@@ -81,6 +81,9 @@
 	I(login_window,		900, 10, 86400) \
 	I(login_max_failures,	5, 1, 1000) \
 	I(login_max_failures_addr, 20, 1, 100000) \
+	I(link_password_window,	900, 10, 86400) \
+	I(link_password_max_failures, 10, 1, 1000) \
+	I(link_password_max_failures_link, 100, 1, 1000000) \
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
 	I(conversion_dedup_window, 600, 1, 86400) \

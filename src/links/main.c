@@ -174,6 +174,7 @@ worker_tick(void *arg)
 	if (now - purged > 10 * 60 * 1000) {
 		purged = now;
 		(void)store_pwtry_purge(&links.db, now - 24 * 3600 * 1000LL);
+		(void)store_pwtry_link_purge(&links.db, now);
 	}
 	lz_db_reset_all(&links.db);
 }

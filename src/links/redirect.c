@@ -36,9 +36,8 @@
 #include "ua.h"
 #include "visitor.h"
 
-/* Password tries per client network and link in a window (DESIGN 3.2). */
-#define PW_TRIES	10
-#define PW_WINDOW_MS	(15 * 60 * 1000LL)
+/* The longest window of a link's password ceiling (DESIGN 3.11). */
+#define PW_LINK_LONGEST_MS	(24 * 3600 * 1000LL)
 #define PW_MAX_BYTES	(128 * 4)	/* 128 characters of UTF-8 */
 #define PW_FORM_MAX	4096		/* bytes of a posted form */
 
@@ -166,6 +165,57 @@ is_form_type(const char *ct)
 	    (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
 }
 
+/* 429 with Retry-After until the time until; who is whose tries. */
+static void
+too_many_tries(struct lz_req *r, int64_t until, const char *who)
+{
+	char	 text[200];
+	int64_t	 wait;
+
+	wait = (until - r->now_ms + 999) / 1000;
+	if (wait < 1)
+		wait = 1;
+	lz_resp_header(r, "Retry-After", "%lld", (long long)wait);
+	snprintf(text, sizeof(text), "Too many tries at this link's password "
+	    "%s. Try again in %lld minute%s.", who, (long long)(wait + 59) /
+	    60, wait > 60 ? "s" : "");
+	message(r, 429, "Too many tries", text);
+}
+
+/*
+ * Takes a try at the link's password: one of the client network's
+ * (link_password_max_failures in link_password_window) and one of the
+ * link's over every network (link_password_max_failures_link, with
+ * back-off).  Only then does the argon2id check run.  Returns 1 taken;
+ * else answers (429 or 503) and returns 0.
+ */
+static int
+password_take(struct visit *v, const unsigned char *net, size_t netlen)
+{
+	const struct lz_conf	*c = links.conf;
+	struct lz_req		*r = v->r;
+	int64_t			 window = c->link_password_window * 1000;
+	int64_t			 start, until;
+	int			 rc;
+
+	rc = store_pwtry_take(&links.db, v->l->id, net, netlen, r->now_ms,
+	    window, (int)c->link_password_max_failures, &start);
+	if (rc == 1) {
+		rc = store_pwtry_link_take(&links.db, v->l->id, r->now_ms,
+		    window, (int)c->link_password_max_failures_link,
+		    PW_LINK_LONGEST_MS, &until);
+		if (rc != 1)
+			(void)store_pwtry_give_back(&links.db, v->l->id, net,
+			    netlen);
+		if (rc == 0)
+			too_many_tries(r, until, "from everywhere");
+	} else if (rc == 0)
+		too_many_tries(r, start + window, "from your network");
+	if (rc == -1)
+		unavailable(r);
+	return rc == 1;
+}
+
 /*
  * Checks a posted password.  Returns 1 when it is right; otherwise
  * answers (the form again, 429 or 503) and returns 0.
@@ -178,7 +228,6 @@ password_check(struct visit *v)
 	struct lz_verr	 e;
 	unsigned char	 net[VISITOR_NET_LEN];
 	const char	*pw;
-	int64_t		 start, wait;
 	int		 rc, ok = 0;
 
 	memset(&q, 0, sizeof(q));
@@ -201,33 +250,17 @@ password_check(struct visit *v)
 		goto out;
 	}
 	visitor_net(r->remote_addr, net);
-	rc = store_pwtry_take(&links.db, v->l->id, net, sizeof(net),
-	    r->now_ms, PW_WINDOW_MS, PW_TRIES, &start);
-	if (rc == -1) {
-		unavailable(r);
+	if (!password_take(v, net, sizeof(net)))
 		goto out;
-	}
-	if (rc == 0) {
-		char	 text[160];
-
-		wait = (start + PW_WINDOW_MS - r->now_ms + 999) / 1000;
-		if (wait < 1)
-			wait = 1;
-		lz_resp_header(r, "Retry-After", "%lld", (long long)wait);
-		snprintf(text, sizeof(text), "Too many tries at this link's "
-		    "password from your network. Try again in %lld minute%s.",
-		    (long long)(wait + 59) / 60, wait > 60 ? "s" : "");
-		message(r, 429, "Too many tries", text);
-		goto out;
-	}
 	ok = strlen(pw) <= PW_MAX_BYTES && v->l->password_hash != NULL &&
 	    crypto_pwhash_str_verify(v->l->password_hash, pw, strlen(pw)) == 0;
 	if (!ok) {
 		password_form(v, 403, "Wrong password. Please try again.");
 		goto out;
 	}
-	/* A right password gives its try back: only wrong ones add up. */
+	/* A right password gives its tries back: only wrong ones add up. */
 	(void)store_pwtry_give_back(&links.db, v->l->id, net, sizeof(net));
+	(void)store_pwtry_link_give_back(&links.db, v->l->id);
 out:
 	for (size_t i = 0; i < q.n; i++)
 		sodium_memzero(q.kv[i].val, strlen(q.kv[i].val));

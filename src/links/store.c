@@ -115,6 +115,10 @@ enum stmt {
 	ST_PWTRY_GET,
 	ST_PWTRY_GIVE_BACK,
 	ST_PWTRY_PURGE,
+	ST_PWTRY_LINK_TAKE,
+	ST_PWTRY_LINK_GET,
+	ST_PWTRY_LINK_GIVE_BACK,
+	ST_PWTRY_LINK_PURGE,
 	ST_STATS_TOTALS,
 	ST_STATS_SERIES,
 	ST_STATS_BY_COUNTRY,
@@ -408,6 +412,35 @@ static const char *const sql[ST__MAX] = {
 	    "AND net = ? AND tries > 0",
 	[ST_PWTRY_PURGE] =
 	    "DELETE FROM password_tries WHERE window_start <= ?",
+	/*
+	 * The per-link ceiling (0007-hardening.sql): takes one try at link
+	 * ?1 at ?2 unless ?4 were taken in its window.  A window that ended
+	 * starts anew at ?2, twice as long (up to ?5 ms) when it was full
+	 * and ended less than its length ago, else ?3 ms long.  SET reads
+	 * the old row throughout.
+	 */
+	[ST_PWTRY_LINK_TAKE] =
+	    "INSERT INTO password_link_tries (link_id, window_start, "
+	    "window_ms, tries) VALUES (?1, ?2, ?3, 1) "
+	    "ON CONFLICT (link_id) DO UPDATE SET "
+	    "window_ms = CASE WHEN window_start + window_ms > ?2 THEN "
+	    "window_ms WHEN tries >= ?4 AND window_start + 2 * window_ms > ?2 "
+	    "THEN min(2 * window_ms, ?5) ELSE ?3 END, "
+	    "tries = CASE WHEN window_start + window_ms > ?2 THEN tries + 1 "
+	    "ELSE 1 END, "
+	    "window_start = CASE WHEN window_start + window_ms > ?2 THEN "
+	    "window_start ELSE ?2 END "
+	    "WHERE window_start + window_ms <= ?2 OR tries < ?4 "
+	    "RETURNING tries",
+	[ST_PWTRY_LINK_GET] =
+	    "SELECT window_start + window_ms FROM password_link_tries "
+	    "WHERE link_id = ?",
+	[ST_PWTRY_LINK_GIVE_BACK] =
+	    "UPDATE password_link_tries SET tries = tries - 1 WHERE "
+	    "link_id = ? AND tries > 0",
+	[ST_PWTRY_LINK_PURGE] =
+	    "DELETE FROM password_link_tries WHERE "
+	    "window_start + 2 * window_ms <= ?",
 	[ST_STATS_TOTALS] =
 	    "SELECT count(*) FILTER (WHERE bot = 0), "
 	    "count(*) FILTER (WHERE bot != 0) FROM clicks WHERE link_id = ?1 "
@@ -1896,6 +1929,57 @@ store_pwtry_purge(struct lz_db *db, int64_t before)
 
 	sqlite3_bind_int64(st, 1, before);
 	return changes_of(db, st, "password try purge") < 0 ? -1 : 0;
+}
+
+int
+store_pwtry_link_take(struct lz_db *db, int64_t link_id, int64_t now,
+    int64_t window, int max, int64_t longest, int64_t *until)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_PWTRY_LINK_TAKE);
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, link_id);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_int64(st, 3, window);
+	sqlite3_bind_int(st, 4, max);
+	sqlite3_bind_int64(st, 5, longest);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE) {
+		logerr(db, "link password try");
+		return -1;
+	}
+	st = lz_db_stmt(db, ST_PWTRY_LINK_GET);
+	sqlite3_bind_int64(st, 1, link_id);
+	*until = now;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*until = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		logerr(db, "link password try window");
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_pwtry_link_give_back(struct lz_db *db, int64_t link_id)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_PWTRY_LINK_GIVE_BACK);
+
+	sqlite3_bind_int64(st, 1, link_id);
+	return changes_of(db, st, "link password try give back") < 0 ? -1 : 0;
+}
+
+int
+store_pwtry_link_purge(struct lz_db *db, int64_t now)
+{
+	sqlite3_stmt	*st = lz_db_stmt(db, ST_PWTRY_LINK_PURGE);
+
+	sqlite3_bind_int64(st, 1, now);
+	return changes_of(db, st, "link password try purge") < 0 ? -1 : 0;
 }
 
 static void

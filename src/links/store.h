@@ -321,6 +321,19 @@ int	store_pwtry_give_back(struct lz_db *, int64_t link_id,
 	    const unsigned char *net, size_t netlen);
 /* Forgets windows that started before before.  0 or -1. */
 int	store_pwtry_purge(struct lz_db *, int64_t before);
+/*
+ * The per-link ceiling over every network (0007-hardening.sql): takes one
+ * try at a link unless max were taken in its window, which is window ms
+ * long, or twice as long as the last one (up to longest) after a full
+ * one.  1 taken, 0 refused (with *until the end of the full window), -1
+ * on error.
+ */
+int	store_pwtry_link_take(struct lz_db *, int64_t link_id, int64_t now,
+	    int64_t window, int max, int64_t longest, int64_t *until);
+/* Gives a try back (the password was right).  0 or -1. */
+int	store_pwtry_link_give_back(struct lz_db *, int64_t link_id);
+/* Forgets windows that ended a window's length before now.  0 or -1. */
+int	store_pwtry_link_purge(struct lz_db *, int64_t now);
 
 /* Statistics of a link's clicks in [from, to). */
 enum stats_dim {

@@ -608,6 +608,74 @@ class TestPagesAndOptions(Base):
         self.assertEqual(self.counted(link["id"]), 1)
 
 
+class TestPasswordCeiling(Base):
+    """Besides each network's tries, a link's password takes at most
+    link_password_max_failures_link wrong tries from everywhere in its
+    window, and a window that filled up makes the next one twice as long
+    (DESIGN 3.11): many networks together cannot make every worker run
+    64 MiB argon2id checks without end."""
+    workers = 2
+    extra_conf = ("trusted_proxies = 127.0.0.1\n"
+                  "link_password_window = 60\n"
+                  "link_password_max_failures = 3\n"
+                  "link_password_max_failures_link = 5\n")
+    FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+    def post(self, path, pw, ip):
+        return self.visit(path, method="POST", ip=ip, headers=self.FORM,
+                          body="password=" + pw)
+
+    def age(self, link_id, ms):
+        """Moves the link's window back by ms."""
+        self.inst.sql("UPDATE password_link_tries SET window_start = "
+                      "window_start - %d WHERE link_id = %d" % (ms, link_id))
+
+    def test_ceiling_with_back_off(self):
+        link = self.create(slug="ceil1", password="right one")
+        # Five wrong tries from five networks fill the link's window.
+        got = [self.post("/ceil1", "wrong", "198.51.100.%d" % i).status
+               for i in range(1, 6)]
+        self.assertEqual(got, [403] * 5)
+        # Now every network waits, with the right password too, and no
+        # argon2id check runs.
+        r = self.post("/ceil1", "right+one", "192.0.2.99")
+        self.assertPage(r, 429, "from everywhere")
+        retry = int(r.header("Retry-After"))
+        self.assertTrue(0 < retry <= 60, retry)
+        # Another link is not held up.
+        self.create(slug="ceil2", password="other one")
+        self.assertEqual(self.post("/ceil2", "other+one", "192.0.2.99")
+                         .status, 303)
+        # The window over, the right password opens it (and gives its
+        # try back); the next window is twice as long.
+        self.age(link["id"], 60000)
+        r = self.post("/ceil1", "right+one", "192.0.2.99")
+        self.assertEqual(r.status, 303, r)
+        got = [self.post("/ceil1", "wrong", "203.0.113.%d" % i).status
+               for i in range(1, 7)]
+        self.assertEqual(got, [403] * 5 + [429])
+        retry = int(self.post("/ceil1", "wrong", "203.0.113.50")
+                    .header("Retry-After"))
+        self.assertTrue(60 < retry <= 120, retry)
+        self.assertEqual(self.inst.sql(
+            "SELECT window_ms FROM password_link_tries WHERE link_id = %d" %
+            link["id"]), [(120000,)])
+        # A quiet window brings it back to link_password_window.
+        self.age(link["id"], 3 * 120000)
+        self.assertEqual(self.post("/ceil1", "wrong", "203.0.113.60")
+                         .status, 403)
+        self.assertEqual(self.inst.sql(
+            "SELECT window_ms, tries FROM password_link_tries WHERE "
+            "link_id = %d" % link["id"]), [(60000, 1)])
+        # Each network still has its own, smaller limit.
+        got = [self.post("/ceil2", "wrong", "192.0.2.7").status
+               for _ in range(4)]
+        self.assertEqual(got, [403, 403, 403, 429])
+        self.assertIn("from your network",
+                      self.post("/ceil2", "wrong", "192.0.2.7").body
+                      .decode())
+
+
 class TestStats(Base):
 
     def test_stats(self):
