@@ -178,11 +178,14 @@ pages_preview(struct page *p, const struct link *l, const char *short_url,
 	meta(&head, "name", "twitter:title", title);
 	meta(&head, "name", "twitter:description", desc);
 	meta(&head, "name", "twitter:image", image);
-	lz_html_render(&head, "<meta http-equiv=\"refresh\" "
-	    "content=\"0;url={{target}}\">\n", vars);
 	vars[1] = desc ? desc : "";
-	lz_html_render(&body, "<p>{{description}}</p>\n"
-	    "<p><a href=\"{{target}}\">Continue</a></p>\n", vars);
+	if (target != NULL) {
+		lz_html_render(&head, "<meta http-equiv=\"refresh\" "
+		    "content=\"0;url={{target}}\">\n", vars);
+		lz_html_render(&body, "<p>{{description}}</p>\n"
+		    "<p><a href=\"{{target}}\">Continue</a></p>\n", vars);
+	} else
+		lz_html_render(&body, "<p>{{description}}</p>\n", vars);
 	render(p, title ? title : "Redirecting", lz_buf_str(&head),
 	    lz_buf_str(&body));
 	lz_buf_puts(&p->csp, CSP_STATIC);

@@ -8,7 +8,8 @@
  * preview page; an in-app browser of a link with escape_inapp: the escape
  * page; then the click is recorded and the visitor is sent on: through
  * the pixel page when the link has pixels, else a 301/302 (303 after the
- * form).  HEAD answers the same but records nothing.
+ * form).  HEAD answers the same but records nothing; a capped link's
+ * target goes only into answers that count (uncounted()).
  */
 #include "config.h"
 
@@ -401,6 +402,27 @@ escape(struct visit *v)
 	page_send(v->r, 200, &p);
 }
 
+/*
+ * A visit that does not count against a capped link's max_clicks (HEAD,
+ * bots and previewers, which an empty User-Agent is): the og preview
+ * without the target when the link has one, else a page that says where
+ * the link opens.  Neither holds the target.
+ */
+static void
+uncounted(struct visit *v)
+{
+	struct page	 p;
+
+	if (v->l->og != NULL) {
+		short_url(v);
+		pages_preview(&p, v->l, v->short_url, NULL);
+	} else
+		pages_message(&p, "Open this link in a browser", "This link "
+		    "leads on a limited number of times, only when it is "
+		    "opened in a web browser.");
+	page_send(v->r, 200, &p);
+}
+
 static int
 has_pixels(const struct link *l)
 {
@@ -485,7 +507,11 @@ redirect_visit(struct lz_req *r)
 	if (r->meth != LZ_M_HEAD && record(&v, variant, target) == -1)
 		goto out;
 
-	if (v.ua.preview && v.l->og != NULL) {
+	if (v.l->max_clicks != 0 && (r->meth == LZ_M_HEAD || v.bot)) {
+		/* A capped link hands its target out only in answers that
+		 * count against the cap (DESIGN 3.11). */
+		uncounted(&v);
+	} else if (v.ua.preview && v.l->og != NULL) {
 		short_url(&v);
 		pages_preview(&p, v.l, v.short_url, target);
 		page_send(r, 200, &p);

@@ -267,7 +267,7 @@ class TestRedirect(Base):
             self.assertPage(self.visit("/deleted2"), 404, "Link not found")
 
     def test_head_counts_nothing(self):
-        link = self.create(slug="head1", max_clicks=5)
+        link = self.create(slug="head1")
         for _ in range(3):
             r = self.visit("/head1", method="HEAD")
             self.assertEqual(r.status, 302)
@@ -276,7 +276,15 @@ class TestRedirect(Base):
             self.assertEqual(r.body, b"")
         self.assertEqual(self.visit("/head1").status, 302)
         self.wait_clicks(link["id"], 1)
-        self.assertEqual(self.counted(link["id"]), 1)
+        # A capped link's HEAD neither counts nor tells the target.
+        capped = self.create(slug="head2", max_clicks=5)
+        for _ in range(3):
+            r = self.visit("/head2", method="HEAD")
+            self.assertEqual((r.status, r.body), (200, b""))
+            self.assertIsNone(r.header("Location"))
+        self.assertEqual(self.visit("/head2").status, 302)
+        self.wait_clicks(capped["id"], 1)
+        self.assertEqual(self.counted(capped["id"]), 1)
 
     def test_post_without_password(self):
         self.create(slug="nopw1")
@@ -408,15 +416,69 @@ class TestPagesAndOptions(Base):
         self.assertEqual(self.counted(link["id"]), 100)
         self.assertEqual(len(self.clicks(link["id"])), 100)
         self.assertEqual(self.visit("/cap100").status, 410)
-        # Bots do not use up a cap.
+        # Bots do not use up a cap (nor learn its target).
         bot = self.create(slug="capbot", max_clicks=1)
         for _ in range(3):
-            self.assertEqual(self.visit("/capbot", ua=GOOGLEBOT).status, 302)
+            self.assertPage(self.visit("/capbot", ua=GOOGLEBOT), 200,
+                            "Open this link in a browser")
         self.assertEqual(self.visit("/capbot").status, 302)
         self.assertEqual(self.visit("/capbot").status, 410)
         rows = self.wait_clicks(bot["id"], 4)
         self.assertEqual(sorted(r[9] for r in rows), [0, 1, 1, 1])
         self.assertEqual(self.counted(bot["id"]), 1)
+
+    def test_one_time_link_reveals_its_target_once(self):
+        """A max_clicks: 1 link hit at once by HEAD, no or an empty
+        User-Agent, curl, crawlers, previewers and people: the target is
+        in exactly one answer, the one that counted (DESIGN 3.11).  It
+        used to be in every answer that did not count."""
+        target = "https://example.com/one-time-secret"
+        for slug, og in (("once1", None), ("once2", {"title": "Once"})):
+            link = self.create(slug=slug, max_clicks=1, target_url=target,
+                               og=og)
+            path = "/" + slug
+            uncounted = [("HEAD", IPHONE), ("HEAD", WINDOWS), ("GET", ""),
+                         ("GET", None), ("GET", "curl/7.88.1"),
+                         ("GET", "Slackbot-LinkExpanding 1.0 "
+                          "(+https://api.slack.com/robots)"),
+                         ("GET", GOOGLEBOT), ("GET", FACEBOOK_CRAWLER),
+                         ("GET", TWITTERBOT)]
+            people = [("GET", ua) for ua in (IPHONE, ANDROID, WINDOWS) * 3]
+            answers = []
+            lock = threading.Lock()
+
+            def hit(i, method, ua):
+                h = {"X-Forwarded-For": "192.0.2.%d" % (i + 1)}
+                if ua is not None:
+                    h["User-Agent"] = ua
+                r = self.inst.request(method, path, headers=h)
+                with lock:
+                    answers.append((method, ua, r))
+
+            threads = [threading.Thread(target=hit, args=(i, m, ua))
+                       for i, (m, ua) in enumerate(uncounted + people)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            self.assertEqual(len(answers), len(uncounted) + len(people))
+            told = [(m, ua, r.status) for m, ua, r in answers
+                    if r.header("Location") or
+                    target.encode() in r.body or
+                    target.replace("/", "&#47;").encode() in r.body]
+            self.assertEqual(len(told), 1, told)
+            self.assertIn(told[0][1], (IPHONE, ANDROID, WINDOWS))
+            self.assertEqual(told[0][2], 302)
+            # The uncounted get the page (or, once a person used the
+            # link up, the 410).
+            for m, ua, r in answers:
+                if (m, ua) in uncounted:
+                    self.assertIn(r.status, (200, 410), (m, ua, r))
+                    self.assertIsNone(r.header("Location"), (m, ua))
+            self.assertEqual(self.counted(link["id"]), 1)
+            # Used up: everyone gets the 410 page now.
+            for m, ua in uncounted[2:] + people[:1]:
+                self.assertEqual(self.visit(path, ua=ua or "").status, 410)
 
     def test_password(self):
         link = self.create(slug="pw1", password="s3cret pass",
@@ -471,6 +533,26 @@ class TestPagesAndOptions(Base):
         self.assertEqual(r.status, 303)
         self.wait_clicks(link["id"], 2)
         self.assertEqual(self.counted(link["id"]), 2)
+
+    def test_capped_preview_without_target(self):
+        """A previewer of a capped link with og gets the preview, without
+        the refresh or a link to the target; other bots a page that says
+        where the link opens."""
+        self.create(slug="ogcap", max_clicks=3, og={"title": "Once"},
+                    target_url="https://example.com/capped-target")
+        for ua in (FACEBOOK_CRAWLER, GOOGLEBOT, ""):
+            r = self.visit("/ogcap", ua=ua)
+            html = r.body.decode()
+            self.assertPage(r, 200, "Once")
+            self.assertIn('<meta property="og:title" content="Once">', html)
+            self.assertNotIn("refresh", html)
+            self.assertNotIn("capped-target", html)
+            self.assertIsNone(r.header("Location"))
+        self.create(slug="plaincap", max_clicks=3,
+                    target_url="https://example.com/capped-target")
+        r = self.visit("/plaincap", ua=TWITTERBOT)
+        self.assertPage(r, 200, "Open this link in a browser")
+        self.assertNotIn("capped-target", r.body.decode())
 
     def test_social_preview(self):
         link = self.create(slug="og1", title="Plain title", og={
