@@ -41,6 +41,7 @@
  * for them at start, so that a reload may raise a limit up to here.
  */
 #define LZ_CONV_RATE_MAX	1000
+#define LZ_WEBHOOK_RATE_MAX	100
 
 /*
  * S(name, default)                  string
@@ -93,6 +94,8 @@
 	I(webhook_timeout,	10, 1, 60) \
 	I(webhook_parallel,	16, 1, 256) \
 	I(webhook_log_days,	30, 1, 3650) \
+	I(webhook_rate_limit,	10, 1, LZ_WEBHOOK_RATE_MAX) \
+	S(webhook_nameservers,	"") \
 	S(log_level,		"info") \
 	B(access_log,		1) \
 	B(sandbox,		1) \

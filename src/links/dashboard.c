@@ -584,6 +584,33 @@ hook_json_by_id(int64_t id, int64_t account_id)
 	return webhook_json(&w);
 }
 
+/*
+ * Webhook additions and test events of the session's account: at most
+ * webhook_rate_limit a minute, exact across the workers.  Each may wait
+ * on DNS or send a request to a server the account chose.  Returns 0,
+ * or -1 after answering 429.
+ */
+static int
+hook_rate_ok(struct lz_req *r)
+{
+	struct links_req	*lr = r->app;
+	struct lz_rl_result	 res;
+	unsigned char		 key[1 + sizeof(lr->account_id)];
+	unsigned		 limit = (unsigned)links.conf->webhook_rate_limit;
+
+	key[0] = 'w';
+	memcpy(key + 1, &lr->account_id, sizeof(lr->account_id));
+	(void)lz_rl_take(links.hook_rl, key, sizeof(key), limit, 60000,
+	    lz_mono_us() / 1000, &res);
+	if (res.allowed)
+		return 0;
+	lz_resp_header(r, "Retry-After", "%d", res.retry_after);
+	lz_resp_error(r, 429, "rate_limited", NULL, "At most %u webhook "
+	    "additions and test events a minute; retry in %d s.", limit,
+	    res.retry_after);
+	return -1;
+}
+
 static int
 need_key(struct lz_req *r)
 {
@@ -628,9 +655,20 @@ dash_hooks_add(struct lz_req *r)
 	}
 	if (webhook_events_parse(lz_buf_str(&ev), &mask, &e) == -1)
 		goto verr;
+	if (hook_rate_ok(r) == -1)
+		goto out;
 	id = webhook_add(&links.db, hookkey, lr->account_id,
 	    json_string_value(json_object_get(body, "url")), mask,
 	    links.conf->webhook_allow_loopback, r->now_ms, secret, &e);
+	if (id < 0 && strcmp(e.code, "unsafe_url") == 0) {
+		/* Where a name leads (an internal address, a name server
+		 * that does not answer) is for the log, not the account. */
+		lz_log(LZ_LOG_INFO, "rid=%s: webhook of account %lld refused: "
+		    "%s", r->request_id, (long long)lr->account_id, e.msg);
+		lz_verr_set(&e, 400, "unsafe_url", "url", "The receiving URL "
+		    "must lead to a public https server whose name resolves "
+		    "within %d seconds.", WEBHOOK_DNS_TIMEOUT_MS / 1000);
+	}
 	if (id < 0)
 		goto verr;
 	/* The secret is in this answer only: the store keeps it sealed. */
@@ -700,7 +738,7 @@ dash_hooks_test(struct lz_req *r)
 	char			 uuid[WEBHOOK_DELIVERY_LEN + 1];
 	int			 rc;
 
-	if (path_hook(r, &w) == -1)
+	if (path_hook(r, &w) == -1 || hook_rate_ok(r) == -1)
 		return;
 	rc = webhook_test(&links.db, w.id, lr->account_id, r->now_ms, uuid);
 	if (rc == -1)

@@ -17,6 +17,8 @@ struct links_ctx {
 	struct lz_db	 db;
 	struct lz_rl	*conv_rl;	/* conversion reports per client, shared
 					   by the workers (made before fork) */
+	struct lz_rl	*hook_rl;	/* webhook additions and test events
+					   per account, the same way */
 };
 
 extern struct links_ctx links;

@@ -21,6 +21,7 @@
 #include "log.h"
 #include "lztime.h"
 #include "pool.h"
+#include "resolve.h"
 #include "resp.h"
 #include "route.h"
 #include "sandbox.h"
@@ -140,6 +141,14 @@ pre_fork(void *arg)
 		    strerror(errno));
 		return -1;
 	}
+	/* Each webhook addition may wait on DNS, each test event sends a
+	 * request to a server of the account's choosing. */
+	if (links.hook_rl == NULL && (links.hook_rl = lz_rl_create(4096,
+	    LZ_WEBHOOK_RATE_MAX)) == NULL) {
+		lz_log(LZ_LOG_ERR, "webhook rate limit table: %s",
+		    strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -154,7 +163,9 @@ worker_init(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
 	}
-	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1) {
+	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1 ||
+	    lz_resolve_init(links.conf->webhook_nameservers, err,
+	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		lz_db_close(&links.db);
 		return LZ_EXIT_CONFIG;
@@ -252,6 +263,7 @@ worker_fini(void *arg)
 	(void)arg;
 	clicklog_close(&links.db);
 	lz_db_close(&links.db);
+	lz_resolve_fini();
 }
 
 static void

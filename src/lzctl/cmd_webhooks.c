@@ -16,6 +16,7 @@
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
+#include "resolve.h"
 #include "store.h"
 #include "util.h"
 #include "webhook.h"
@@ -72,7 +73,7 @@ webhook_add_cmd(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned char	 key[WEBHOOK_KEY_BYTES];
-	char		 secret[WEBHOOK_SECRET_LEN + 1];
+	char		 secret[WEBHOOK_SECRET_LEN + 1], err[512];
 	const char	*events = "click,link.created";
 	struct lz_verr	 e;
 	unsigned	 mask;
@@ -101,6 +102,12 @@ webhook_add_cmd(int argc, char **argv)
 		return EXIT_NOTFOUND;
 	if (load_key(key) == -1)
 		return 1;
+	if (lz_resolve_init(ctl_conf->webhook_nameservers, err,
+	    sizeof(err)) == -1) {
+		ctl_err("%s", err);
+		sodium_memzero(key, sizeof(key));
+		return 1;
+	}
 	id = webhook_add(&links.db, key, account, argv[optind + 1], mask,
 	    ctl_conf->webhook_allow_loopback, lz_now_ms(), secret, &e);
 	sodium_memzero(key, sizeof(key));
