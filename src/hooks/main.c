@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@
 #include "log.h"
 #include "lztime.h"
 #include "outbox.h"
+#include "pool.h"
+#include "sandbox.h"
 #include "sender.h"
 #include "store.h"
 #include "util.h"
@@ -95,6 +98,39 @@ checkpoint(struct lz_db *db)
 	else
 		lz_log(LZ_LOG_WARN, "wal checkpoint: %s",
 		    sqlite3_errmsg(db->h));
+}
+
+/*
+ * Confines the process once its key is read and its database open: it
+ * talks to servers that accounts chose, so it may write only in the
+ * database's directory, read only what DNS and TLS need (and
+ * webhook_ca_file), and never exec, fork or regain privileges (see
+ * sandbox in lz.conf(5)).  0 or -1.
+ */
+static int
+confine(const struct lz_conf *c)
+{
+	char		*dup, err[512];
+	const char	*rw[2], *ro[2];
+	int		 landlocked, rc;
+
+	if (!c->sandbox)
+		return 0;
+	dup = xstrdup(c->links_db);
+	rw[0] = dirname(dup);
+	rw[1] = NULL;
+	ro[0] = *c->webhook_ca_file ? c->webhook_ca_file : NULL;
+	ro[1] = NULL;
+	rc = lz_sandbox(rw, ro, &landlocked, err, sizeof(err));
+	free(dup);
+	if (rc == -1) {
+		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
+		    "without)", err);
+		return -1;
+	}
+	if (!landlocked)
+		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
+	return 0;
 }
 
 /* One run: send, then housekeeping.  0 or -1. */
@@ -205,10 +241,19 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	lz_log_level(c->loglevel);
-	if (webhook_key_load(c, key, err, sizeof(err)) == -1 ||
+	/* Started as root (by cron): become user before touching the
+	 * database, as the pools do, so that its files stay theirs. */
+	if (lz_drop_privileges(c->user, c->group, err, sizeof(err)) == -1 ||
+	    webhook_key_load(c, key, err, sizeof(err)) == -1 ||
 	    store_open(&db, c->links_db, err, sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		sodium_memzero(key, sizeof(key));
+		lz_conf_free(c);
+		return 1;
+	}
+	if (confine(c) == -1) {
+		sodium_memzero(key, sizeof(key));
+		lz_db_close(&db);
 		lz_conf_free(c);
 		return 1;
 	}
