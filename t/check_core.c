@@ -376,8 +376,10 @@ START_TEST(conf_loads)
 	    "links_db = data/links.db\nlinks_workers = 8\n"
 	    "plan.gold.quota = 5000\nplan.gold.conversions = yes\n"
 	    "plan.free.links = 3\nsignup = open\naccess_log = no\n"
-	    "default_plan = gold\n", err, sizeof(err));
+	    "default_plan = gold\ndashboard_host = Dash.example.com:8443\n",
+	    err, sizeof(err));
 	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_str_eq(c->dashboard_host, "Dash.example.com:8443");
 	ck_assert_str_eq(c->base_url, "https://s.example.com");
 	ck_assert_str_eq(c->links_db, "/tmp/data/links.db");
 	ck_assert_int_eq(c->links_workers, 8);
@@ -408,6 +410,11 @@ START_TEST(conf_refuses)
 		"plan.x.quota = -1\n", "socket_mode = 999\n",
 		"default_plan = nosuch\n", "default_currency = usd\n",
 		"log_level = loud\n",
+		"dashboard_host = https://dash.example\n",
+		"dashboard_host = dash.example/\n", "dashboard_host = :8080\n",
+		"dashboard_host = dash.example:\n",
+		"dashboard_host = dash.example:123456\n",
+		"conversion_rate_limit = 1001\n", "webhook_rate_limit = 101\n",
 	};
 	struct lz_conf	*c;
 	char		 err[512];

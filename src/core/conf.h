@@ -77,6 +77,7 @@
 	I(safe_browsing_timeout_ms, 1500, 100, 30000) \
 	S(safe_browsing_fail,	"open") \
 	S(signup,		"closed") \
+	S(dashboard_host,	"") \
 	I(session_idle_timeout,	7200, 60, 31536000) \
 	I(session_max_age,	604800, 300, 31536000) \
 	I(login_window,		900, 10, 86400) \

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sodium.h>
 
@@ -36,10 +37,30 @@ dash_headers(struct lz_req *r)
 {
 	lz_resp_header(r, "Content-Security-Policy", "default-src 'none'; "
 	    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+	lz_resp_header(r, "Cross-Origin-Opener-Policy", "same-origin");
 	lz_resp_header(r, "X-Content-Type-Options", "nosniff");
 	lz_resp_header(r, "X-Frame-Options", "DENY");
 	lz_resp_header(r, "Referrer-Policy", "no-referrer");
 	lz_resp_header(r, "Cache-Control", "no-store");
+}
+
+int
+dash_host_ok(struct lz_req *r)
+{
+	const char	*want = links.conf->dashboard_host;
+	const char	*host = lz_req_param(r, "HTTP_HOST");
+	size_t		 n;
+
+	if (*want == '\0')
+		return 1;
+	if (host == NULL)
+		return 0;
+	/* Names, no [v6]: the port, where both have one, must agree too
+	 * (nginx may pass Host without it). */
+	n = strcspn(want, ":");
+	return strcspn(host, ":") == n && strncasecmp(host, want, n) == 0 &&
+	    (host[n] == '\0' || want[n] == '\0' ||
+	    strcmp(host + n, want + n) == 0);
 }
 
 /* ---- sign-in throttling ---------------------------------------------- */
@@ -146,6 +167,9 @@ session_json(struct lz_req *r)
 	json_object_set_new(j, "ok", json_true());
 	json_object_set_new(j, "signup", json_string(links.conf->signup_open ?
 	    "open" : "closed"));
+	/* Where short links, the API and conversion reports live: the
+	 * dashboard may be on a host of its own (dashboard_host). */
+	json_object_set_new(j, "base_url", json_string(links.conf->base_url));
 	if (lr->session_id == 0 || store_account_get(&links.db,
 	    lr->account_id, NULL, &a) != 1) {
 		json_object_set_new(j, "signed_in", json_false());

@@ -16,6 +16,8 @@ void	dash_init(void);
 
 /* The security headers of every /dashboard/ answer. */
 void	dash_headers(struct lz_req *);
+/* 1 when the request's Host is dashboard_host (or none is set). */
+int	dash_host_ok(struct lz_req *);
 
 void	dash_session(struct lz_req *);
 void	dash_signup(struct lz_req *);

@@ -252,7 +252,12 @@ worker_handle(struct lz_req *r, void *arg)
 	r->app = &lr;
 	if (strncmp(r->path, "/dashboard/", 11) == 0)
 		dash_headers(r);
-	lz_route_dispatch(r, &router);
+	/* The dashboard lives on dashboard_host only, when one is set. */
+	if (strncmp(r->path, "/dashboard/", 11) == 0 && !dash_host_ok(r))
+		lz_resp_error(r, 404, "not_found", NULL, "There is nothing at "
+		    "this path.");
+	else
+		lz_route_dispatch(r, &router);
 	lz_db_reset_all(&links.db);
 	r->app = NULL;
 }

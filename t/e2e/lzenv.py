@@ -119,7 +119,7 @@ class Instance:
 
     def __init__(self, name="lz", workers=2, extra_conf="", prompts=False,
                  links=True, directory=None, links_port=None,
-                 prompts_port=None, user=None):
+                 prompts_port=None, user=None, dashboard=False):
         if directory:
             self.dir = os.path.abspath(directory)
             os.makedirs(self.dir, exist_ok=True)
@@ -133,6 +133,9 @@ class Instance:
         self.workers = workers
         self.want_links = links
         self.want_prompts = prompts
+        # A server of its own for the dashboard (dashboard_host), with
+        # nginx/lz-dashboard-locations.conf: dashboard is its port.
+        self.dashboard_port = dashboard or None
         # The pools' user; as root, root itself unless a test names one.
         self.user = user
         self.procs = {}
@@ -246,6 +249,15 @@ class Instance:
         include lz/lz-links-locations.conf;
     }
 """ % (self.links_port, os.path.join(SRCDIR, "www"))
+        if self.dashboard_port:
+            servers += """
+    server {
+        listen 127.0.0.1:%d;
+        server_name _;
+        set $lz_www %s;
+        include lz/lz-dashboard-locations.conf;
+    }
+""" % (self.dashboard_port, os.path.join(SRCDIR, "www"))
         if self.want_prompts:
             servers += """
     server {
@@ -290,6 +302,8 @@ http {
         ports = []
         if self.want_links:
             ports.append(self.links_port)
+        if self.dashboard_port:
+            ports.append(self.dashboard_port)
         if self.want_prompts:
             ports.append(self.prompts_port)
         for port in ports:

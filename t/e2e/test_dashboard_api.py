@@ -129,6 +129,8 @@ class Base(unittest.TestCase):
     def assertDashHeaders(self, r):
         self.assertIn("frame-ancestors 'none'",
                       r.header("content-security-policy", ""))
+        self.assertEqual(r.header("cross-origin-opener-policy"),
+                         "same-origin")
         self.assertEqual(r.header("x-content-type-options"), "nosniff")
         self.assertTrue(r.header("referrer-policy"))
 
@@ -558,6 +560,92 @@ class LinksAndAccount(Base):
                          acct["plan"]["quota"] - 3)
 
 
+class DashboardHost(Base):
+    """dashboard_host puts the dashboard on a host name of its own
+    (nginx/lz-dashboard-locations.conf): there it works, with COOP; the
+    short links' host answers no /dashboard/api/ and its origin no longer
+    counts as the dashboard's."""
+
+    @classmethod
+    def setUpClass(cls):
+        port = lzenv.free_port()
+        cls.inst = lzenv.Instance("dash-host", workers=1, dashboard=port,
+                                  extra_conf="signup = open\n"
+                                  "dashboard_host = Dash.Test:%d\n" % port)
+        try:
+            cls.inst.start()
+        except Exception:
+            cls.inst.stop()
+            raise
+        cls.dash = "dash.test:%d" % port
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.inst.stop()
+
+    def on(self, host, port, method, path, body=None, origin=None,
+           cookies=None, csrf=None):
+        h = {"Host": host}
+        if origin:
+            h["Origin"] = origin
+        if cookies:
+            h["Cookie"] = cookies
+        if csrf:
+            h["X-CSRF-Token"] = csrf
+        return self.inst.request(method, path, body=body, headers=h,
+                                 port=port)
+
+    def test_dashboard_on_its_host(self):
+        i, dash, port = self.inst, self.dash, self.inst.dashboard_port
+        r = self.on(dash, port, "GET", "/dashboard/")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.header("cross-origin-opener-policy"),
+                         "same-origin")
+        self.assertIn("frame-ancestors 'none'",
+                      r.header("content-security-policy"))
+        self.assertEqual(self.on(dash, port, "GET", "/").header("location"),
+                         "http://%s/dashboard/" % dash)
+        self.assertEqual(self.on(dash, port, "GET", "/some-slug").status,
+                         404)
+        r = self.on(dash, port, "GET", "/dashboard/api/session")
+        self.assertEqual(r.status, 200, r)
+        self.assertDashHeaders(r)
+        self.assertEqual(r.json()["base_url"],
+                         "http://127.0.0.1:%d" % i.links_port)
+        # Sign-up from the dashboard's own origin; the session works there.
+        r = self.on(dash, port, "POST", "/dashboard/api/signup",
+                    {"email": "host@example.com",
+                     "password": "correct horse battery"},
+                    origin="http://" + dash)
+        self.assertEqual(r.status, 201, r)
+        cookie = r.header("set-cookie").split(";")[0]
+        self.assertNotIn("Domain=", r.header("set-cookie"))
+        csrf = r.json()["csrf_token"]
+        r = self.on(dash, port, "POST", "/dashboard/api/keys", {},
+                    origin="http://" + dash, cookies=cookie, csrf=csrf)
+        self.assertEqual(r.status, 201, r)
+        # The short links' origin is not the dashboard's any more.
+        r = self.on(dash, port, "POST", "/dashboard/api/keys", {},
+                    origin="http://127.0.0.1:%d" % i.links_port,
+                    cookies=cookie, csrf=csrf)
+        self.assertError(r, 403, "cross_origin")
+        # Nor does the dashboard's API answer on the short links' host,
+        # session or not.
+        short = "127.0.0.1:%d" % i.links_port
+        for method, path in (("GET", "/dashboard/api/session"),
+                             ("GET", "/dashboard/api/account"),
+                             ("POST", "/dashboard/api/signin")):
+            r = self.on(short, i.links_port, method, path,
+                        {"email": "host@example.com",
+                         "password": "correct horse battery"}
+                        if method == "POST" else None,
+                        origin="http://" + short, cookies=cookie)
+            self.assertError(r, 404, "not_found")
+        # Short links and the API stay where they were.
+        self.assertEqual(i.request("GET", "/api/v1/openapi.json").status,
+                         200)
+
+
 class Pages(Base):
     def test_static_pages_headers(self):
         for path in ("/dashboard/", "/dashboard/js/app.js",
@@ -571,6 +659,8 @@ class Pages(Base):
             self.assertNotIn("unsafe-inline", csp)
             self.assertEqual(r.header("x-content-type-options"), "nosniff")
             self.assertTrue(r.header("referrer-policy"))
+            self.assertEqual(r.header("cross-origin-opener-policy"),
+                             "same-origin")
         r = inst.request("GET", "/dashboard")
         self.assertEqual(r.status, 301)
         self.assertTrue(r.header("location").endswith("/dashboard/"))

@@ -142,8 +142,11 @@ class Base(unittest.TestCase):
         self.assertEqual(r.status, status, r)
         self.assertTrue(r.header("Content-Type").startswith("text/html"))
         self.assertEqual(r.header("Cache-Control"), "no-store")
-        self.assertIn("default-src 'none'",
-                      r.header("Content-Security-Policy"))
+        csp = r.header("Content-Security-Policy")
+        self.assertIn("default-src 'none'", csp)
+        # Every page runs in an opaque origin (DESIGN 3.11).
+        self.assertRegex(csp, r"(^|; )sandbox( |$)")
+        self.assertNotIn("allow-same-origin", csp)
         self.assertIn(text, r.body.decode())
         self.assertIn('<link rel="stylesheet" href="/static/lz.css">',
                       r.body.decode())
@@ -665,6 +668,7 @@ class TestPagesAndOptions(Base):
         self.assertIn("https://d.line-scdn.net", csp)
         self.assertNotIn("unsafe-inline", csp)
         self.assertNotIn("*;", csp)
+        self.assertTrue(csp.endswith("; sandbox allow-scripts"), csp)
         # Only the configured pixels' hosts.
         only_fb = self.create(slug="px2", pixel_fb="123456789012")
         csp2 = self.visit("/px2", ua=ANDROID).header(
