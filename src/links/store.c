@@ -618,6 +618,25 @@ changes_of(struct lz_db *db, sqlite3_stmt *st, const char *what)
 	return sqlite3_changes(db->h) > 0 ? 1 : 0;
 }
 
+/*
+ * Steps st, which answers at most one row, and resets it; with a row, *v
+ * gets its first column.  1 a row, 0 none, -1 on error (logged).
+ */
+static int
+row_int64(struct lz_db *db, sqlite3_stmt *st, int64_t *v, const char *what)
+{
+	int	 rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		logerr(db, what);
+		return -1;
+	}
+	return rc == SQLITE_ROW;
+}
+
 int
 store_account_set_plan(struct lz_db *db, int64_t id, const char *plan)
 {
@@ -1752,19 +1771,11 @@ store_login_fail_nth(struct lz_db *db, const char *scope, long long n,
     int64_t *at)
 {
 	sqlite3_stmt	*st = lz_db_stmt(db, ST_LOGIN_FAIL_NTH);
-	int		 rc;
 
 	lz_db_bind_text(st, 1, scope);
 	sqlite3_bind_int64(st, 2, n - 1);
 	*at = 0;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*at = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		logerr(db, "login failure nth");
-		return -1;
-	}
-	return rc == SQLITE_ROW;
+	return row_int64(db, st, at, "login failure nth");
 }
 
 /* ---- redirects, clicks and statistics -------------------------------- */
@@ -1936,6 +1947,7 @@ store_pwtry_link_take(struct lz_db *db, int64_t link_id, int64_t now,
     int64_t window, int max, int64_t longest, int64_t *until)
 {
 	sqlite3_stmt	*st = lz_db_stmt(db, ST_PWTRY_LINK_TAKE);
+	int64_t		 tries;
 	int		 rc;
 
 	sqlite3_bind_int64(st, 1, link_id);
@@ -1943,25 +1955,14 @@ store_pwtry_link_take(struct lz_db *db, int64_t link_id, int64_t now,
 	sqlite3_bind_int64(st, 3, window);
 	sqlite3_bind_int(st, 4, max);
 	sqlite3_bind_int64(st, 5, longest);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc != SQLITE_DONE) {
-		logerr(db, "link password try");
-		return -1;
-	}
+	if ((rc = row_int64(db, st, &tries, "link password try")) != 0)
+		return rc;
+	/* Refused: when does the full window end? */
 	st = lz_db_stmt(db, ST_PWTRY_LINK_GET);
 	sqlite3_bind_int64(st, 1, link_id);
 	*until = now;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*until = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		logerr(db, "link password try window");
-		return -1;
-	}
-	return 0;
+	return row_int64(db, st, until, "link password try window") == -1 ?
+	    -1 : 0;
 }
 
 int

@@ -239,33 +239,21 @@ class Instance:
         if not os.path.exists(params):
             shutil.copy("/etc/nginx/fastcgi_params", params)
         user = "user root root;\n" if os.geteuid() == 0 else ""
+        www = "set $lz_www %s;" % os.path.join(SRCDIR, "www")
         servers = ""
-        if self.want_links:
-            servers += """
+        for port, snippet, sets in (
+                (self.want_links and self.links_port, "links", www),
+                (self.dashboard_port, "dashboard", www),
+                (self.want_prompts and self.prompts_port, "prompts", "")):
+            if port:
+                servers += """
     server {
         listen 127.0.0.1:%d;
         server_name _;
-        set $lz_www %s;
-        include lz/lz-links-locations.conf;
+        %s
+        include lz/lz-%s-locations.conf;
     }
-""" % (self.links_port, os.path.join(SRCDIR, "www"))
-        if self.dashboard_port:
-            servers += """
-    server {
-        listen 127.0.0.1:%d;
-        server_name _;
-        set $lz_www %s;
-        include lz/lz-dashboard-locations.conf;
-    }
-""" % (self.dashboard_port, os.path.join(SRCDIR, "www"))
-        if self.want_prompts:
-            servers += """
-    server {
-        listen 127.0.0.1:%d;
-        server_name _;
-        include lz/lz-prompts-locations.conf;
-    }
-""" % self.prompts_port
+""" % (port, sets, snippet)
         conf = """# written by t/e2e/lzenv.py
 %sworker_processes 2;
 pid %s/nginx.pid;

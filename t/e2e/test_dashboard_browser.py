@@ -25,6 +25,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
 import receiver  # noqa: E402
+from test_redirect import FACEBOOK_CRAWLER, INSTAGRAM_IOS  # noqa: E402
 
 try:
     import selenium  # noqa: F401
@@ -671,12 +672,6 @@ if (location.pathname === "/pxprobe") {
   });
 }
 """
-INSTAGRAM_IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) "
-                 "AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 "
-                 "Instagram 307.0.0.34.111 (iPhone14,5; iOS 17_1; en_US; "
-                 "en; scale=3.00; 1170x2532; 532277347)")
-FACEBOOK_CRAWLER = ("facebookexternalhit/1.1 "
-                    "(+http://www.facebook.com/externalhit_uatext.php)")
 
 
 def close_other_windows(keep):

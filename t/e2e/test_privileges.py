@@ -74,22 +74,26 @@ class Privileges(unittest.TestCase):
                          (self.pw.pw_uid, self.pw.pw_gid), path)
         return st
 
+    def assertDropped(self, pid, what, confined):
+        """Process pid runs as the user, without capabilities; confined:
+        under no_new_privs and a seccomp filter too."""
+        uid, gid = str(self.pw.pw_uid), str(self.pw.pw_gid)
+        s = status(pid)
+        self.assertEqual(s["Uid"].split(), [uid] * 4, what)
+        self.assertEqual(s["Gid"].split(), [gid] * 4, what)
+        self.assertEqual(s["Groups"].split(), [gid], what)
+        self.assertEqual(int(s["CapEff"], 16), 0, what)
+        self.assertEqual(int(s["CapPrm"], 16), 0, what)
+        if confined:
+            self.assertEqual(s["NoNewPrivs"], "1", what)
+            self.assertEqual(s["Seccomp"], "2", what)
+
     def test_pools_run_as_the_user(self):
         inst = self.inst
-        uid, gid = str(self.pw.pw_uid), str(self.pw.pw_gid)
         for name in ("lz-links", "lz-prompts"):
             sup = inst.procs[name].pid
             for pid in [sup] + inst.worker_pids(name):
-                s = status(pid)
-                what = "%s %d" % (name, pid)
-                self.assertEqual(s["Uid"].split(), [uid] * 4, what)
-                self.assertEqual(s["Gid"].split(), [gid] * 4, what)
-                self.assertEqual(s["Groups"].split(), [gid], what)
-                self.assertEqual(int(s["CapEff"], 16), 0, what)
-                self.assertEqual(int(s["CapPrm"], 16), 0, what)
-                if pid != sup:
-                    self.assertEqual(s["NoNewPrivs"], "1", what)
-                    self.assertEqual(s["Seccomp"], "2", what)
+                self.assertDropped(pid, "%s %d" % (name, pid), pid != sup)
             # The socket is the user's, so a restart can replace it (its
             # group is socket_group's, for nginx).
             sock = inst.path("run", "%s.sock" % name.split("-")[1])
@@ -214,15 +218,7 @@ class Privileges(unittest.TestCase):
                                                     p.pid)),
                 what="lz-hooks running")
             self.assertIsNone(p.poll(), inst.log("lz-hooks"))
-            st = status(p.pid)
-            uid, gid = str(self.pw.pw_uid), str(self.pw.pw_gid)
-            self.assertEqual(st["Uid"].split(), [uid] * 4)
-            self.assertEqual(st["Gid"].split(), [gid] * 4)
-            self.assertEqual(st["Groups"].split(), [gid])
-            self.assertEqual(int(st["CapEff"], 16), 0)
-            self.assertEqual(int(st["CapPrm"], 16), 0)
-            self.assertEqual(st["NoNewPrivs"], "1")
-            self.assertEqual(st["Seccomp"], "2")
+            self.assertDropped(p.pid, "lz-hooks", True)
             EPERM, EACCES = 1, 13
             got = self.ask(p.pid, [
                 'execve("/bin/true", (char **)0, (char **)0)',
