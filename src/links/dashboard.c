@@ -85,16 +85,15 @@ scope_addr(const char *addr, char *out, size_t len)
 		snprintf(out, len, "addr:%.100s", addr);
 }
 
+/* len is SCOPE_MAX: the network always fits, the address up to it. */
 static void
 scope_pair(const char *addr, const char *email, char *out, size_t len)
 {
+	char	 net[128];
 	size_t	 i, n;
 
-	scope_addr(addr, out, len);
-	memcpy(out, "pair", 4);
-	n = strlen(out);
-	if (n + 1 < len)
-		out[n++] = '|';
+	scope_addr(addr, net, sizeof(net));
+	n = (size_t)snprintf(out, len, "pair:%s|", net + strlen("addr:"));
 	for (i = 0; email[i] != '\0' && n + 1 < len; i++)
 		out[n++] = (char)tolower((unsigned char)email[i]);
 	out[n] = '\0';
