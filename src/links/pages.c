@@ -40,10 +40,10 @@ static const char layout[] =
 	"</body>\n"
 	"</html>\n";
 
-/* For pages without scripts. */
+/* For pages without scripts or forms. */
 #define CSP_STATIC \
 	"default-src 'none'; style-src 'self'; img-src 'self'; " \
-	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 /*
  * Every page is sandboxed (DESIGN 3.11): it runs in an opaque origin, so
