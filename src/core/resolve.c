@@ -106,22 +106,25 @@ wait_answer(struct query *q, int64_t deadline)
 	struct pollfd	 pfd[ARES_GETSOCK_MAXNUM];
 	struct timeval	 maxtv, tv, *tvp;
 	int64_t		 left;
-	int		 bits, i, np, ms;
+	unsigned	 bits, rd, wr;
+	int		 i, np, ms;
 
 	while (!q->done) {
 		if ((left = deadline - lz_mono_us()) <= 0) {
 			ares_cancel(chan);	/* answers ARES_ECANCELLED */
 			break;
 		}
-		bits = ares_getsock(chan, socks, ARES_GETSOCK_MAXNUM);
+		/* ARES_GETSOCK_WRITABLE shifts a signed 1 into the sign
+		 * bit: read the bits unsigned. */
+		bits = (unsigned)ares_getsock(chan, socks,
+		    ARES_GETSOCK_MAXNUM);
 		for (np = 0, i = 0; i < ARES_GETSOCK_MAXNUM; i++) {
-			if (!ARES_GETSOCK_READABLE(bits, i) &&
-			    !ARES_GETSOCK_WRITABLE(bits, i))
+			rd = bits & (1u << i);
+			wr = bits & (1u << (i + ARES_GETSOCK_MAXNUM));
+			if (!rd && !wr)
 				continue;
 			pfd[np].fd = socks[i];
-			pfd[np].events = (ARES_GETSOCK_READABLE(bits, i) ?
-			    POLLIN : 0) | (ARES_GETSOCK_WRITABLE(bits, i) ?
-			    POLLOUT : 0);
+			pfd[np].events = (rd ? POLLIN : 0) | (wr ? POLLOUT : 0);
 			pfd[np].revents = 0;
 			np++;
 		}
