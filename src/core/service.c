@@ -41,20 +41,26 @@ lz_service_start(const char *name, int curl, const char *conffile)
 }
 
 int
-lz_service_sandbox(int on, const char *db, const char *also)
+lz_service_sandbox(int on, const char *db, int writable, const char *also,
+    const char *readable)
 {
-	const char	*dirs[3];
+	const char	*rw[3] = { NULL }, *ro[3] = { NULL };
 	char		*dup, err[512];
-	int		 landlocked, rc = 0;
+	int		 landlocked, nrw = 0, nro = 0, rc = 0;
 
 	if (!on)
 		return 0;
 	dup = xstrdup(db);
-	dirs[0] = dirname(dup);
-	dirs[1] = also;
-	dirs[2] = NULL;
-	if (lz_sandbox(also ? dirs : NULL, also ? NULL : dirs, &landlocked,
-	    err, sizeof(err)) == -1) {
+	if (writable)
+		rw[nrw++] = dirname(dup);
+	else
+		ro[nro++] = dirname(dup);
+	if (also != NULL)
+		rw[nrw++] = also;
+	if (readable != NULL)
+		ro[nro++] = readable;
+	if (lz_sandbox(nrw ? rw : NULL, nro ? ro : NULL, &landlocked, err,
+	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
 		    "without)", err);
 		rc = LZ_EXIT_CONFIG;

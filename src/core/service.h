@@ -47,13 +47,14 @@ int	lz_service_setup(struct lz_service *, struct lz_conf *, char *err,
 	    size_t errlen);
 
 /*
- * Confines a worker, when on (lz.conf sandbox): seccomp, and Landlock
+ * Confines the process, when on (lz.conf sandbox): seccomp, and Landlock
  * where the kernel has it, with files only under the directory of its
- * database db -- writable when also is not NULL, and then also under
- * also -- and reads only there.  0, or LZ_EXIT_CONFIG after logging
- * why.
+ * database db (writable or read-only), the directory also (writable,
+ * when not NULL) and the file or directory readable (read-only, when
+ * not NULL).  0, or LZ_EXIT_CONFIG after logging why.
  */
-int	lz_service_sandbox(int on, const char *db, const char *also);
+int	lz_service_sandbox(int on, const char *db, int writable,
+	    const char *also, const char *readable);
 
 /* main() of a pool program: [-tV] [-f lz.conf].  Returns the exit
  * status. */

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "lztime.h"
 #include "outbox.h"
+#include "pool.h"
 #include "sender.h"
 #include "service.h"
 #include "store/admin.h"
@@ -161,7 +162,7 @@ main(int argc, char *argv[])
 	char			 err[512];
 	long long		 interval = 10;
 	int64_t			 last_checkpoint = 0;
-	int			 ch, loop = 0, rc = 0;
+	int			 ch, loop = 0, rc = 0, confined;
 
 	while ((ch = getopt_long(argc, argv, "f:i:lV", opts, NULL)) != -1)
 		switch (ch) {
@@ -190,10 +191,25 @@ main(int argc, char *argv[])
 	store_admin();		/* it works on every account's webhooks */
 	if ((c = lz_service_start("lz-hooks", 1, conffile)) == NULL)
 		return 1;
-	if (webhook_key_load(c, key, err, sizeof(err)) == -1 ||
+	/* Started as root (by cron): become user before touching the
+	 * database, as the pools do, so that its files stay theirs. */
+	if (lz_drop_privileges(c->user, c->group, err, sizeof(err)) == -1 ||
+	    webhook_key_load(c, key, err, sizeof(err)) == -1 ||
 	    store_open(&db, c->links_db, err, sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		sodium_memzero(key, sizeof(key));
+		lz_conf_free(c);
+		return 1;
+	}
+	/* It talks to servers that accounts chose: writes only in the
+	 * database's directory, reads only what DNS and TLS need (and
+	 * webhook_ca_file), never execs, forks or regains privileges
+	 * (sandbox in lz.conf(5)). */
+	confined = c->sandbox;
+	if (lz_service_sandbox(c->sandbox, c->links_db, 1, NULL,
+	    *c->webhook_ca_file ? c->webhook_ca_file : NULL) != 0) {
+		sodium_memzero(key, sizeof(key));
+		lz_db_close(&db);
 		lz_conf_free(c);
 		return 1;
 	}
@@ -218,5 +234,12 @@ main(int argc, char *argv[])
 	lz_db_close(&db);
 	lz_conf_free(c);
 	curl_global_cleanup();
+	/* Confined, leave as the pools' workers do: the sandbox refuses the
+	 * traced thread LeakSanitizer would stop the process with at exit
+	 * (sanitizer builds; t/check_hooks checks the sender for leaks). */
+	if (confined) {
+		fflush(NULL);
+		_exit(rc);
+	}
 	return rc;
 }

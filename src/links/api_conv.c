@@ -75,7 +75,8 @@ cors(struct lz_req *r)
 
 /*
  * The per-client limit on reports (conversion_rate_limit a minute, 0 off),
- * counted only for reports that parse.  *retry gets Retry-After.
+ * counted only for reports that parse.  *retry gets Retry-After.  A
+ * limiter that cannot count refuses (lz_rl_take).
  */
 static int
 rate_ok(struct lz_req *r, int *retry)
@@ -86,12 +87,11 @@ rate_ok(struct lz_req *r, int *retry)
 	unsigned		 limit;
 
 	limit = (unsigned)links.conf->conversion_rate_limit;
-	if (links.conv_rl == NULL || limit == 0)
+	if (limit == 0)
 		return 1;
 	klen = lz_rl_addr_key(r->remote_addr, 'c', key);
-	if (lz_rl_take(links.conv_rl, key, klen, limit, 60000,
-	    lz_mono_us() / 1000, &res) == -1)
-		return 1;
+	(void)lz_rl_take(links.conv_rl, key, klen, limit, 60000,
+	    lz_mono_us() / 1000, &res);
 	*retry = res.retry_after;
 	return res.allowed;
 }

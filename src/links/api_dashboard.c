@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sodium.h>
 
@@ -30,35 +31,48 @@
 #include "webhook.h"
 
 #define FAIL_KEEP_MS	(86400LL * 1000)	/* failure rows kept a day */
+#define SCOPE_MAX	400	/* "pair:", a network, '|', an e-mail */
 
 void
 dash_headers(struct lz_req *r)
 {
 	lz_resp_header(r, "Content-Security-Policy", "default-src 'none'; "
 	    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+	lz_resp_header(r, "Cross-Origin-Opener-Policy", "same-origin");
 	lz_resp_header(r, "X-Content-Type-Options", "nosniff");
 	lz_resp_header(r, "X-Frame-Options", "DENY");
 	lz_resp_header(r, "Referrer-Policy", "no-referrer");
 	lz_resp_header(r, "Cache-Control", "no-store");
 }
 
+int
+dash_host_ok(struct lz_req *r)
+{
+	const char	*want = links.conf->dashboard_host;
+	const char	*host = lz_req_param(r, "HTTP_HOST");
+	size_t		 n;
+
+	if (*want == '\0')
+		return 1;
+	if (host == NULL)
+		return 0;
+	/* Names, no [v6]: the port, where both have one, must agree too
+	 * (nginx may pass Host without it). */
+	n = strcspn(want, ":");
+	return strcspn(host, ":") == n && strncasecmp(host, want, n) == 0 &&
+	    (host[n] == '\0' || want[n] == '\0' ||
+	    strcmp(host + n, want + n) == 0);
+}
+
 /* ---- sign-in throttling ---------------------------------------------- */
 
 /*
- * The throttling scopes of a request: "email:<lower-case address>" and
- * "addr:<client address>", IPv6 by its /64 (one subscriber's).
+ * Failures count against two scopes (DESIGN 3.11): the client network,
+ * "addr:<address>" (IPv6 by its /64), and the pair of that network and
+ * an e-mail address, "pair:<network>|<lower-case address>".  Never
+ * against the e-mail address alone: a stranger's failures would lock its
+ * owner out.
  */
-static void
-scope_email(const char *email, char *out, size_t len)
-{
-	size_t	 i, n;
-
-	n = (size_t)snprintf(out, len, "email:");
-	for (i = 0; email[i] != '\0' && n + 1 < len; i++)
-		out[n++] = (char)tolower((unsigned char)email[i]);
-	out[n] = '\0';
-}
-
 static void
 scope_addr(const char *addr, char *out, size_t len)
 {
@@ -72,28 +86,55 @@ scope_addr(const char *addr, char *out, size_t len)
 		snprintf(out, len, "addr:%.100s", addr);
 }
 
+/* len is SCOPE_MAX: the network always fits, the address up to it. */
+static void
+scope_pair(const char *addr, const char *email, char *out, size_t len)
+{
+	char	 net[128];
+	size_t	 i, n;
+
+	scope_addr(addr, net, sizeof(net));
+	n = (size_t)snprintf(out, len, "pair:%s|", net + strlen("addr:"));
+	for (i = 0; email[i] != '\0' && n + 1 < len; i++)
+		out[n++] = (char)tolower((unsigned char)email[i]);
+	out[n] = '\0';
+}
+
 /*
- * Refuses with 429 when scope had limit failures within login_window.
- * Returns 0 allowed, -1 after answering.
+ * Refuses with 429 while scope is locked: limit failures within
+ * login_window lock it until the oldest of them leaves the window, and
+ * the window doubles with every further limit failures of the day (up
+ * to a day): back-off for whoever keeps guessing.  Returns 0 allowed, -1
+ * after answering.
  */
 static int
 throttled(struct lz_req *r, const char *scope, long long limit)
 {
-	int64_t		 window = links.conf->login_window * 1000, oldest = 0;
+	int64_t		 window = links.conf->login_window * 1000, nth, unused;
 	long long	 n, wait;
+	int		 k;
 
-	if ((n = store_login_fail_count(&links.db, scope, r->now_ms - window,
-	    &oldest)) < 0) {
-		lz_resp_error(r, 500, "internal_error", NULL, "The sign-in "
-		    "could not be checked.");
-		return -1;
-	}
+	if ((n = store_login_fail_count(&links.db, scope, r->now_ms -
+	    FAIL_KEEP_MS, &unused)) < 0)
+		goto fail;
 	if (n < limit)
 		return 0;
-	wait = (oldest + window - r->now_ms + 999) / 1000;
-	lz_resp_header(r, "Retry-After", "%lld", wait > 0 ? wait : 1);
+	for (k = 1; k < n / limit && window < FAIL_KEEP_MS; k++)
+		window *= 2;
+	if (window > FAIL_KEEP_MS)
+		window = FAIL_KEEP_MS;
+	if (store_login_fail_nth(&links.db, scope, limit, &nth) == -1)
+		goto fail;
+	if (nth + window <= r->now_ms)
+		return 0;
+	wait = (nth + window - r->now_ms + 999) / 1000;
+	lz_resp_header(r, "Retry-After", "%lld", wait);
 	lz_resp_error(r, 429, "too_many_attempts", NULL, "Too many failed "
-	    "attempts; try again in %lld seconds.", wait > 0 ? wait : 1);
+	    "attempts; try again in %lld seconds.", wait);
+	return -1;
+fail:
+	lz_resp_error(r, 500, "internal_error", NULL, "The sign-in could not "
+	    "be checked.");
 	return -1;
 }
 
@@ -126,6 +167,9 @@ session_json(struct lz_req *r)
 	json_object_set_new(j, "ok", json_true());
 	json_object_set_new(j, "signup", json_string(links.conf->signup_open ?
 	    "open" : "closed"));
+	/* Where short links, the API and conversion reports live: the
+	 * dashboard may be on a host of its own (dashboard_host). */
+	json_object_set_new(j, "base_url", json_string(links.conf->base_url));
 	if (lr->session_id == 0 || store_account_get(&links.db,
 	    lr->account_id, NULL, &a) != 1) {
 		json_object_set_new(j, "signed_in", json_false());
@@ -235,7 +279,7 @@ void
 dash_signin(struct lz_req *r)
 {
 	const char	*email, *pw;
-	char		 addr[128], who[300];
+	char		 addr[128], who[SCOPE_MAX];
 	json_t		*body;
 	int64_t		 id = 0;
 	int		 rc = 0, disabled = 0;
@@ -243,7 +287,7 @@ dash_signin(struct lz_req *r)
 	if ((body = read_credentials(r, &email, &pw)) == NULL)
 		return;
 	scope_addr(r->remote_addr, addr, sizeof(addr));
-	scope_email(email, who, sizeof(who));
+	scope_pair(r->remote_addr, email, who, sizeof(who));
 	if (throttled(r, addr, links.conf->login_max_failures_addr) == -1 ||
 	    throttled(r, who, links.conf->login_max_failures) == -1)
 		goto out;
@@ -299,7 +343,7 @@ dash_password(struct lz_req *r)
 	struct account		 a;
 	struct lz_verr		 e;
 	const char		*cur, *pw;
-	char			 who[300];
+	char			 who[SCOPE_MAX];
 	json_t			*body;
 	int64_t			 id = lr->account_id;
 	int			 rc = 0, disabled = 0;
@@ -316,7 +360,7 @@ dash_password(struct lz_req *r)
 		goto fail;
 	/* Wrong current passwords count like failed sign-ins: a borrowed
 	 * session must not become a way to guess the password. */
-	scope_email(a.email, who, sizeof(who));
+	scope_pair(r->remote_addr, a.email, who, sizeof(who));
 	if (throttled(r, who, links.conf->login_max_failures) == -1)
 		goto out;
 	if (!account_password_ok(pw)) {
@@ -571,6 +615,33 @@ hook_json_by_id(int64_t id, int64_t account_id)
 	return webhook_json(&w);
 }
 
+/*
+ * Webhook additions and test events of the session's account: at most
+ * webhook_rate_limit a minute, exact across the workers.  Each may wait
+ * on DNS or send a request to a server the account chose.  Returns 0,
+ * or -1 after answering 429.
+ */
+static int
+hook_rate_ok(struct lz_req *r)
+{
+	struct links_req	*lr = r->app;
+	struct lz_rl_result	 res;
+	unsigned char		 key[1 + sizeof(lr->account_id)];
+	unsigned		 limit = (unsigned)links.conf->webhook_rate_limit;
+
+	key[0] = 'w';
+	memcpy(key + 1, &lr->account_id, sizeof(lr->account_id));
+	(void)lz_rl_take(links.hook_rl, key, sizeof(key), limit, 60000,
+	    lz_mono_us() / 1000, &res);
+	if (res.allowed)
+		return 0;
+	lz_resp_header(r, "Retry-After", "%d", res.retry_after);
+	lz_resp_error(r, 429, "rate_limited", NULL, "At most %u webhook "
+	    "additions and test events a minute; retry in %d s.", limit,
+	    res.retry_after);
+	return -1;
+}
+
 static int
 need_key(struct lz_req *r)
 {
@@ -617,9 +688,20 @@ dash_hooks_add(struct lz_req *r)
 	}
 	if (webhook_events_parse(lz_buf_str(&ev), &mask, &e) == -1)
 		goto verr;
+	if (hook_rate_ok(r) == -1)
+		goto out;
 	id = webhook_add(&links.db, hookkey, lr->account_id,
 	    json_string_value(json_object_get(body, "url")), mask,
 	    links.conf->webhook_allow_loopback, r->now_ms, secret, &e);
+	if (id < 0 && strcmp(e.code, "unsafe_url") == 0) {
+		/* Where a name leads (an internal address, a name server
+		 * that does not answer) is for the log, not the account. */
+		lz_log(LZ_LOG_INFO, "rid=%s: webhook of account %lld refused: "
+		    "%s", r->request_id, (long long)lr->account_id, e.msg);
+		lz_verr_set(&e, 400, "unsafe_url", "url", "The receiving URL "
+		    "must lead to a public https server whose name resolves "
+		    "within %d seconds.", WEBHOOK_DNS_TIMEOUT_MS / 1000);
+	}
 	if (id < 0)
 		goto verr;
 	/* The secret is in this answer only: the store keeps it sealed. */
@@ -689,7 +771,7 @@ dash_hooks_test(struct lz_req *r)
 	char			 uuid[WEBHOOK_DELIVERY_LEN + 1];
 	int			 rc;
 
-	if (path_hook(r, &w) == -1)
+	if (path_hook(r, &w) == -1 || hook_rate_ok(r) == -1)
 		return;
 	rc = webhook_test(&links.db, w.id, lr->account_id, r->now_ms, uuid);
 	if (rc == -1)

@@ -17,6 +17,8 @@ struct links_ctx {
 	struct lz_db	 db;
 	struct lz_rl	*conv_rl;	/* conversion reports per client, shared
 					   by the workers (made before fork) */
+	struct lz_rl	*hook_rl;	/* webhook additions and test events
+					   per account, the same way */
 };
 
 extern struct links_ctx links;
@@ -73,6 +75,8 @@ void	links_openapi(struct lz_req *);
 void	dash_init(void);
 /* The security headers of every /dashboard/ answer. */
 void	dash_headers(struct lz_req *);
+/* 1 when the request's Host is dashboard_host (or none is set). */
+int	dash_host_ok(struct lz_req *);
 void	dash_session(struct lz_req *);
 void	dash_signup(struct lz_req *);
 void	dash_signin(struct lz_req *);

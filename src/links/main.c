@@ -13,6 +13,7 @@
 #include "log.h"
 #include "lztime.h"
 #include "pool.h"
+#include "resolve.h"
 #include "resp.h"
 #include "route.h"
 #include "service.h"
@@ -122,12 +123,23 @@ pre_fork(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return -1;
 	}
-	/* Conversion reports carry no credential (spec 5.5): a per-client
-	 * limit keeps one address from inflating a link's figures. */
-	if (links.conv_rl == NULL && links.conf->conversion_rate_limit > 0 &&
-	    (links.conv_rl = lz_rl_create(16384,
-	    (unsigned)links.conf->conversion_rate_limit)) == NULL) {
+	/*
+	 * Conversion reports carry no credential (spec 5.5): a per-client
+	 * limit keeps one address from inflating a link's figures.  Made
+	 * for the largest limit lz.conf allows, also when the limit is off:
+	 * a reload may turn it on or raise it (DESIGN 3.11).
+	 */
+	if (links.conv_rl == NULL && (links.conv_rl = lz_rl_create(16384,
+	    LZ_CONV_RATE_MAX)) == NULL) {
 		lz_log(LZ_LOG_ERR, "conversion rate limit table: %s",
+		    strerror(errno));
+		return -1;
+	}
+	/* Each webhook addition may wait on DNS, each test event sends a
+	 * request to a server of the account's choosing. */
+	if (links.hook_rl == NULL && (links.hook_rl = lz_rl_create(4096,
+	    LZ_WEBHOOK_RATE_MAX)) == NULL) {
+		lz_log(LZ_LOG_ERR, "webhook rate limit table: %s",
 		    strerror(errno));
 		return -1;
 	}
@@ -145,7 +157,9 @@ worker_init(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
 	}
-	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1) {
+	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1 ||
+	    lz_resolve_init(links.conf->webhook_nameservers, err,
+	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		lz_db_close(&links.db);
 		return LZ_EXIT_CONFIG;
@@ -165,6 +179,7 @@ worker_tick(void *arg)
 	if (now - purged > 10 * 60 * 1000) {
 		purged = now;
 		(void)store_pwtry_purge(&links.db, now - LZ_DAY_MS);
+		(void)store_pwtry_link_purge(&links.db, now);
 	}
 	lz_db_reset_all(&links.db);
 }
@@ -187,7 +202,7 @@ worker_start(void *arg)
 	}
 	/* Then confine it to its data directories (lz-links(8)). */
 	rc = lz_service_sandbox(links.conf->sandbox, links.conf->links_db,
-	    dir);
+	    1, dir, NULL);
 	free(dir);
 	if (rc != 0)
 		return rc;
@@ -207,7 +222,12 @@ worker_handle(struct lz_req *r, void *arg)
 	r->app = &lr;
 	if (strncmp(r->path, "/dashboard/", 11) == 0)
 		dash_headers(r);
-	lz_route_dispatch(r, &router);
+	/* The dashboard lives on dashboard_host only, when one is set. */
+	if (strncmp(r->path, "/dashboard/", 11) == 0 && !dash_host_ok(r))
+		lz_resp_error(r, 404, "not_found", NULL, "There is nothing at "
+		    "this path.");
+	else
+		lz_route_dispatch(r, &router);
 	lz_db_reset_all(&links.db);
 	r->app = NULL;
 }
@@ -218,6 +238,7 @@ worker_fini(void *arg)
 	(void)arg;
 	clicklog_close(&links.db);
 	lz_db_close(&links.db);
+	lz_resolve_fini();
 }
 
 static void

@@ -9,6 +9,7 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,15 +161,27 @@ cmd_backup(struct ctl_args *a)
 	struct stat	 st;
 	const char	*file = a->argv[0];
 	char		*tmp;
-	int		 version;
+	int		 fd, version;
 
 	if (stat(file, &st) == 0) {
 		ctl_err("%s exists; refusing to overwrite it", file);
 		return 1;
 	}
-	/* Write next to the target, check, then rename: no half backups. */
+	/*
+	 * Write next to the target, check, then rename: no half backups.
+	 * The copy holds every secret of the database (hashes, sealed
+	 * webhook secrets): it is made 0600 before its first byte, whatever
+	 * the umask (SQLite gives its journal the same mode).
+	 */
 	tmp = xasprintf("%s.part", file);
 	unlink(tmp);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1) {
+		ctl_err("%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return 1;
+	}
+	close(fd);
 	if (copy_db(ctl_conf->links_db, tmp) == -1 ||
 	    integrity(tmp, &version) == -1) {
 		unlink(tmp);
@@ -182,7 +195,6 @@ cmd_backup(struct ctl_args *a)
 		return 1;
 	}
 	free(tmp);
-	chmod(file, 0600);
 	printf("backed up %s (schema version %d) to %s\n"
 	    "keep the key file %s with it, separately and safely: webhook "
 	    "secrets cannot be read without it\n", ctl_conf->links_db,

@@ -15,6 +15,7 @@
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
+#include "resolve.h"
 #include "store/admin.h"
 #include "store/webhooks.h"
 #include "util.h"
@@ -54,7 +55,7 @@ static int
 hook_add(struct ctl_args *a)
 {
 	unsigned char	 key[WEBHOOK_KEY_BYTES];
-	char		 secret[WEBHOOK_SECRET_LEN + 1];
+	char		 secret[WEBHOOK_SECRET_LEN + 1], err[512];
 	struct lz_verr	 e;
 	unsigned	 mask;
 	int64_t		 account, id;
@@ -69,6 +70,12 @@ hook_add(struct ctl_args *a)
 		return EXIT_NOTFOUND;
 	if (load_key(key) == -1)
 		return 1;
+	if (lz_resolve_init(ctl_conf->webhook_nameservers, err,
+	    sizeof(err)) == -1) {
+		ctl_err("%s", err);
+		sodium_memzero(key, sizeof(key));
+		return 1;
+	}
 	id = webhook_add(&links.db, key, account, a->argv[1], mask,
 	    ctl_conf->webhook_allow_loopback, lz_now_ms(), secret, &e);
 	sodium_memzero(key, sizeof(key));

@@ -61,9 +61,9 @@ rate_limit(struct lz_req *r, unsigned flags)
 	}
 	klen = lz_rl_addr_key(r->remote_addr, (unsigned char)(flags &
 	    (RF_LIST | RF_DETAIL)), key);
-	if (lz_rl_take(prompts.rl, key, klen, limit, LIMIT_WINDOW_MS,
-	    lz_mono_us() / 1000, &res) == -1)
-		return 0;	/* the limiter failed (logged): serve */
+	/* A limiter that cannot count refuses (res says so). */
+	(void)lz_rl_take(prompts.rl, key, klen, limit, LIMIT_WINDOW_MS,
+	    lz_mono_us() / 1000, &res);
 	lz_resp_header(r, "RateLimit-Policy", "\"%s\";q=%u;w=%d", tier,
 	    limit, LIMIT_WINDOW_MS / 1000);
 	lz_resp_header(r, "RateLimit", "\"%s\";r=%u;t=%d", tier,
@@ -133,7 +133,7 @@ worker_init(void *arg)
 	 * prompts_db, where the importer renames new databases into
 	 * place. */
 	return lz_service_sandbox(prompts.conf->sandbox,
-	    prompts.conf->prompts_db, NULL);
+	    prompts.conf->prompts_db, 0, NULL, NULL);
 }
 
 static void

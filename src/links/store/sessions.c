@@ -14,7 +14,9 @@
 enum { ST_SESSION_ADD, ST_SESSION_GET, ST_SESSION_TOUCH, ST_SESSION_DELETE,
     ST_SESSION_DELETE_OTHERS, ST_SESSION_PURGE, ST_LOGIN_FAIL_ADD,
     ST_LOGIN_FAIL_COUNT, ST_LOGIN_FAIL_CLEAR, ST_LOGIN_FAIL_PURGE,
-    ST_PWTRY_TAKE, ST_PWTRY_GET, ST_PWTRY_GIVE_BACK, ST_PWTRY_PURGE, ST__MAX };
+    ST_LOGIN_FAIL_NTH, ST_PWTRY_TAKE, ST_PWTRY_GET, ST_PWTRY_GIVE_BACK,
+    ST_PWTRY_PURGE, ST_PWTRY_LINK_TAKE, ST_PWTRY_LINK_GET,
+    ST_PWTRY_LINK_GIVE_BACK, ST_PWTRY_LINK_PURGE, ST__MAX };
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_SESSION_ADD] = { "session add",
@@ -41,6 +43,9 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "DELETE FROM login_failures WHERE scope = $1" },
 	[ST_LOGIN_FAIL_PURGE] = { "login failure purge",
 	    "DELETE FROM login_failures WHERE at < $1" },
+	[ST_LOGIN_FAIL_NTH] = { "login failure nth",
+	    "SELECT at FROM login_failures WHERE scope = $1 "
+	    "ORDER BY at DESC LIMIT 1 OFFSET $2" },
 	/* Takes one try unless max ($5) were taken in the window ($4 ms)
 	 * that started at window_start; a window that ended starts anew. */
 	[ST_PWTRY_TAKE] = { "password try",
@@ -60,6 +65,43 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "AND net = $2 AND tries > 0" },
 	[ST_PWTRY_PURGE] = { "password try purge",
 	    "DELETE FROM password_tries WHERE window_start <= $1" },
+	/*
+	 * The per-link ceiling (0007-hardening.sql): takes one try at link
+	 * $1 at $2 unless $4 were taken in its window.  A window that ended
+	 * starts anew at $2, twice as long (up to $5 ms) when it was full
+	 * and ended less than its length ago, else $3 ms long.  SET reads
+	 * the old row throughout.  (CASE rather than min(): SQLite's
+	 * scalar min() is PostgreSQL's least().)
+	 */
+	[ST_PWTRY_LINK_TAKE] = { "link password try",
+	    "INSERT INTO password_link_tries (link_id, window_start, "
+	    "window_ms, tries) VALUES ($1, $2, $3, 1) "
+	    "ON CONFLICT (link_id) DO UPDATE SET "
+	    "window_ms = CASE WHEN password_link_tries.window_start + "
+	    "password_link_tries.window_ms > $2 THEN "
+	    "password_link_tries.window_ms WHEN password_link_tries.tries >= "
+	    "$4 AND password_link_tries.window_start + 2 * "
+	    "password_link_tries.window_ms > $2 THEN CASE WHEN 2 * "
+	    "password_link_tries.window_ms < $5 THEN 2 * "
+	    "password_link_tries.window_ms ELSE $5 END ELSE $3 END, "
+	    "tries = CASE WHEN password_link_tries.window_start + "
+	    "password_link_tries.window_ms > $2 THEN "
+	    "password_link_tries.tries + 1 ELSE 1 END, "
+	    "window_start = CASE WHEN password_link_tries.window_start + "
+	    "password_link_tries.window_ms > $2 THEN "
+	    "password_link_tries.window_start ELSE $2 END "
+	    "WHERE password_link_tries.window_start + "
+	    "password_link_tries.window_ms <= $2 OR "
+	    "password_link_tries.tries < $4 RETURNING tries" },
+	[ST_PWTRY_LINK_GET] = { "link password try window",
+	    "SELECT window_start + window_ms FROM password_link_tries "
+	    "WHERE link_id = $1" },
+	[ST_PWTRY_LINK_GIVE_BACK] = { "link password try give back",
+	    "UPDATE password_link_tries SET tries = tries - 1 WHERE "
+	    "link_id = $1 AND tries > 0" },
+	[ST_PWTRY_LINK_PURGE] = { "link password try purge",
+	    "DELETE FROM password_link_tries WHERE "
+	    "window_start + 2 * window_ms <= $1" },
 };
 
 struct lz_sqlset store_sessions_sql = LZ_SQLSET("sessions", sql);
@@ -181,6 +223,17 @@ store_login_fail_purge(struct lz_db *db, int64_t before)
 	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_PURGE, &v, 1));
 }
 
+int
+store_login_fail_nth(struct lz_db *db, const char *scope, long long n,
+    int64_t *at)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(scope), LZ_I64(n - 1) };
+
+	*at = 0;
+	return lz_one_i64(lz_db_stmtv(db, set, ST_LOGIN_FAIL_NTH, v,
+	    LZ_NELEM(v)), at);
+}
+
 /* ---- password tries -------------------------------------------------- */
 
 int
@@ -220,4 +273,38 @@ store_pwtry_purge(struct lz_db *db, int64_t before)
 	const struct lz_val	 v = LZ_I64(before);
 
 	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_PURGE, &v, 1));
+}
+
+int
+store_pwtry_link_take(struct lz_db *db, int64_t link_id, int64_t now,
+    int64_t window, int max, int64_t longest, int64_t *until)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(now),
+	    LZ_I64(window), LZ_I64(max), LZ_I64(longest) };
+	int64_t			 tries;
+	int			 rc;
+
+	if ((rc = lz_one_i64(lz_db_stmtv(db, set, ST_PWTRY_LINK_TAKE, v,
+	    LZ_NELEM(v)), &tries)) != 0)
+		return rc;
+	/* Refused: when does the full window end? */
+	*until = now;
+	return lz_one_i64(lz_db_stmtv(db, set, ST_PWTRY_LINK_GET, v, 1),
+	    until) == -1 ? -1 : 0;
+}
+
+int
+store_pwtry_link_give_back(struct lz_db *db, int64_t link_id)
+{
+	const struct lz_val	 v = LZ_I64(link_id);
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_LINK_GIVE_BACK, &v, 1));
+}
+
+int
+store_pwtry_link_purge(struct lz_db *db, int64_t now)
+{
+	const struct lz_val	 v = LZ_I64(now);
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_LINK_PURGE, &v, 1));
 }

@@ -48,6 +48,9 @@ long long store_login_fail_count(struct lz_db *, const char *scope,
 	    int64_t since, int64_t *oldest);
 int	store_login_fail_clear(struct lz_db *, const char *scope);
 int	store_login_fail_purge(struct lz_db *, int64_t before);
+/* The time of the n-th newest failure of scope (n >= 1): 1, 0, -1. */
+int	store_login_fail_nth(struct lz_db *, const char *scope, long long n,
+	    int64_t *at);
 
 /*
  * Takes one password try of a client network at a link, unless max tries
@@ -62,5 +65,18 @@ int	store_pwtry_give_back(struct lz_db *, int64_t link_id,
 	    const unsigned char *net, size_t netlen);
 /* Forgets windows that started before before.  0 or -1. */
 int	store_pwtry_purge(struct lz_db *, int64_t before);
+/*
+ * The per-link ceiling over every network (0007-hardening.sql): takes one
+ * try at a link unless max were taken in its window, which is window ms
+ * long, or twice as long as the last one (up to longest) after a full
+ * one.  1 taken, 0 refused (with *until the end of the full window), -1
+ * on error.
+ */
+int	store_pwtry_link_take(struct lz_db *, int64_t link_id, int64_t now,
+	    int64_t window, int max, int64_t longest, int64_t *until);
+/* Gives a try back (the password was right).  0 or -1. */
+int	store_pwtry_link_give_back(struct lz_db *, int64_t link_id);
+/* Forgets windows that ended a window's length before now.  0 or -1. */
+int	store_pwtry_link_purge(struct lz_db *, int64_t now);
 
 #endif

@@ -9,7 +9,8 @@
  * click is recorded (bots and previewers as bots) and the visitor is
  * sent on: a social previewer of a link with og gets the preview page, a
  * human at a link with pixels the pixel page, everyone else a 301/302
- * (303 after the form).  HEAD answers the same but records nothing.
+ * (303 after the form).  HEAD answers the same but records nothing; a
+ * capped link's target goes only into answers that count (uncounted()).
  */
 #include "config.h"
 
@@ -36,9 +37,8 @@
 #include "visit/ua.h"
 #include "visit/visitor.h"
 
-/* Password tries per client network and link in a window (DESIGN 3.2). */
-#define PW_TRIES	10
-#define PW_WINDOW_MS	(15 * 60 * 1000LL)
+/* The longest window of a link's password ceiling (DESIGN 3.11). */
+#define PW_LINK_LONGEST_MS	(24 * 3600 * 1000LL)
 #define PW_MAX_BYTES	(128 * 4)	/* 128 characters of UTF-8 */
 #define PW_FORM_MAX	4096		/* bytes of a posted form */
 
@@ -166,6 +166,57 @@ is_form_type(const char *ct)
 	    (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
 }
 
+/* 429 with Retry-After until the time until; who is whose tries. */
+static void
+too_many_tries(struct lz_req *r, int64_t until, const char *who)
+{
+	char	 text[200];
+	int64_t	 wait;
+
+	wait = (until - r->now_ms + 999) / 1000;
+	if (wait < 1)
+		wait = 1;
+	lz_resp_header(r, "Retry-After", "%lld", (long long)wait);
+	snprintf(text, sizeof(text), "Too many tries at this link's password "
+	    "%s. Try again in %lld minute%s.", who, (long long)(wait + 59) /
+	    60, wait > 60 ? "s" : "");
+	message(r, 429, "Too many tries", text);
+}
+
+/*
+ * Takes a try at the link's password: one of the client network's
+ * (link_password_max_failures in link_password_window) and one of the
+ * link's over every network (link_password_max_failures_link, with
+ * back-off).  Only then does the argon2id check run.  Returns 1 taken;
+ * else answers (429 or 503) and returns 0.
+ */
+static int
+password_take(struct visit *v, const unsigned char *net, size_t netlen)
+{
+	const struct lz_conf	*c = links.conf;
+	struct lz_req		*r = v->r;
+	int64_t			 window = c->link_password_window * 1000;
+	int64_t			 start, until;
+	int			 rc;
+
+	rc = store_pwtry_take(&links.db, v->l->id, net, netlen, r->now_ms,
+	    window, (int)c->link_password_max_failures, &start);
+	if (rc == 1) {
+		rc = store_pwtry_link_take(&links.db, v->l->id, r->now_ms,
+		    window, (int)c->link_password_max_failures_link,
+		    PW_LINK_LONGEST_MS, &until);
+		if (rc != 1)
+			(void)store_pwtry_give_back(&links.db, v->l->id, net,
+			    netlen);
+		if (rc == 0)
+			too_many_tries(r, until, "from everywhere");
+	} else if (rc == 0)
+		too_many_tries(r, start + window, "from your network");
+	if (rc == -1)
+		unavailable(r);
+	return rc == 1;
+}
+
 /*
  * Checks a posted password.  Returns 1 when it is right; otherwise
  * answers (the form again, 429 or 503) and returns 0.
@@ -178,7 +229,6 @@ password_check(struct visit *v)
 	struct lz_verr	 e;
 	unsigned char	 net[VISITOR_NET_LEN];
 	const char	*pw;
-	int64_t		 start, wait;
 	int		 rc, ok = 0;
 
 	memset(&q, 0, sizeof(q));
@@ -201,33 +251,17 @@ password_check(struct visit *v)
 		goto out;
 	}
 	visitor_net(r->remote_addr, net);
-	rc = store_pwtry_take(&links.db, v->l->id, net, sizeof(net),
-	    r->now_ms, PW_WINDOW_MS, PW_TRIES, &start);
-	if (rc == -1) {
-		unavailable(r);
+	if (!password_take(v, net, sizeof(net)))
 		goto out;
-	}
-	if (rc == 0) {
-		char	 text[160];
-
-		wait = (start + PW_WINDOW_MS - r->now_ms + 999) / 1000;
-		if (wait < 1)
-			wait = 1;
-		lz_resp_header(r, "Retry-After", "%lld", (long long)wait);
-		snprintf(text, sizeof(text), "Too many tries at this link's "
-		    "password from your network. Try again in %lld minute%s.",
-		    (long long)(wait + 59) / 60, wait > 60 ? "s" : "");
-		message(r, 429, "Too many tries", text);
-		goto out;
-	}
 	ok = strlen(pw) <= PW_MAX_BYTES && v->l->password_hash != NULL &&
 	    crypto_pwhash_str_verify(v->l->password_hash, pw, strlen(pw)) == 0;
 	if (!ok) {
 		password_form(v, 403, "Wrong password. Please try again.");
 		goto out;
 	}
-	/* A right password gives its try back: only wrong ones add up. */
+	/* A right password gives its tries back: only wrong ones add up. */
 	(void)store_pwtry_give_back(&links.db, v->l->id, net, sizeof(net));
+	(void)store_pwtry_link_give_back(&links.db, v->l->id);
 out:
 	for (size_t i = 0; i < q.n; i++)
 		sodium_memzero(q.kv[i].val, strlen(q.kv[i].val));
@@ -368,6 +402,27 @@ escape(struct visit *v)
 	page_send(v->r, 200, &p);
 }
 
+/*
+ * A visit that does not count against a capped link's max_clicks (HEAD,
+ * bots and previewers, which an empty User-Agent is): the og preview
+ * without the target when the link has one, else a page that says where
+ * the link opens.  Neither holds the target.
+ */
+static void
+uncounted(struct visit *v)
+{
+	struct page	 p;
+
+	if (v->l->og != NULL) {
+		short_url(v);
+		pages_preview(&p, v->l, v->short_url, NULL);
+	} else
+		pages_message(&p, "Open this link in a browser", "This link "
+		    "leads on a limited number of times, only when it is "
+		    "opened in a web browser.");
+	page_send(v->r, 200, &p);
+}
+
 static int
 has_pixels(const struct link *l)
 {
@@ -452,7 +507,11 @@ redirect_visit(struct lz_req *r)
 	if (r->meth != LZ_M_HEAD && record(&v, variant, target) == -1)
 		goto out;
 
-	if (v.ua.preview && v.l->og != NULL) {
+	if (v.l->max_clicks != 0 && (r->meth == LZ_M_HEAD || v.bot)) {
+		/* A capped link hands its target out only in answers that
+		 * count against the cap (DESIGN 3.11). */
+		uncounted(&v);
+	} else if (v.ua.preview && v.l->og != NULL) {
 		short_url(&v);
 		pages_preview(&p, v.l, v.short_url, target);
 		page_send(r, 200, &p);

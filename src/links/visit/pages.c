@@ -40,10 +40,28 @@ static const char layout[] =
 	"</body>\n"
 	"</html>\n";
 
-/* For pages without scripts. */
+/* For pages without scripts or forms. */
 #define CSP_STATIC \
 	"default-src 'none'; style-src 'self'; img-src 'self'; " \
-	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+/*
+ * Every page is sandboxed (DESIGN 3.11): it runs in an opaque origin, so
+ * what an account put in it -- a pixel's tag container above all -- can
+ * read nothing of the dashboard on the same host, whatever else the
+ * page's policy lets through.  Never allow-same-origin.  Each page adds
+ * only what it needs: allow-scripts for its scripts and, where the policy
+ * lets no script run, for the browser's "automatic features" (a meta
+ * refresh, autofocus), allow-forms for the password form.  A page is
+ * never framed (frame-ancestors 'none'), so navigating itself is
+ * navigating the top window, which a sandbox always allows.
+ */
+#define SANDBOX		"; sandbox"
+#define SANDBOX_AUTO	SANDBOX " allow-scripts"
+#define SANDBOX_FORM	SANDBOX_AUTO " allow-forms"
+/* intent:// for Chrome on Android leaves through an external protocol. */
+#define SANDBOX_ESCAPE	SANDBOX_AUTO " allow-popups " \
+	"allow-top-navigation-to-custom-protocols"
 
 static void
 render(struct page *p, const char *title, const char *head, const char *body)
@@ -98,7 +116,7 @@ pages_message(struct page *p, const char *title, const char *message)
 	page_init(p, 0);
 	lz_html_render(&body, "<p>{{message}}</p>\n", vars);
 	render(p, title, "", lz_buf_str(&body));
-	lz_buf_puts(&p->csp, CSP_STATIC);
+	lz_buf_puts(&p->csp, CSP_STATIC SANDBOX);
 	lz_buf_free(&body);
 }
 
@@ -129,7 +147,15 @@ pages_password(struct page *p, const char *action, const char *error)
 	}
 	lz_html_render(&body, password_body, vars);
 	render(p, "Password required", "", lz_buf_str(&body));
-	lz_buf_puts(&p->csp, CSP_STATIC);
+	/*
+	 * form-action also judges the redirects that follow a submission:
+	 * the right password's 303 goes to the link's destination,
+	 * anywhere on the web (and in the sandbox's opaque origin 'self'
+	 * would match nothing at all).
+	 */
+	lz_buf_puts(&p->csp, "default-src 'none'; style-src 'self'; "
+	    "img-src 'self'; form-action https: http:; base-uri 'none'; "
+	    "frame-ancestors 'none'" SANDBOX_FORM);
 	lz_buf_free(&body);
 	lz_buf_free(&err);
 }
@@ -178,14 +204,17 @@ pages_preview(struct page *p, const struct link *l, const char *short_url,
 	meta(&head, "name", "twitter:title", title);
 	meta(&head, "name", "twitter:description", desc);
 	meta(&head, "name", "twitter:image", image);
-	lz_html_render(&head, "<meta http-equiv=\"refresh\" "
-	    "content=\"0;url={{target}}\">\n", vars);
 	vars[1] = desc ? desc : "";
-	lz_html_render(&body, "<p>{{description}}</p>\n"
-	    "<p><a href=\"{{target}}\">Continue</a></p>\n", vars);
+	if (target != NULL) {
+		lz_html_render(&head, "<meta http-equiv=\"refresh\" "
+		    "content=\"0;url={{target}}\">\n", vars);
+		lz_html_render(&body, "<p>{{description}}</p>\n"
+		    "<p><a href=\"{{target}}\">Continue</a></p>\n", vars);
+	} else
+		lz_html_render(&body, "<p>{{description}}</p>\n", vars);
 	render(p, title ? title : "Redirecting", lz_buf_str(&head),
 	    lz_buf_str(&body));
-	lz_buf_puts(&p->csp, CSP_STATIC);
+	lz_buf_puts(&p->csp, CSP_STATIC SANDBOX_AUTO);
 	lz_buf_free(&head);
 	lz_buf_free(&body);
 }
@@ -283,7 +312,8 @@ pages_escape(struct page *p, enum escape_kind kind, const char *app,
 	render(p, "Open in your browser", "", lz_buf_str(&body));
 	lz_buf_printf(&p->csp, "default-src 'none'; script-src 'nonce-%s'; "
 	    "style-src 'self'; img-src 'self'; form-action 'none'; "
-	    "base-uri 'none'; frame-ancestors 'none'", p->nonce);
+	    "base-uri 'none'; frame-ancestors 'none'" SANDBOX_ESCAPE,
+	    p->nonce);
 	lz_buf_free(&url);
 	lz_buf_free(&body);
 }
@@ -508,7 +538,7 @@ pages_pixels(struct page *p, const struct link *l, const char *target)
 	if (src[3].len)
 		lz_buf_printf(&p->csp, "frame-src%s; ", lz_buf_str(&src[3]));
 	lz_buf_puts(&p->csp, "form-action 'none'; base-uri 'none'; "
-	    "frame-ancestors 'none'");
+	    "frame-ancestors 'none'" SANDBOX_AUTO);
 	lz_buf_free(&head);
 	lz_buf_free(&body);
 	lz_buf_free(&nos);

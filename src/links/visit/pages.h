@@ -31,7 +31,8 @@ void	pages_message(struct page *, const char *title, const char *message);
  */
 void	pages_password(struct page *, const char *action, const char *error);
 
-/* For social crawlers: og: and twitter: tags and a refresh to target. */
+/* For social crawlers: og: and twitter: tags and a refresh to target;
+ * without target (NULL) the tags alone. */
 void	pages_preview(struct page *, const struct link *,
 	    const char *short_url, const char *target);
 
