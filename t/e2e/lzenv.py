@@ -270,9 +270,11 @@ http {
     types { text/html html; text/css css; application/javascript js;
             application/json json; image/svg+xml svg; image/png png; }
     upstream lz_links { server unix:%s max_fails=0;
-                        server unix:%s max_fails=0; }
+                        server unix:%s max_fails=0;
+                        include lz/lz-keepalive.conf; }
     upstream lz_prompts { server unix:%s max_fails=0;
-                          server unix:%s max_fails=0; }
+                          server unix:%s max_fails=0;
+                          include lz/lz-keepalive.conf; }
 %s}
 """ % (user, ndir, ndir, ndir, ndir, ndir, ndir, ndir, ndir,
             self.path("run", "links.sock"), self.path("run", "links.sock"),
