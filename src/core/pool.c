@@ -292,8 +292,11 @@ struct loop {
 	const struct lz_app	 *app;
 	const struct lz_pool_opts *o;
 	struct slot		 slots[SLOTS];
+	struct slot		*current;	/* the slot being served */
 	int			 leaving;
 };
+
+static struct loop	*worker_loop;	/* for lz_pool_slow() */
 
 /*
  * Reads what is left of the request's stdin (nginx bounds a body by
@@ -363,9 +366,11 @@ serve(struct loop *w, struct slot *s)
 	s->handed_back = 0;
 	(void)setsockopt(s->f.ipcFd, SOL_SOCKET, SO_RCVTIMEO, &tv,
 	    sizeof(tv));
+	w->current = s;
 	if (lz_req_begin(&req, &s->f) == 0)
 		w->app->handle(&req, w->app->arg);
 	lz_req_end(&req, w->o->access_log);
+	w->current = NULL;
 	/* A connection nginx does not keep is closed at once when nothing
 	 * is left unread: libfcgi's lingering close would wait for nginx. */
 	if (read_to_end(&s->f) && !s->f.keepConnection)
@@ -400,6 +405,19 @@ leave(struct loop *w)
 			hand_back(&w->slots[i]);
 }
 
+void
+lz_pool_slow(void)
+{
+	struct loop	*w = worker_loop;
+	size_t		 i;
+
+	if (w == NULL || getenv("LZ_NOSLOW"))
+		return;
+	for (i = 0; i < SLOTS; i++)
+		if (w->slots[i].f.ipcFd >= 0 && &w->slots[i] != w->current)
+			hand_back(&w->slots[i]);
+}
+
 static void LZ_NORETURN
 worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
     pid_t parent)
@@ -431,6 +449,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 	w = xcalloc(1, sizeof(*w));
 	w->app = app;
 	w->o = o;
+	worker_loop = w;
 	for (i = 0; i < SLOTS; i++)
 		FCGX_InitRequest(&w->slots[i].f, lfd, 0);
 	next_tick = lz_mono_us() + 1000000;

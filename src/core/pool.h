@@ -63,6 +63,13 @@ struct lz_app {
 /* Runs the pool until SIGTERM/SIGINT.  Returns the process exit status. */
 int	lz_pool_run(const struct lz_app *, struct lz_pool_opts *);
 
+/*
+ * In a worker: the request in hand will take long (an argon2 check).  The
+ * worker first hands its other kept connections back to nginx, so that
+ * no request waits behind this one on them.  Elsewhere a no-op.
+ */
+void	lz_pool_slow(void);
+
 /* Drops root to user/group (names); returns 0 or -1 with err set. */
 int	lz_drop_privileges(const char *user, const char *group, char *err,
 	    size_t errlen);

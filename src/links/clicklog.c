@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -568,6 +569,7 @@ mover_main(void *arg)
 	struct pollfd	 pfd;
 
 	(void)arg;
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
 	pfd.fd = mover_stop[0];
 	pfd.events = POLLIN;
 	for (;;) {

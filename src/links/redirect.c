@@ -29,6 +29,7 @@
 #include "links.h"
 #include "log.h"
 #include "pages.h"
+#include "pool.h"
 #include "query.h"
 #include "resp.h"
 #include "store.h"
@@ -220,6 +221,7 @@ password_check(struct visit *v)
 		message(r, 429, "Too many tries", text);
 		goto out;
 	}
+	lz_pool_slow();
 	ok = strlen(pw) <= PW_MAX_BYTES && v->l->password_hash != NULL &&
 	    crypto_pwhash_str_verify(v->l->password_hash, pw, strlen(pw)) == 0;
 	if (!ok) {
