@@ -300,12 +300,12 @@ static struct loop	*worker_loop;	/* for lz_pool_slow() */
 
 /*
  * Reads what is left of the request's stdin (nginx bounds a body by
- * client_max_body_size, READ_TIMEOUT bounds the time); 1 when the
- * request was read to its end.  A kept connection must be: libfcgi reads
- * the next request from the same connection and takes stdin records left
- * over from this one for a protocol error.
+ * client_max_body_size, READ_TIMEOUT bounds the time).  A kept
+ * connection must be read to the end of each request: libfcgi reads the
+ * next request from where this one stopped, and takes a stdin record
+ * left over for a protocol error.
  */
-static int
+static void
 read_to_end(FCGX_Request *f)
 {
 	char	 buf[4096];
@@ -313,7 +313,6 @@ read_to_end(FCGX_Request *f)
 	while (!FCGX_HasSeenEOF(f->in))
 		if (FCGX_GetStr(buf, sizeof(buf), f->in) <= 0)
 			break;
-	return FCGX_HasSeenEOF(f->in) && FCGX_GetError(f->in) == 0;
 }
 
 /* Closes the slot's connection at once (no lingering close). */
@@ -366,15 +365,22 @@ serve(struct loop *w, struct slot *s)
 	s->handed_back = 0;
 	(void)setsockopt(s->f.ipcFd, SOL_SOCKET, SO_RCVTIMEO, &tv,
 	    sizeof(tv));
+	/* libfcgi returns a request whose params were cut short (a read
+	 * error or time-out) as if they had ended: nothing to answer. */
+	if (FCGX_GetError(s->f.in) != 0) {
+		drop(s);
+		return;
+	}
 	w->current = s;
 	if (lz_req_begin(&req, &s->f) == 0)
 		w->app->handle(&req, w->app->arg);
 	lz_req_end(&req, w->o->access_log);
 	w->current = NULL;
-	/* A connection nginx does not keep is closed at once when nothing
-	 * is left unread: libfcgi's lingering close would wait for nginx. */
-	if (read_to_end(&s->f) && !s->f.keepConnection)
-		FCGX_Detach(&s->f);
+	/* Read to its end (or broken): a connection that closes closes at
+	 * once, without libfcgi's lingering close, which waits for nginx
+	 * and protects only an answer sent before its request was read. */
+	read_to_end(&s->f);
+	FCGX_Detach(&s->f);
 	FCGX_Finish_r(&s->f);
 	s->idle_since = lz_mono_us();
 	if (w->leaving && s->f.ipcFd >= 0)
@@ -390,6 +396,29 @@ free_slot(struct loop *w)
 		if (w->slots[i].f.ipcFd < 0)
 			return &w->slots[i];
 	return NULL;
+}
+
+/*
+ * Once a second: hands back the connections idle for KEEP_IDLE seconds,
+ * and closes those still open KEEP_IDLE seconds after that (nginx
+ * closes an idle connection handed back to it at once).
+ */
+static void
+tidy(struct loop *w, int64_t now)
+{
+	const int64_t	 limit = (int64_t)KEEP_IDLE * 1000000;
+	struct slot	*s;
+	size_t		 i;
+
+	for (i = 0; i < SLOTS; i++) {
+		s = &w->slots[i];
+		if (s->f.ipcFd < 0)
+			continue;
+		if (s->handed_back && now - s->idle_since > 2 * limit)
+			drop(s);
+		else if (now - s->idle_since > limit)
+			hand_back(s);
+	}
 }
 
 /* Stops taking connections and hands every kept one back. */
@@ -501,12 +530,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 			next_tick = now + 1000000;
 			if (app->tick)
 				app->tick(app->arg);
-			for (i = 0; i < SLOTS; i++) {
-				s = &w->slots[i];
-				if (s->f.ipcFd >= 0 && now - s->idle_since >
-				    (int64_t)KEEP_IDLE * 1000000)
-					hand_back(s);
-			}
+			tidy(w, now);
 		}
 		if (w->leaving && now >= until) {
 			for (i = 0, n = 0; i < SLOTS; i++)

@@ -4,13 +4,15 @@
  * A small supervisor binds the unix socket (or inherits it: fd 3 under
  * systemd socket activation, fd 0 under spawn-fcgi), drops root, forks N
  * workers and restarts any that die.  SIGTERM/SIGINT stop the pool
- * gracefully (workers finish the request in hand); SIGHUP re-reads the
- * configuration and replaces the workers one generation at a time.
+ * gracefully (workers finish the request in hand and hand their kept
+ * connections back to nginx); SIGHUP re-reads the configuration and
+ * replaces the workers one generation at a time.
  *
- * Workers wait in epoll for the shared socket and serve one request at a
- * time.  Signals are blocked except while a worker waits, so a request is
- * never cut short; the wait times out every second so idle workers run
- * the application's tick().
+ * Each worker keeps the connections nginx keeps (fastcgi_keep_conn on)
+ * and serves one request at a time from whichever of them, or of the
+ * shared socket, has one (pool.c).  Signals are blocked except while a
+ * worker waits, so a request is never cut short; the wait times out
+ * every second so workers run the application's tick().
  */
 #ifndef LZ_POOL_H
 #define LZ_POOL_H
@@ -29,15 +31,6 @@ struct lz_pool_opts {
 	const char	*group;		/* "" means the user's group */
 	int		 shutdown_timeout; /* seconds before SIGKILL */
 	int		 access_log;
-	/*
-	 * 1: close a connection at once after a request read to its end,
-	 * instead of libfcgi's lingering close (see read_to_end in pool.c).
-	 * Faster, but the workers no longer wait for nginx between
-	 * requests, so they hand the CPU to it less often: lz-prompts uses
-	 * it, lz-links does not (its click mover's bursts then show in the
-	 * redirect p99; HACKING.md has the figures).
-	 */
-	int		 close_at_once;
 };
 
 struct lz_app {

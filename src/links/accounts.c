@@ -12,6 +12,7 @@
 #include "links.h"
 #include "log.h"
 #include "lztime.h"
+#include "pool.h"
 #include "store.h"
 #include "utf8.h"
 #include "util.h"
@@ -29,6 +30,7 @@ account_email_ok(const char *s)
 static int
 pw_hash(const char *pw, char out[crypto_pwhash_STRBYTES])
 {
+	lz_pool_slow();
 	if (crypto_pwhash_str(out, pw, strlen(pw),
 	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
 	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
@@ -101,6 +103,7 @@ account_check_password(const char *email, int64_t *id, const char *password,
 	    sizeof(hash), disabled);
 	if (rc == -1)
 		return -1;
+	lz_pool_slow();
 	if (rc == 0 || hash[0] == '\0') {
 		if (dummy[0] == '\0' && pw_hash("lz dummy password", dummy) ==
 		    -1)

@@ -12,6 +12,7 @@
 #include "linkops.h"
 #include "links.h"
 #include "log.h"
+#include "pool.h"
 #include "req.h"
 #include "rnd.h"
 #include "safety.h"
@@ -30,6 +31,7 @@ hash_password(const char *pw)
 {
 	char	 out[crypto_pwhash_STRBYTES];
 
+	lz_pool_slow();
 	if (crypto_pwhash_str(out, pw, strlen(pw),
 	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
 	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0)

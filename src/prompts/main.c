@@ -195,7 +195,6 @@ set_opts(struct lz_pool_opts *o, const struct lz_conf *c)
 {
 	o->name = "lz-prompts";
 	o->socket_path = c->prompts_socket;
-	o->close_at_once = 1;	/* pool.h */
 	o->workers = (int)c->prompts_workers;
 	o->socket_mode = c->sockmode;
 	o->socket_group = c->socket_group;
