@@ -54,8 +54,8 @@ class NullResponder:
         lzenv.wait_for(lambda: lzenv.unix_connectable(self.sock),
                        what="null-fcgi")
 
-    def url(self, path="/null"):
-        return "http://127.0.0.1:%d%s" % (self.port, path)
+    def url(self):
+        return "http://127.0.0.1:%d/null-%s" % (self.port, self.mode)
 
     def stop(self):
         os.killpg(self.proc.pid, 15)
@@ -93,6 +93,13 @@ def nginx_with_null(inst, nulls):
         orig()
         conf = inst.path("nginx", "nginx.conf")
         text = open(conf).read().rstrip()[:-1]
+        # The combined format, then nginx's times (see nginx_times).
+        text = text.replace(
+            "    access_log %s;" % inst.path("nginx", "access.log"),
+            "    log_format bench '$remote_addr - $remote_user [$time_local] "
+            "\"$request\" $status $body_bytes_sent \"$http_referer\" "
+            "\"$http_user_agent\" $request_time $upstream_response_time';\n"
+            "    access_log %s bench;" % inst.path("nginx", "access.log"))
         for null in nulls:
             kept = null.mode == "kept"
             text += """
@@ -116,6 +123,47 @@ def nginx_with_null(inst, nulls):
             lzenv.wait_for(lambda: lzenv.tcp_connectable(null.port),
                            what="nginx reload")
     inst.start_nginx = start_nginx
+
+
+def nginx_times(inst, offset=0):
+    """{path: sorted upstream response times in ms} of the GET requests
+    in inst's nginx access log from byte offset on: how long the FastCGI
+    answer took, nginx's side of the latency (a client's latency adds the
+    waits for CPU of the client and of nginx, large on a small busy
+    machine).  The log must be written with nginx_with_null's format."""
+    times = {}
+    with open(inst.path("nginx", "access.log"), "rb") as f:
+        f.seek(offset)
+        for line in f.read().decode(errors="replace").splitlines():
+            m = re.search(r'"GET (\S+?)(?:\?\S*)? HTTP/1\.1" .* '
+                          r'[\d.]+ ([\d.]+)$', line)
+            if m:
+                times.setdefault(m.group(1), []).append(
+                    float(m.group(2)) * 1000)
+    for v in times.values():
+        v.sort()
+    return times
+
+
+def log_size(inst):
+    return os.path.getsize(inst.path("nginx", "access.log"))
+
+
+def pct(xs, p):
+    """The p-th percentile of sorted xs."""
+    return xs[min(len(xs) - 1, int(len(xs) * p / 100))]
+
+
+def report_upstream(times, cases):
+    """Prints nginx's side of each case's latency (nginx_times)."""
+    print("\nFastCGI answer times (nginx's $upstream_response_time), ms:")
+    for name, url, *_ in cases:
+        path = "/" + url.split("/", 3)[3]
+        xs = times.get(path.split("?")[0])
+        if xs:
+            print("  %-26s p50 %6.2f  p99 %6.2f  max %7.2f" % (
+                name, pct(xs, 50), pct(xs, 99), xs[-1]))
+    sys.stdout.flush()
 
 
 def wrk(url, seconds=5, connections=32, threads=2, headers=(), script=None):

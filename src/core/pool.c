@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <sys/socket.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -16,6 +17,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -273,9 +275,10 @@ lz_drop_privileges(const char *user, const char *group, char *err,
  * A worker holds at most SLOTS connections; with all slots taken it stops
  * polling the listening socket and leaves new connections to the others.
  * Every read of a connection after its first request is bounded by
- * READ_TIMEOUT (SO_RCVTIMEO), so a request that never arrives whole
- * cannot stall the other connections for ever (libfcgi itself drops a new
- * connection whose first byte takes over 2 s).
+ * READ_TIMEOUT (SO_RCVTIMEO, set on each new connection), so a request
+ * that never arrives whole cannot stall the other connections for ever
+ * (libfcgi itself drops a new connection whose first byte takes over
+ * 2 s).
  */
 #define SLOTS		128
 #define READ_TIMEOUT	5	/* seconds */
@@ -286,6 +289,7 @@ struct slot {
 	FCGX_Request	 f;		/* f.ipcFd < 0: free */
 	int64_t		 idle_since;	/* lz_mono_us() of its last answer */
 	int		 handed_back;	/* waiting for nginx to close it */
+	int		 timed;		/* READ_TIMEOUT is set on f.ipcFd */
 };
 
 struct loop {
@@ -355,6 +359,8 @@ serve(struct loop *w, struct slot *s)
 	struct lz_req		 req;
 	int			 rc;
 
+	if (s->f.ipcFd < 0)
+		s->timed = 0;		/* a new connection comes */
 	if ((rc = FCGX_Accept_r(&s->f)) < 0) {
 		if (rc != -EAGAIN && rc != -EWOULDBLOCK &&
 		    rc != -ECONNABORTED && rc != -EINTR && !w->leaving)
@@ -363,8 +369,11 @@ serve(struct loop *w, struct slot *s)
 		return;
 	}
 	s->handed_back = 0;
-	(void)setsockopt(s->f.ipcFd, SOL_SOCKET, SO_RCVTIMEO, &tv,
-	    sizeof(tv));
+	if (!s->timed) {
+		(void)setsockopt(s->f.ipcFd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+		    sizeof(tv));
+		s->timed = 1;
+	}
 	/* libfcgi returns a request whose params were cut short (a read
 	 * error or time-out) as if they had ended: nothing to answer. */
 	if (FCGX_GetError(s->f.in) != 0) {
@@ -401,7 +410,10 @@ free_slot(struct loop *w)
 /*
  * Once a second: hands back the connections idle for KEEP_IDLE seconds,
  * and closes those still open KEEP_IDLE seconds after that (nginx
- * closes an idle connection handed back to it at once).
+ * closes an idle connection handed back to it at once).  And has the
+ * read time-out set again at each connection's next request: libfcgi
+ * may have put a new connection in a slot (it accepts one when a kept
+ * connection breaks before its next request begins).
  */
 static void
 tidy(struct loop *w, int64_t now)
@@ -412,6 +424,7 @@ tidy(struct loop *w, int64_t now)
 
 	for (i = 0; i < SLOTS; i++) {
 		s = &w->slots[i];
+		s->timed = 0;
 		if (s->f.ipcFd < 0)
 			continue;
 		if (s->handed_back && now - s->idle_since > 2 * limit)
@@ -434,17 +447,73 @@ leave(struct loop *w)
 			hand_back(&w->slots[i]);
 }
 
+/*
+ * The worker's thread for slow steps (lz_pool_slow), started at the
+ * first, at nice 19: an argon2id check takes the CPU from nothing more
+ * urgent, and the worker waits for it without running.
+ */
+static struct {
+	pthread_mutex_t	  mx;
+	pthread_cond_t	  cv;
+	void		(*fn)(void *);	/* the step to run, NULL when done */
+	void		 *arg;
+	int		  started;
+} slow = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL,
+    0 };
+
+static void *
+slow_main(void *unused)
+{
+	void	(*fn)(void *);
+
+	(void)unused;
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	pthread_mutex_lock(&slow.mx);
+	for (;;) {
+		while ((fn = slow.fn) == NULL)
+			pthread_cond_wait(&slow.cv, &slow.mx);
+		pthread_mutex_unlock(&slow.mx);
+		fn(slow.arg);
+		pthread_mutex_lock(&slow.mx);
+		slow.fn = NULL;
+		pthread_cond_broadcast(&slow.cv);
+	}
+	return NULL;
+}
+
 void
-lz_pool_slow(void)
+lz_pool_slow(void (*fn)(void *), void *arg)
 {
 	struct loop	*w = worker_loop;
+	pthread_t	 t;
+	sigset_t	 all, old;
 	size_t		 i;
 
-	if (w == NULL || getenv("LZ_NOSLOW"))
+	if (w == NULL) {
+		fn(arg);
 		return;
+	}
 	for (i = 0; i < SLOTS; i++)
 		if (w->slots[i].f.ipcFd >= 0 && &w->slots[i] != w->current)
 			hand_back(&w->slots[i]);
+	if (getenv("LZ_NOSLOW")) { fn(arg); return; }
+	if (!slow.started) {
+		sigfillset(&all);	/* signals are the worker's business */
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		slow.started = pthread_create(&t, NULL, slow_main, NULL) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (!slow.started) {
+			fn(arg);
+			return;
+		}
+	}
+	pthread_mutex_lock(&slow.mx);
+	slow.fn = fn;
+	slow.arg = arg;
+	pthread_cond_broadcast(&slow.cv);
+	while (slow.fn != NULL)
+		pthread_cond_wait(&slow.cv, &slow.mx);
+	pthread_mutex_unlock(&slow.mx);
 }
 
 static void LZ_NORETURN

@@ -57,11 +57,14 @@ struct lz_app {
 int	lz_pool_run(const struct lz_app *, struct lz_pool_opts *);
 
 /*
- * In a worker: the request in hand will take long (an argon2 check).  The
- * worker first hands its other kept connections back to nginx, so that
- * no request waits behind this one on them.  Elsewhere a no-op.
+ * Runs fn(arg), a step of the request in hand that is slow by nature (an
+ * argon2id hash, see pwhash.h), so that no other request waits for it.
+ * In a worker, the worker first hands its other kept connections back to
+ * nginx (nginx sends it nothing more meanwhile), then runs fn on a thread
+ * of its own at the lowest CPU priority and waits for it.  Elsewhere
+ * (lzctl, tests) it calls fn(arg).
  */
-void	lz_pool_slow(void);
+void	lz_pool_slow(void (*fn)(void *), void *arg);
 
 /* Drops root to user/group (names); returns 0 or -1 with err set. */
 int	lz_drop_privileges(const char *user, const char *group, char *err,
