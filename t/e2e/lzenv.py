@@ -302,11 +302,17 @@ http {
                                open(os.path.join(ndir, "error.log")).read())
 
     def start(self):
-        if self.want_links:
-            self.start_pool("lz-links")
-        if self.want_prompts:
-            self.start_pool("lz-prompts")
-        self.start_nginx()
+        """Starts the pools and nginx; stops what it started (and keeps
+        the logs) when one of them does not start."""
+        try:
+            if self.want_links:
+                self.start_pool("lz-links")
+            if self.want_prompts:
+                self.start_pool("lz-prompts")
+            self.start_nginx()
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def stop(self):

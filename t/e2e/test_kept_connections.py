@@ -43,17 +43,12 @@ class KeptConnections(unittest.TestCase):
     def setUpClass(cls):
         cls.inst = lzenv.Instance("kept", workers=1,
                                   extra_conf="shutdown_timeout = 20\n")
-        try:
-            cls.inst.start()
-        except Exception:
-            cls.inst.stop()
-            raise
+        cls.inst.start()
         key = cls.inst.key(cls.inst.account("k@example.com", "pro"))
         r = cls.inst.api("POST", "/api/v1/links", key, {
             "slug": "pw", "password": "kept pass",
             "target_url": "https://example.com/"})
         assert r.status == 201, r
-        cls.conns = []
 
     @classmethod
     def tearDownClass(cls):

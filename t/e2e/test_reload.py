@@ -110,16 +110,11 @@ class Reload(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.inst = lzenv.Instance("reload", workers=2, prompts=True,
-                                  extra_conf=CONF)
-        inst = cls.inst
+        inst = cls.inst = lzenv.Instance("reload", workers=2,
+                                         prompts=True, extra_conf=CONF)
         inst.ctl("prompts", "import",
                  os.path.join(lzenv.SRCDIR, "data", "prompts.json"))
-        try:
-            inst.start()
-        except Exception:
-            inst.stop()
-            raise
+        inst.start()
         cls.key = inst.key(inst.account("reload@example.com",
                                         plan="reload"))
         r = inst.api("POST", "/api/v1/links", cls.key,
