@@ -267,10 +267,12 @@ lz_drop_privileges(const char *user, const char *group, char *err,
  * stderr record in front of an answer, so either nginx closes the
  * connection (and the worker closes its end on the end of file) or a
  * request that crossed the record comes in and is served as usual.  A
- * connection is handed back when it was idle for KEEP_IDLE seconds and,
- * when the worker leaves (SIGTERM), every one of them: the leaving worker
- * accepts nothing new, serves what still comes in, and exits when nginx
- * has closed them all (after LEAVE_WAIT seconds it closes what is left).
+ * connection is handed back when it was idle for KEEP_IDLE seconds;
+ * before a slow step (lz_pool_slow), every one but the request's own;
+ * and when the worker leaves (SIGTERM), every one of them: the leaving
+ * worker accepts nothing new, serves what still comes in, and exits when
+ * nginx has closed them all (after LEAVE_WAIT seconds it closes what is
+ * left).
  *
  * A worker holds at most SLOTS connections; with all slots taken it stops
  * polling the listening socket and leaves new connections to the others.
