@@ -16,14 +16,16 @@
 
 #include <sodium.h>
 
-#include "click.h"
 #include "db.h"
 #include "events.h"
 #include "link.h"
 #include "lztime.h"
 #include "req.h"
-#include "store.h"
+#include "store/accounts.h"
+#include "store/links.h"
+#include "store/store.h"
 #include "util.h"
+#include "visit/click.h"
 #include "webhook.h"
 
 #define ACCOUNTS	1000
@@ -36,7 +38,7 @@ static void
 die(const char *what)
 {
 	fprintf(stderr, "events-click: %s: %s\n", what,
-	    db.h ? sqlite3_errmsg(db.h) : "?");
+	    lz_db_error(&db));
 	exit(1);
 }
 

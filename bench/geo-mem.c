@@ -22,9 +22,9 @@
 #include <unistd.h>
 
 #include "addr.h"
-#include "geo.h"
 #include "log.h"
 #include "lztime.h"
+#include "visit/geo.h"
 
 static void
 rollup(const char *who)

@@ -53,7 +53,7 @@ one(const char *query, int cold, int64_t *wall, int64_t *cpu)
 	int		 status;
 
 	if (cold && prompts.db_open)
-		sqlite3_db_release_memory(prompts.db.h);
+		lz_db_release_memory(&prompts.db);
 	memset(&r, 0, sizeof(r));
 	w0 = lz_mono_us();
 	c0 = cpu_us();

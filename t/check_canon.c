@@ -10,7 +10,7 @@
 
 #include <check.h>
 
-#include "canon.h"
+#include "safety/canon.h"
 #include "util.h"
 
 /* Canonicalises a string literal (which may hold NULs). */

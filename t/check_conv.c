@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,6 @@
 #include <sodium.h>
 
 #include "amount.h"
-#include "click.h"
 #include "conversion.h"
 #include "db.h"
 #include "link.h"
@@ -24,9 +24,11 @@
 #include "query.h"
 #include "req.h"
 #include "resp.h"
-#include "store.h"
+#include "store/clicks.h"
+#include "store/links.h"
 #include "tdb.h"
-#include "visitor.h"
+#include "visit/click.h"
+#include "visit/visitor.h"
 
 #define MIN_MS	60000LL
 #define DAY_MS	86400000LL

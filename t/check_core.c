@@ -3,6 +3,9 @@
  */
 #include "config.h"
 
+#include <sys/socket.h>
+
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 #include "lztime.h"
 #include "query.h"
 #include "req.h"
+#include "resolve.h"
 #include "resp.h"
 #include "rnd.h"
 #include "route.h"
@@ -296,10 +300,13 @@ END_TEST
 
 /* ---- JSON field tables -------------------------------------------------- */
 
-static const struct lz_jfield jf[] = {
-	{ "name", LZ_JT_STRING, LZ_JF_REQUIRED },
-	{ "n", LZ_JT_INTEGER | LZ_JT_NULL, 0 },
-	{ "flag", LZ_JT_BOOL, 0 },
+enum { J_NAME, J_N, J_FLAG, J_TEXT, J__MAX };
+
+static const struct lz_jfield jf[J__MAX] = {
+	[J_NAME] =	{ "name", LZ_JT_STRING, LZ_JF_REQUIRED, 1, 10 },
+	[J_N] =		{ "n", LZ_JT_INTEGER | LZ_JT_NULL, 0 },
+	[J_FLAG] =	{ "flag", LZ_JT_BOOL, 0 },
+	[J_TEXT] =	{ "text", LZ_JT_STRING, LZ_JF_MULTILINE, 0, 100 },
 };
 
 static int
@@ -310,7 +317,7 @@ jcheck(const char *text, char *code, char *param)
 	int		 rc;
 
 	ck_assert_ptr_nonnull(j);
-	rc = lz_json_fields(j, jf, LZ_NELEM(jf), "x.", &e);
+	rc = lz_json_fields(j, jf, J__MAX, "x.", &e);
 	if (rc == -1) {
 		strcpy(code, e.code);
 		strcpy(param, e.param);
@@ -318,6 +325,18 @@ jcheck(const char *text, char *code, char *param)
 	json_decref(j);
 	return rc;
 }
+
+/* Texts are counted in characters; line breaks and tabs only where the
+ * row allows them. */
+START_TEST(json_chars)
+{
+	ck_assert_int_eq(lz_json_chars(&jf[J_NAME], "abc"), 3);
+	ck_assert_int_eq(lz_json_chars(&jf[J_NAME], "\xe6\x98\xa5"), 1);
+	ck_assert_int_eq(lz_json_chars(&jf[J_NAME], "a\nb"), -1);
+	ck_assert_int_eq(lz_json_chars(&jf[J_TEXT], "a\nb\tc"), 5);
+	ck_assert_int_eq(lz_json_chars(&jf[J_TEXT], "a\x01"), -1);
+}
+END_TEST
 
 START_TEST(json_fields)
 {
@@ -372,8 +391,10 @@ START_TEST(conf_loads)
 	    "links_db = data/links.db\nlinks_workers = 8\n"
 	    "plan.gold.quota = 5000\nplan.gold.conversions = yes\n"
 	    "plan.free.links = 3\nsignup = open\naccess_log = no\n"
-	    "default_plan = gold\n", err, sizeof(err));
+	    "default_plan = gold\ndashboard_host = Dash.example.com:8443\n",
+	    err, sizeof(err));
 	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_str_eq(c->dashboard_host, "Dash.example.com:8443");
 	ck_assert_str_eq(c->base_url, "https://s.example.com");
 	ck_assert_str_eq(c->links_db, "/tmp/data/links.db");
 	ck_assert_int_eq(c->links_workers, 8);
@@ -404,6 +425,11 @@ START_TEST(conf_refuses)
 		"plan.x.quota = -1\n", "socket_mode = 999\n",
 		"default_plan = nosuch\n", "default_currency = usd\n",
 		"log_level = loud\n",
+		"dashboard_host = https://dash.example\n",
+		"dashboard_host = dash.example/\n", "dashboard_host = :8080\n",
+		"dashboard_host = dash.example:\n",
+		"dashboard_host = dash.example:123456\n",
+		"conversion_rate_limit = 1001\n", "webhook_rate_limit = 101\n",
 	};
 	struct lz_conf	*c;
 	char		 err[512];
@@ -561,6 +587,79 @@ START_TEST(base62_random)
 }
 END_TEST
 
+/* ---- resolve.c ------------------------------------------------------ */
+
+START_TEST(resolve_literals_and_hosts)
+{
+	static const char *const v4[] = {
+		"127.1", "0x7f000001", "2130706433", "0177.0.0.1", "127.0.0.1"
+	};
+	struct lz_addr	*a;
+	char		 text[64], err[256];
+	size_t		 n, i;
+
+	ck_assert_int_eq(lz_resolve_init("", err, sizeof(err)), 0);
+	for (i = 0; i < LZ_NELEM(v4); i++) {
+		ck_assert_int_eq(lz_resolve(v4[i], 100, &a, &n),
+		    LZ_RESOLVE_OK);
+		ck_assert_uint_eq(n, 1);
+		lz_addr_fmt(a, text, sizeof(text));
+		ck_assert_str_eq(text, "127.0.0.1");
+		free(a);
+	}
+	ck_assert_int_eq(lz_resolve("::ffff:10.1.2.3", 100, &a, &n),
+	    LZ_RESOLVE_OK);
+	lz_addr_fmt(a, text, sizeof(text));
+	ck_assert_str_eq(text, "10.1.2.3");
+	free(a);
+	/* /etc/hosts, without a name server. */
+	ck_assert_int_eq(lz_resolve("localhost", 2000, &a, &n),
+	    LZ_RESOLVE_OK);
+	ck_assert_uint_ge(n, 1);
+	free(a);
+	ck_assert_int_eq(lz_resolve_init("not a server", err, sizeof(err)),
+	    -1);
+	lz_resolve_fini();
+}
+END_TEST
+
+/* A name server that never answers: the deadline, not its retries. */
+START_TEST(resolve_deadline)
+{
+	struct sockaddr_in	 sin;
+	socklen_t		 len = sizeof(sin);
+	struct lz_addr		*a = NULL;
+	char			 servers[64], err[256];
+	int64_t			 t0, took;
+	size_t			 n = 5;
+	int			 fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	ck_assert_int_ge(fd, 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	snprintf(servers, sizeof(servers), "127.0.0.1:%d",
+	    ntohs(sin.sin_port));
+	ck_assert_int_eq(lz_resolve_init(servers, err, sizeof(err)), 0);
+	t0 = lz_mono_us();
+	ck_assert_int_eq(lz_resolve("silent.example.test", 300, &a, &n),
+	    LZ_RESOLVE_TIMEOUT);
+	took = (lz_mono_us() - t0) / 1000;
+	ck_assert_msg(took >= 290 && took < 1000, "took %lld ms",
+	    (long long)took);
+	ck_assert_ptr_null(a);
+	ck_assert_uint_eq(n, 0);
+	/* The channel is usable again after a cancelled query. */
+	ck_assert_int_eq(lz_resolve("silent.example.test", 100, &a, &n),
+	    LZ_RESOLVE_TIMEOUT);
+	lz_resolve_fini();
+	close(fd);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -578,6 +677,7 @@ suite(void)
 	tcase_add_test(t, time_refuses);
 	tcase_add_test(t, months);
 	tcase_add_test(t, json_fields);
+	tcase_add_test(t, json_chars);
 	tcase_add_test(t, conf_loads);
 	tcase_add_test(t, conf_refuses);
 	tcase_add_test(t, cidr);
@@ -585,6 +685,8 @@ suite(void)
 	tcase_add_test(t, routes);
 	tcase_add_test(t, base62_random);
 	tcase_add_test(t, status_texts);
+	tcase_add_test(t, resolve_literals_and_hosts);
+	tcase_add_test(t, resolve_deadline);
 	suite_add_tcase(s, t);
 	return s;
 }

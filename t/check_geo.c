@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "addr.h"
-#include "geo.h"
 #include "log.h"
 #include "lztime.h"
+#include "visit/geo.h"
 
 typedef unsigned __int128 u128;
 

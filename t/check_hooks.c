@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include <check.h>
+#include <sqlite3.h>
 #include <sodium.h>
 
 #include "db.h"
 #include "outbox.h"
-#include "store.h"
+#include "store/admin.h"
+#include "store/webhooks.h"
 #include "tdb.h"
 #include "util.h"
 #include "webhook.h"
@@ -364,7 +366,7 @@ START_TEST(test_gone)
 	got_free(&g);
 	ck_assert_int_eq(st.failed, 1);
 	ck_assert_int_eq(st.disabled, 1);
-	ck_assert_int_eq(store_webhook_get(&t.db, h, 0, &w), 1);
+	ck_assert_int_eq(store_webhook_get(&t.db, h, ACCOUNT_ANY, &w), 1);
 	ck_assert_int_eq(w.disabled_at, T0 + 9);
 	ck_assert_str_eq(w.disabled_reason, "the receiver answered 410 Gone");
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries WHERE "

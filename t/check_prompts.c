@@ -20,11 +20,11 @@
 #include "grams.h"
 #include "import.h"
 #include "lztime.h"
+#include "memgrams.h"
 #include "search.h"
 #include "utf8.h"
 #include "util.h"
 #include "values.h"
-#include "memgrams.h"
 
 /* ---- search.c ----------------------------------------------------------- */
 

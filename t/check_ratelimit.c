@@ -166,9 +166,12 @@ START_TEST(bad_arguments)
 {
 	struct lz_rl_result	 r;
 
+	/* Unusable arguments refuse: a limiter never fails open. */
 	ck_assert_int_eq(lz_rl_take(rl, "x", 1, 0, MIN, 0, &r), -1);
-	ck_assert_int_eq(r.allowed, 1);
+	ck_assert_int_eq(r.allowed, 0);
+	ck_assert_int_eq(r.retry_after, 1);
 	ck_assert_int_eq(lz_rl_take(rl, "x", 1, 61, MIN, 0, &r), -1);
+	ck_assert_int_eq(r.allowed, 0);
 	ck_assert_int_eq(lz_rl_take(rl, "x", 0, 1, MIN, 0, &r), -1);
 	ck_assert_int_eq(lz_rl_take(rl, "x", LZ_RL_KEYMAX + 1, 1, MIN, 0, &r),
 	    -1);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include <check.h>
+#include <sqlite3.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,17 +23,19 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "click.h"
-#include "clicklog.h"
-#include "clicks.h"
 #include "db.h"
 #include "link.h"
-#include "linkcache.h"
 #include "log.h"
-#include "pages.h"
-#include "store.h"
-#include "target.h"
-#include "visitor.h"
+#include "store/accounts.h"
+#include "store/clicks.h"
+#include "store/links.h"
+#include "store/store.h"
+#include "visit/click.h"
+#include "visit/clicklog.h"
+#include "visit/linkcache.h"
+#include "visit/pages.h"
+#include "visit/target.h"
+#include "visit/visitor.h"
 
 /* ---- target.c -------------------------------------------------------- */
 
@@ -260,34 +263,34 @@ START_TEST(t_referrer)
 {
 	char	 out[17], big[CLICK_REFERRER_MAX + 100];
 
-	clicks_referrer("https://a.example/x", out, sizeof(out));
+	click_referrer("https://a.example/x", out, sizeof(out));
 	ck_assert_str_eq(out, "https://a.exampl");
 	/* Cut before a character that would not fit whole. */
-	clicks_referrer("https://a.exam/\xe5\xa4\x8f", out, sizeof(out));
+	click_referrer("https://a.exam/\xe5\xa4\x8f", out, sizeof(out));
 	ck_assert_str_eq(out, "https://a.exam/");
-	clicks_referrer("https://a/\x01", out, sizeof(out));
+	click_referrer("https://a/\x01", out, sizeof(out));
 	ck_assert_str_eq(out, "");
-	clicks_referrer("https://a/\xff", out, sizeof(out));
+	click_referrer("https://a/\xff", out, sizeof(out));
 	ck_assert_str_eq(out, "");
-	clicks_referrer(NULL, out, sizeof(out));
+	click_referrer(NULL, out, sizeof(out));
 	ck_assert_str_eq(out, "");
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	{
 		char	 keep[CLICK_REFERRER_MAX];
 
-		clicks_referrer(big, keep, sizeof(keep));
+		click_referrer(big, keep, sizeof(keep));
 		ck_assert_uint_eq(strlen(keep), CLICK_REFERRER_MAX - 1);
 	}
 
-	clicks_referrer_host("https://WWW.Example.COM:8443/a?b", out,
+	click_referrer_host("https://WWW.Example.COM:8443/a?b", out,
 	    sizeof(out));
 	ck_assert_str_eq(out, "www.example.com");
-	clicks_referrer_host("android-app://com.google.gm/", out, sizeof(out));
+	click_referrer_host("android-app://com.google.gm/", out, sizeof(out));
 	ck_assert_str_eq(out, "com.google.gm");
-	clicks_referrer_host("not a url", out, sizeof(out));
+	click_referrer_host("not a url", out, sizeof(out));
 	ck_assert_str_eq(out, "");
-	clicks_referrer_host("", out, sizeof(out));
+	click_referrer_host("", out, sizeof(out));
 	ck_assert_str_eq(out, "");
 }
 END_TEST
@@ -724,7 +727,7 @@ START_TEST(t_click_cap)
 	for (i = 0; i < 5; i++) {
 		click_of(&c, link_id, "");
 		ck_assert_int_eq(lz_db_begin(&db), 0);
-		if (clicks_store(&db, &l, &c, 1, CLICKS_CAP, NULL) == 1) {
+		if (click_store(&db, &l, &c, 1, CLICK_CAP, NULL) == 1) {
 			served++;
 			ck_assert_int_eq(lz_db_commit(&db), 0);
 		} else
@@ -735,7 +738,7 @@ START_TEST(t_click_cap)
 	/* A bot never counts against the cap. */
 	click_of(&c, link_id, "");
 	c.bot = 1;
-	ck_assert_int_eq(clicks_store(&db, &l, &c, 1, CLICKS_CAP, NULL), 1);
+	ck_assert_int_eq(click_store(&db, &l, &c, 1, CLICK_CAP, NULL), 1);
 	ck_assert_int_eq(q1("SELECT clicks FROM links"), 3);
 	link_free(&l);
 }

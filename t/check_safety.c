@@ -17,16 +17,20 @@
 #include <sodium.h>
 
 #include "addr.h"
-#include "blocklist.h"
-#include "canon.h"
 #include "conf.h"
+#include "ctx.h"
 #include "db.h"
-#include "idn.h"
 #include "link.h"
-#include "links.h"
 #include "req.h"
-#include "safety.h"
-#include "store.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
+#include "safety/idn.h"
+#include "safety/scan.h"
+#include "store/accounts.h"
+#include "store/admin.h"
+#include "store/links.h"
+#include "store/safety.h"
+#include "store/store.h"
 #include "util.h"
 
 #ifndef LZ_TEST_DATA
@@ -352,6 +356,7 @@ db_setup(void)
 	lz_db_close(&db);
 	ck_assert_int_eq(store_open(&links.db, dbpath, err, sizeof(err)), 0);
 	links.conf = test_conf(0);
+	store_admin();		/* the checks look at any account's links */
 }
 
 static void
@@ -501,16 +506,16 @@ START_TEST(test_recheck_flags)
 	ck_assert_int_eq(checked, 3);
 	ck_assert_int_eq(flagged, 2);
 
-	ck_assert_int_eq(store_link_get(&links.db, ok, 0, &l), 1);
+	ck_assert_int_eq(store_link_get(&links.db, ok, ACCOUNT_ANY, &l), 1);
 	ck_assert_int_eq(link_status(&l, 6000), STATUS_ACTIVE);
 	link_free(&l);
-	ck_assert_int_eq(store_link_get(&links.db, bad, 0, &l), 1);
+	ck_assert_int_eq(store_link_get(&links.db, bad, ACCOUNT_ANY, &l), 1);
 	ck_assert_int_eq(link_status(&l, 6000), STATUS_DISABLED);
 	ck_assert_int_eq(l.flagged_at, 5000);
 	ck_assert(strstr(l.flag_reason, "target_url: ") == l.flag_reason);
 	ck_assert(strstr(l.flag_reason, "phishtank") != NULL);
 	link_free(&l);
-	ck_assert_int_eq(store_link_get(&links.db, badvar, 0, &l), 1);
+	ck_assert_int_eq(store_link_get(&links.db, badvar, ACCOUNT_ANY, &l), 1);
 	ck_assert_int_eq(link_status(&l, 6000), STATUS_DISABLED);
 	ck_assert(strstr(l.flag_reason, "variants.android: ") ==
 	    l.flag_reason);
@@ -523,7 +528,7 @@ START_TEST(test_recheck_flags)
 	ck_assert_int_eq(flagged, 0);
 	ck_assert_int_eq(store_link_unflag(&links.db, bad), 1);
 	ck_assert_int_eq(store_link_unflag(&links.db, bad), 0);
-	ck_assert_int_eq(store_link_get(&links.db, bad, 0, &l), 1);
+	ck_assert_int_eq(store_link_get(&links.db, bad, ACCOUNT_ANY, &l), 1);
 	ck_assert_int_eq(link_status(&l, 6000), STATUS_ACTIVE);
 	link_free(&l);
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "lztime.h"
-#include "ua.h"
+#include "visit/ua.h"
 
 #define LINE_MAX_UA	16384
 

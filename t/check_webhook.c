@@ -9,17 +9,20 @@
 #include <string.h>
 
 #include <check.h>
+#include <sqlite3.h>
 #include <jansson.h>
 #include <sodium.h>
 
-#include "click.h"
 #include "db.h"
 #include "events.h"
 #include "link.h"
 #include "req.h"
-#include "store.h"
+#include "store/admin.h"
+#include "store/links.h"
+#include "store/store.h"
 #include "tdb.h"
 #include "util.h"
+#include "visit/click.h"
 #include "webhook.h"
 
 /* ---- signatures ------------------------------------------------------ */
@@ -288,7 +291,7 @@ START_TEST(test_subscription)
 
 	ck_assert_int_eq(webhook_rotate(&t.db, key, id, acct, 6000, s2), 1);
 	ck_assert_str_ne(s1, s2);
-	ck_assert_int_eq(webhook_get(&t.db, id, 0, &w), 1);
+	ck_assert_int_eq(webhook_get(&t.db, id, ACCOUNT_ANY, &w), 1);
 	ck_assert_int_eq(w.rotated_at, 6000);
 	ck_assert_int_eq(webhook_secret_open(key, w.box, out), 0);
 	ck_assert_str_eq(out, s2);
@@ -296,8 +299,9 @@ START_TEST(test_subscription)
 	ck_assert_int_eq(webhook_disable(&t.db, id, acct + 1, "x", 7000), 0);
 	ck_assert_int_eq(webhook_disable(&t.db, id, acct, "by test", 7000), 1);
 	ck_assert_int_eq(webhook_disable(&t.db, id, acct, "again", 8000), 0);
-	ck_assert_int_eq(webhook_rotate(&t.db, key, id, 0, 9000, s2), 0);
-	ck_assert_int_eq(webhook_get(&t.db, id, 0, &w), 1);
+	ck_assert_int_eq(webhook_rotate(&t.db, key, id, ACCOUNT_ANY, 9000, s2),
+	    0);
+	ck_assert_int_eq(webhook_get(&t.db, id, ACCOUNT_ANY, &w), 1);
 	ck_assert_int_eq(w.disabled_at, 7000);
 	ck_assert_str_eq(w.disabled_reason, "by test");
 
@@ -326,7 +330,8 @@ START_TEST(test_subscription_limit)
 	    "https://127.0.0.1:9/", WEBHOOK_EV_CLICK, 1, 5000, s, &e), -1);
 	ck_assert_int_eq(e.status, 403);
 	ck_assert_str_eq(e.code, "webhook_limit_reached");
-	ck_assert_int_eq(webhook_disable(&t.db, first, 0, "x", 6000), 1);
+	ck_assert_int_eq(webhook_disable(&t.db, first, ACCOUNT_ANY, "x", 6000),
+	    1);
 	add_hook(acct, WEBHOOK_EV_CLICK, NULL);
 	/* Another account is not counted against this one. */
 	add_hook(tdb_account(&t, "c@example.com"), WEBHOOK_EV_CLICK, NULL);
@@ -338,7 +343,7 @@ END_TEST
 static struct link *
 get_link(int64_t id, struct link *l)
 {
-	ck_assert_int_eq(store_link_get(&t.db, id, 0, l), 1);
+	ck_assert_int_eq(store_link_get(&t.db, id, ACCOUNT_ANY, l), 1);
 	return l;
 }
 
@@ -514,14 +519,16 @@ START_TEST(test_event_click)
 END_TEST
 
 /* The look-up that runs for every counted click is one index probe:
- * explain the statement store.c prepared. */
+ * explain the statement store/webhooks.c prepares. */
 START_TEST(test_event_click_plan)
 {
 	sqlite3_stmt	*st, *p = NULL;
 	const char	*detail;
-	char		*sql;
+	char		*sql, err[512];
 	int		 indexed = 0;
 
+	ck_assert_msg(lz_db_prepare_all(&t.db, store_sqlsets, err,
+	    sizeof(err)) == 0, "%s", err);
 	while ((p = sqlite3_next_stmt(t.db.h, p)) != NULL)
 		if (strstr(sqlite3_sql(p), "FROM webhooks WHERE account_id") !=
 		    NULL && strstr(sqlite3_sql(p), "events &") != NULL)

@@ -240,6 +240,23 @@ set_item(struct lz_conf *c, const char *key, const char *val, char *err,
 	return 0;
 }
 
+/* "" or a host name with an optional ":port" (dashboard_host). */
+static int
+host_port_ok(const char *s)
+{
+	size_t	 n, p;
+
+	n = strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
+	if (n > 253)
+		return 0;
+	if (s[n] == '\0')
+		return 1;
+	p = strspn(s + n + 1, "0123456789");
+	return n > 0 && s[n] == ':' && p >= 1 && p <= 5 &&
+	    s[n + 1 + p] == '\0';
+}
+
 /* Checks values whose syntax goes beyond the item type. */
 static int
 conf_finish(struct lz_conf *c, char *err, size_t errlen)
@@ -278,6 +295,12 @@ conf_finish(struct lz_conf *c, char *err, size_t errlen)
 	}
 	while (len > 0 && c->base_url[len - 1] == '/')
 		c->base_url[--len] = '\0';
+	if (!host_port_ok(c->dashboard_host)) {
+		snprintf(err, errlen, "dashboard_host: expected a host name "
+		    "such as dash.example.com, with a port if not the "
+		    "default");
+		return -1;
+	}
 	if (strlen(c->default_currency) != 3 ||
 	    !isupper((unsigned char)c->default_currency[0]) ||
 	    !isupper((unsigned char)c->default_currency[1]) ||

@@ -37,6 +37,13 @@
 	"https://safebrowsing.googleapis.com/v4/threatMatches:find"
 
 /*
+ * The largest values of limits kept in shared memory: the tables are made
+ * for them at start, so that a reload may raise a limit up to here.
+ */
+#define LZ_CONV_RATE_MAX	1000
+#define LZ_WEBHOOK_RATE_MAX	100
+
+/*
  * S(name, default)                  string
  * P(name, default)                  path (relative to the config file)
  * I(name, default, min, max)        integer
@@ -70,20 +77,26 @@
 	I(safe_browsing_timeout_ms, 1500, 100, 30000) \
 	S(safe_browsing_fail,	"open") \
 	S(signup,		"closed") \
+	S(dashboard_host,	"") \
 	I(session_idle_timeout,	7200, 60, 31536000) \
 	I(session_max_age,	604800, 300, 31536000) \
 	I(login_window,		900, 10, 86400) \
 	I(login_max_failures,	5, 1, 1000) \
 	I(login_max_failures_addr, 20, 1, 100000) \
+	I(link_password_window,	900, 10, 86400) \
+	I(link_password_max_failures, 10, 1, 1000) \
+	I(link_password_max_failures_link, 100, 1, 1000000) \
 	S(default_plan,		"free") \
 	S(default_currency,	"USD") \
 	I(conversion_dedup_window, 600, 1, 86400) \
-	I(conversion_rate_limit, 60, 0, 10000) \
+	I(conversion_rate_limit, 60, 0, LZ_CONV_RATE_MAX) \
 	B(webhook_allow_loopback, 0) \
 	P(webhook_ca_file,	"") \
 	I(webhook_timeout,	10, 1, 60) \
 	I(webhook_parallel,	16, 1, 256) \
 	I(webhook_log_days,	30, 1, 3650) \
+	I(webhook_rate_limit,	10, 1, LZ_WEBHOOK_RATE_MAX) \
+	S(webhook_nameservers,	"") \
 	S(log_level,		"info") \
 	B(access_log,		1) \
 	B(sandbox,		1) \

@@ -1,15 +1,38 @@
 /*
- * db.h -- SQLite access shared by every program: open with the pragmas
- * of DESIGN 1 (WAL, NORMAL sync, busy time-out), migrations from the
- * embedded sql/<service>/NNNN-name.sql files (PRAGMA user_version), and a
- * table of statements prepared once per process and indexed by an enum.
+ * db.h -- the database, for every program: open (DESIGN 1: WAL, NORMAL
+ * sync, busy time-out), migrations from the embedded
+ * sql/<service>/NNNN-name.sql files (PRAGMA user_version), transactions,
+ * and the statement API the stores speak.
+ *
+ * Stores never see the engine: they write their statements in tables
+ * next to the functions that run them,
+ *
+ *	enum { ST_LINK_GET, ..., ST__MAX };
+ *	static const struct lz_sql sql[ST__MAX] = {
+ *		[ST_LINK_GET] = { "link get", "SELECT ... WHERE id = $1" },
+ *	};
+ *	struct lz_sqlset store_links_sql = LZ_SQLSET("links", sql);
+ *
+ * and run them through lz_db_stmt(), the binds, steps and columns below.
+ * Parameters are $1, $2, ... in any order, repeated as needed; SQL text
+ * is never built from data.  A statement is prepared on its first use
+ * and kept for the connection.  One text serves SQLite and PostgreSQL
+ * where the dialects agree ($N, ON CONFLICT, RETURNING); pg holds
+ * PostgreSQL's text where they do not (DESIGN 7).
+ *
+ * The functions under "SQLite only" at the end are operations of the
+ * embedded engine (checkpoints, backups, blob I/O of the read-only
+ * prompt library); nothing else in a store or lzctl touches sqlite3_*.
  */
 #ifndef LZ_DB_H
 #define LZ_DB_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
-#include <sqlite3.h>
+struct sqlite3;
+struct lz_stmt;
 
 struct lz_migration {
 	int		 version;	/* NNNN of the file name */
@@ -17,17 +40,36 @@ struct lz_migration {
 	const char	*sql;
 };
 
+/* One statement: its name in logs, its text, PostgreSQL's text where the
+ * dialects differ (NULL: the same text). */
+struct lz_sql {
+	const char	*name;
+	const char	*sql;
+	const char	*pg;
+};
+
+/* The statements of one store file; slot is db.c's, 0 until first use. */
+struct lz_sqlset {
+	const char		*name;
+	const struct lz_sql	*sql;
+	size_t			 n;
+	size_t			 slot;
+};
+
+#define LZ_SQLSET(name, sql) \
+	{ (name), (sql), sizeof(sql) / sizeof((sql)[0]), 0 }
+
+#define LZ_SQL_PARAMS	32	/* $1 .. $32 */
+
 struct lz_db {
-	sqlite3			 *h;
-	sqlite3_stmt		**st;
-	const char *const	 *sql;
-	size_t			  nst;
-	/* The statements lz_db_stmt handed out since the last
-	 * lz_db_reset_all, so that only those are looked at. */
-	size_t			 *used;
-	size_t			  nused;
-	unsigned char		 *inuse;
-	char			 *path;
+	struct sqlite3	 *h;
+	char		 *path;
+	struct lz_stmt	**slots;	/* per set: its statements, or NULL */
+	size_t		  nslots;
+	/* The statements handed out since the last lz_db_reset_all, so
+	 * that only those are looked at. */
+	struct lz_stmt	**used;
+	size_t		  nused, usedcap;
 };
 
 #define LZ_DB_BUSY_MS	5000	/* how long a statement waits for a lock */
@@ -37,6 +79,11 @@ struct lz_db {
 #define LZ_DB_IMMUTABLE	0x04	/* with LZ_DB_RO: a file nobody changes in
 				   place (replaced by rename only), read
 				   without locks or journals */
+#define LZ_DB_SCRATCH	0x08	/* with LZ_DB_CREATE: a new file nobody
+				   reads until it is renamed into place;
+				   written without journal or syncs (a
+				   failed build is thrown away), large
+				   pages; lz_db_seal() ends that */
 
 /* Opens path; returns 0, or -1 with a message in err. */
 int	lz_db_open(struct lz_db *, const char *path, int flags, char *err,
@@ -60,23 +107,144 @@ int	lz_db_migrate(struct lz_db *, const struct lz_migration *, size_t,
 	    int *from, int *to, char *err, size_t errlen);
 int	lz_db_user_version(struct lz_db *);
 
-/* Prepares sql[0..n) (persistent statements); 0 or -1 with err. */
-int	lz_db_prepare(struct lz_db *, const char *const *sql, size_t n,
-	    char *err, size_t errlen);
-/* Statement i, reset and with bindings cleared. */
-sqlite3_stmt *lz_db_stmt(struct lz_db *, size_t i);
+/* Runs SQL without results (one or more statements, no parameters: the
+ * migrations and fixed texts); 0 or -1 (logged). */
+int	lz_db_exec(struct lz_db *, const char *sql);
+int	lz_db_begin(struct lz_db *);	/* BEGIN IMMEDIATE */
+/* A read transaction (one snapshot for several statements), unless one
+ * is open: 1 begun (end it with lz_db_commit), 0 one was open, -1. */
+int	lz_db_begin_read(struct lz_db *);
+int	lz_db_commit(struct lz_db *);
+void	lz_db_rollback(struct lz_db *);	/* when a transaction is open */
+int	lz_db_in_txn(struct lz_db *);	/* 1 inside a transaction */
+/* The engine's message about the last error on the connection. */
+const char *lz_db_error(struct lz_db *);
 
-/* Resets every prepared statement, ending any read transaction a
- * statement left open (call at the end of each request). */
+/* ---- statements ------------------------------------------------------ */
+
+/*
+ * Statement i of set, ready to bind: reset, bindings cleared, prepared on
+ * its first use.  Never NULL: when it cannot be prepared (logged; tried
+ * again at its next use) its step fails.
+ */
+struct lz_stmt *lz_db_stmt(struct lz_db *, struct lz_sqlset *, size_t i);
+
+/* Prepares every statement of the NULL-terminated sets (a service's
+ * registry); 0, or -1 with err naming the first that fails. */
+int	lz_db_prepare_all(struct lz_db *, struct lz_sqlset *const *sets,
+	    char *err, size_t errlen);
+
+/* Resets every statement handed out since the last call, ending any read
+ * transaction one left open, and rolls back an unfinished transaction
+ * (call at the end of each request). */
 void	lz_db_reset_all(struct lz_db *);
 
+/*
+ * Binds to $n.  Values are not copied: they must stay as they are until
+ * the statement has run (the lz_run, lz_each, ... that steps it has
+ * returned).  A failed bind (a $n the statement lacks) is logged and
+ * fails the step.  lz_bind_text binds NULL for NULL.
+ */
+void	lz_bind_i64(struct lz_stmt *, int n, int64_t);
+void	lz_bind_int(struct lz_stmt *, int n, int);
+void	lz_bind_double(struct lz_stmt *, int n, double);
+void	lz_bind_text(struct lz_stmt *, int n, const char *);
+void	lz_bind_textn(struct lz_stmt *, int n, const char *, size_t len);
+void	lz_bind_blob(struct lz_stmt *, int n, const void *, size_t len);
+void	lz_bind_null(struct lz_stmt *, int n);
+
+/*
+ * Values to bind as an array, v[0] to $1, v[1] to $2 and so on (as
+ * sqlbox passes its parameters):
+ *
+ *	const struct lz_val	 v[] = { LZ_I64(id), LZ_TEXT(slug) };
+ *
+ *	st = lz_db_stmtv(db, set, ST_LINK_BY_SLUG, v, LZ_NELEM(v));
+ *
+ * Not copied either: they must live until the statement has run.
+ */
+enum lz_vtype { LZ_V_NULL, LZ_V_I64, LZ_V_DOUBLE, LZ_V_TEXT, LZ_V_BLOB };
+
+struct lz_val {
+	enum lz_vtype	 type;
+	int64_t		 i;
+	double		 d;
+	const void	*p;		/* LZ_V_TEXT (NULL binds NULL), BLOB */
+	size_t		 len;		/* bytes; SIZE_MAX: a text to its NUL */
+};
+
+#define LZ_I64(x)	{ .type = LZ_V_I64, .i = (x) }
+#define LZ_DOUBLE(x)	{ .type = LZ_V_DOUBLE, .d = (x) }
+#define LZ_TEXT(s)	{ .type = LZ_V_TEXT, .p = (s), .len = SIZE_MAX }
+#define LZ_TEXTN(s, n)	{ .type = LZ_V_TEXT, .p = (s), .len = (n) }
+#define LZ_BLOB(b, n)	{ .type = LZ_V_BLOB, .p = (b), .len = (n) }
+#define LZ_NULLV	{ .type = LZ_V_NULL }
+/* x when cond holds, else NULL. */
+#define LZ_I64_IF(cond, x) \
+	{ .type = (cond) ? LZ_V_I64 : LZ_V_NULL, .i = (x) }
+
+void	lz_bind_vals(struct lz_stmt *, const struct lz_val *, size_t n);
+/* lz_db_stmt() with v[0..n) bound. */
+struct lz_stmt *lz_db_stmtv(struct lz_db *, struct lz_sqlset *, size_t i,
+	    const struct lz_val *v, size_t n);
+
+/*
+ * Steps: 1 a row (its columns readable until the statement is stepped,
+ * reset or handed out again), 0 done, -1 error.  An error is logged once,
+ * with the statement's name and the engine's message; after 0 and -1 the
+ * statement is reset.
+ */
+int	lz_step(struct lz_stmt *);
+/* Runs an INSERT, UPDATE or DELETE to its end (rows it returns are
+ * dropped): the rows it changed, or -1. */
+long long lz_run(struct lz_stmt *);
+/* lz_run's answer as 0 or -1, as 1 changed or 0 not (-1), and an
+ * INSERT ... RETURNING id's id (or -1).  A NULL statement is -1. */
+int	lz_run_ok(struct lz_stmt *);
+int	lz_run_changed(struct lz_stmt *);
+int64_t	lz_run_id(struct lz_stmt *);
+/* The first row: 1 (readable until lz_reset), 0 none, -1. */
+int	lz_row(struct lz_stmt *);
+void	lz_reset(struct lz_stmt *);
+/* Calls fn for every row; returns the rows, or -1. */
+long	lz_each(struct lz_stmt *, void (*fn)(struct lz_stmt *, void *),
+	    void *arg);
+/* The first column of the first row into *v: 1, 0 no row, -1. */
+int	lz_one_i64(struct lz_stmt *, int64_t *v);
+
+/* Columns of the current row, from 0.  NULL reads as 0 and "". */
+int64_t	lz_col_i64(struct lz_stmt *, int col);
+int	lz_col_int(struct lz_stmt *, int col);
+double	lz_col_double(struct lz_stmt *, int col);
+int	lz_col_null(struct lz_stmt *, int col);
+const char *lz_col_text(struct lz_stmt *, int col);
+/* The text, or NULL for NULL. */
+const char *lz_col_text_or_null(struct lz_stmt *, int col);
+/* The text and its length in bytes (it may hold NULs). */
+const char *lz_col_textn(struct lz_stmt *, int col, size_t *len);
+/* The blob and its length; NULL when empty or NULL. */
+const void *lz_col_blob(struct lz_stmt *, int col, size_t *len);
+/* Copies the text into buf (len bytes), cut to fit. */
+void	lz_col_copy(struct lz_stmt *, int col, char *buf, size_t len);
+
+/* ---- SQLite only ----------------------------------------------------- */
+
+/*
+ * Checkpoints the WAL into the database and truncates it, waiting at most
+ * wait_ms for the readers of the moment (new writers wait meanwhile).
+ * Returns 1 done, 2 a reader stayed in the WAL, -1 error (logged); with
+ * the WAL's frames in *frames and those copied back in *copied.
+ */
+int	lz_db_checkpoint(struct lz_db *, int wait_ms, int *frames,
+	    int *copied);
+/* The size of the WAL file in bytes (0 when there is none). */
+long long lz_db_wal_bytes(struct lz_db *);
 /*
  * Keeps the WAL bounded under load.  SQLite's automatic checkpoints copy
  * the WAL back into the database but can start it over only when no
  * reader is in it, which under steady load never happens (checkpoint
  * starvation): the WAL would grow without end.  When the WAL file is over
- * max_bytes, this checkpoints it and truncates it, waiting at most
- * wait_ms for the readers of the moment (new writers wait meanwhile).
+ * max_bytes, this checkpoints it and truncates it (lz_db_checkpoint).
  * Call it from one place, off the request path, about once a second.
  * Returns 1 truncated, 0 not over max_bytes, 2 readers stayed in it, -1
  * error (logged).  After 2, *copied is how many of its frames are copied
@@ -87,15 +255,43 @@ void	lz_db_reset_all(struct lz_db *);
 int	lz_db_wal_trim(struct lz_db *, long long max_bytes, int wait_ms,
 	    int *copied);
 
-/* Runs SQL without results; 0 or -1 (logged). */
-int	lz_db_exec(struct lz_db *, const char *sql);
-int	lz_db_begin(struct lz_db *);	/* BEGIN IMMEDIATE */
-int	lz_db_commit(struct lz_db *);
-void	lz_db_rollback(struct lz_db *);
+/*
+ * Copies the database src to dst (created when create) with SQLite's
+ * online backup API: a consistent snapshot even while the pools write.
+ * All pages in one step: a copy in steps starts over whenever another
+ * connection writes between two of them, so under steady writes (a click
+ * batch a second) it never ended.  One step holds one read transaction
+ * for the time of the copy (the WAL grows by what is written meanwhile,
+ * lz-links(8) "The WAL").  0, or -1 with err.
+ */
+int	lz_db_copy(const char *src, const char *dst, int create, char *err,
+	    size_t errlen);
+/*
+ * PRAGMA integrity_check of the database at path (read-only): 0 ok, -1
+ * not, with each problem on a line of its own to problems, or with err
+ * when it cannot be opened (err "" otherwise); the schema version into
+ * *version when not NULL.
+ */
+int	lz_db_integrity(const char *path, int *version, FILE *problems,
+	    char *err, size_t errlen);
 
-/* Binds text or NULL. */
-int	lz_db_bind_text(sqlite3_stmt *, int idx, const char *s);
-/* Column text, "" for NULL (never NULL). */
-const char *lz_db_text(sqlite3_stmt *, int col);
+/* The page cache of this connection, in KiB. */
+int	lz_db_cache_kib(struct lz_db *, int kib);
+/* Frees what the page cache holds. */
+void	lz_db_release_memory(struct lz_db *);
+/* Ends LZ_DB_SCRATCH: a rollback journal from now on (nothing writes the
+ * file again), then a quick check.  0, or -1 with err. */
+int	lz_db_seal(struct lz_db *, char *err, size_t errlen);
+
+/* Incremental reads of one blob (table, column, rowid) of a read-only
+ * database: only the pages that hold the bytes read are read. */
+struct lz_blob;
+/* NULL when there is no such blob or on error (logged). */
+struct lz_blob *lz_blob_open(struct lz_db *, const char *table,
+	    const char *column, int64_t rowid);
+size_t	lz_blob_size(struct lz_blob *);
+/* Reads len bytes at off; 0 or -1 (logged). */
+int	lz_blob_read(struct lz_blob *, void *buf, size_t len, size_t off);
+void	lz_blob_close(struct lz_blob *);
 
 #endif

@@ -4,10 +4,13 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jbody.h"
+#include "lztime.h"
 #include "req.h"
+#include "utf8.h"
 #include "util.h"
 
 const char *
@@ -24,6 +27,17 @@ lz_json_type_name(const json_t *j)
 	case JSON_NULL:		return "null";
 	}
 	return "value";
+}
+
+json_t *
+lz_json_time(int64_t ms)
+{
+	char	 buf[32];
+
+	if (ms == 0)
+		return json_null();
+	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
+	return json_string(buf);
 }
 
 static void
@@ -89,4 +103,21 @@ lz_json_fields(const json_t *obj, const struct lz_jfield *f, size_t n,
 			return -1;
 		}
 	return 0;
+}
+
+long
+lz_json_chars(const struct lz_jfield *f, const char *s)
+{
+	char	*tmp, *p;
+	long	 n;
+
+	if (!(f->flags & LZ_JF_MULTILINE))
+		return lz_utf8_count(s, strlen(s), LZ_UTF8_NOCTRL);
+	tmp = xstrdup(s);
+	for (p = tmp; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	n = lz_utf8_count(tmp, strlen(tmp), LZ_UTF8_NOCTRL);
+	free(tmp);
+	return n;
 }

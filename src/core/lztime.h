@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define LZ_HOUR_MS	3600000LL
+#define LZ_DAY_MS	86400000LL
+
 int64_t	lz_now_ms(void);
 /* Monotonic clock, in microseconds, for durations. */
 int64_t	lz_mono_us(void);

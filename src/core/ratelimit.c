@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <sys/mman.h>
+#include <sys/types.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -38,34 +39,35 @@ struct slot {
 	uint32_t	 t[];		/* maxlimit entries */
 };
 
-struct bucket {
-	pthread_mutex_t	 mu;
-	/* LZ_RL_WAYS slots follow, slotsz bytes each */
-};
-
+/*
+ * The shared mapping: the buckets' locks side by side, then the buckets'
+ * slots (LZ_RL_WAYS each, slotsz bytes each).  Slots sized for a large
+ * maxlimit are mostly address space: only the locks are touched at
+ * creation, a slot's pages when a key uses them.
+ */
 struct lz_rl {
 	unsigned char	*base;		/* the shared mapping */
 	size_t		 maplen;
 	size_t		 nbuckets;
 	size_t		 slotsz;
-	size_t		 bucketsz;
+	size_t		 slots_at;	/* offset of the first slot */
 	unsigned	 maxlimit;
 	unsigned char	 hkey[crypto_shorthash_KEYBYTES];
 };
 
 #define ALIGN8(n)	(((n) + 7) & ~(size_t)7)
 
-static struct bucket *
-bucket_at(const struct lz_rl *rl, size_t i)
+static pthread_mutex_t *
+lock_at(const struct lz_rl *rl, size_t bucket)
 {
-	return (struct bucket *)(void *)(rl->base + i * rl->bucketsz);
+	return (pthread_mutex_t *)(void *)rl->base + bucket;
 }
 
 static struct slot *
-slot_at(const struct lz_rl *rl, struct bucket *b, size_t way)
+slot_at(const struct lz_rl *rl, size_t bucket, size_t way)
 {
-	return (struct slot *)(void *)((unsigned char *)b +
-	    ALIGN8(sizeof(struct bucket)) + way * rl->slotsz);
+	return (struct slot *)(void *)(rl->base + rl->slots_at +
+	    (bucket * LZ_RL_WAYS + way) * rl->slotsz);
 }
 
 struct lz_rl *
@@ -85,8 +87,8 @@ lz_rl_create(size_t nslots, unsigned maxlimit)
 	rl->maxlimit = maxlimit;
 	rl->nbuckets = (nslots + LZ_RL_WAYS - 1) / LZ_RL_WAYS;
 	rl->slotsz = ALIGN8(sizeof(struct slot) + maxlimit * sizeof(uint32_t));
-	rl->bucketsz = ALIGN8(sizeof(struct bucket)) + LZ_RL_WAYS * rl->slotsz;
-	rl->maplen = rl->nbuckets * rl->bucketsz;
+	rl->slots_at = ALIGN8(rl->nbuckets * sizeof(pthread_mutex_t));
+	rl->maplen = rl->slots_at + rl->nbuckets * LZ_RL_WAYS * rl->slotsz;
 	p = mmap(NULL, rl->maplen, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -100,7 +102,7 @@ lz_rl_create(size_t nslots, unsigned maxlimit)
 	    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) != 0)
 		goto fail;
 	for (i = 0; i < rl->nbuckets; i++)
-		if (pthread_mutex_init(&bucket_at(rl, i)->mu, &ma) != 0) {
+		if (pthread_mutex_init(lock_at(rl, i), &ma) != 0) {
 			pthread_mutexattr_destroy(&ma);
 			goto fail;
 		}
@@ -125,7 +127,7 @@ lz_rl_destroy(struct lz_rl *rl)
 /* A slot left half-written by a process that died holding the lock is
  * either consistent or cleared. */
 static void
-bucket_repair(const struct lz_rl *rl, struct bucket *b)
+bucket_repair(const struct lz_rl *rl, size_t b)
 {
 	struct slot	*s;
 	size_t		 w;
@@ -138,37 +140,40 @@ bucket_repair(const struct lz_rl *rl, struct bucket *b)
 	}
 }
 
-static struct bucket *
+/* Locks the bucket of key; returns its index, or -1. */
+static ssize_t
 bucket_lock(struct lz_rl *rl, const void *key, size_t keylen)
 {
 	unsigned char	 h[crypto_shorthash_BYTES];
+	pthread_mutex_t	*mu;
 	uint64_t	 v;
-	struct bucket	*b;
+	size_t		 b;
 	int		 rc;
 
 	crypto_shorthash(h, key, keylen, rl->hkey);
 	memcpy(&v, h, sizeof(v));
-	b = bucket_at(rl, (size_t)(v % rl->nbuckets));
-	rc = pthread_mutex_lock(&b->mu);
+	b = (size_t)(v % rl->nbuckets);
+	mu = lock_at(rl, b);
+	rc = pthread_mutex_lock(mu);
 	if (rc == EOWNERDEAD) {
 		lz_log(LZ_LOG_WARN, "ratelimit: a process died holding a "
 		    "bucket lock; repairing the bucket");
 		bucket_repair(rl, b);
-		if (pthread_mutex_consistent(&b->mu) != 0) {
-			pthread_mutex_unlock(&b->mu);
-			return NULL;
+		if (pthread_mutex_consistent(mu) != 0) {
+			pthread_mutex_unlock(mu);
+			return -1;
 		}
 	} else if (rc != 0) {
 		lz_log(LZ_LOG_ERR, "ratelimit: lock: %s", strerror(rc));
-		return NULL;
+		return -1;
 	}
-	return b;
+	return (ssize_t)b;
 }
 
-/* The slot of key in b, claiming the free or least recently used one. */
+/* The slot of key in bucket b, claiming the free or least recently used
+ * one. */
 static struct slot *
-slot_find(const struct lz_rl *rl, struct bucket *b, const void *key,
-    size_t keylen)
+slot_find(const struct lz_rl *rl, size_t b, const void *key, size_t keylen)
 {
 	struct slot	*s, *victim = NULL;
 	size_t		 w;
@@ -212,20 +217,30 @@ int
 lz_rl_take(struct lz_rl *rl, const void *key, size_t keylen, unsigned limit,
     int64_t window_ms, int64_t now, struct lz_rl_result *res)
 {
-	struct bucket	*b;
 	struct slot	*s;
+	ssize_t		 b;
 	unsigned	 i, inwin, n;
 	int64_t		 age, oldest = 0;
 
+	/* Refused until counted: a limiter that cannot count fails closed. */
 	memset(res, 0, sizeof(*res));
-	res->allowed = 1;
 	res->limit = limit;
+	res->retry_after = 1;
+	res->reset = 1;
 	if (rl == NULL || keylen == 0 || keylen > LZ_RL_KEYMAX || limit == 0 ||
-	    limit > rl->maxlimit || window_ms <= 0)
+	    limit > rl->maxlimit || window_ms <= 0) {
+		lz_log(LZ_LOG_ERR, "ratelimit: unusable arguments (limit %u "
+		    "of at most %u, key of %zu bytes, window %lld ms); "
+		    "refusing", limit, rl ? rl->maxlimit : 0, keylen,
+		    (long long)window_ms);
 		return -1;
-	if ((b = bucket_lock(rl, key, keylen)) == NULL)
+	}
+	if ((b = bucket_lock(rl, key, keylen)) == -1)
 		return -1;
-	s = slot_find(rl, b, key, keylen);
+	res->allowed = 1;
+	res->retry_after = 0;
+	res->reset = 0;
+	s = slot_find(rl, (size_t)b, key, keylen);
 	if (now < s->last)
 		now = s->last;
 	if (now - s->last >= window_ms)
@@ -254,7 +269,7 @@ lz_rl_take(struct lz_rl *rl, const void *key, size_t keylen, unsigned limit,
 		oldest = age;
 		inwin++;
 	}
-	pthread_mutex_unlock(&b->mu);
+	pthread_mutex_unlock(lock_at(rl, (size_t)b));
 
 	res->remaining = limit - inwin;
 	if (inwin > 0)
@@ -295,5 +310,5 @@ lz_rl_addr_key(const char *addr, unsigned char tag,
 int
 lz_rl_test_lock(struct lz_rl *rl, const void *key, size_t keylen)
 {
-	return bucket_lock(rl, key, keylen) == NULL ? -1 : 0;
+	return bucket_lock(rl, key, keylen) == -1 ? -1 : 0;
 }

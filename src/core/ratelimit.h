@@ -11,7 +11,9 @@
  * waits Retry-After seconds is served.
  *
  * The table is set-associative: a keyed hash picks a bucket of
- * LZ_RL_WAYS slots guarded by one process-shared robust mutex.  A worker
+ * LZ_RL_WAYS slots guarded by one process-shared robust mutex.  A slot
+ * takes about 4 bytes per unit of maxlimit, as address space: its pages
+ * are touched only when a key uses them.  A worker
  * killed while holding it costs nothing but that bucket's consistency
  * check.  When a bucket is full, the slot used least recently is reused;
  * size the table (nslots) above the number of distinct keys expected in
@@ -49,8 +51,11 @@ void		 lz_rl_destroy(struct lz_rl *);
 /*
  * Counts one request of key at now_ms (any clock that all processes
  * share, e.g. CLOCK_MONOTONIC) against limit requests per window_ms.
- * limit must be 1..maxlimit.  Fills res; returns 0, or -1 when the
- * arguments are unusable (the caller should then serve the request).
+ * limit must be 1..maxlimit: size the table for the largest limit the
+ * configuration allows, so that a reload cannot outgrow it.  Fills res;
+ * returns 0, or -1 (logged) when the arguments are unusable or the table
+ * cannot be locked -- res then refuses the request (allowed 0,
+ * retry_after 1): a limiter never fails open.
  */
 int	 lz_rl_take(struct lz_rl *, const void *key, size_t keylen,
 	    unsigned limit, int64_t window_ms, int64_t now_ms,

@@ -13,6 +13,7 @@
 #include "addr.h"
 #include "log.h"
 #include "lztime.h"
+#include "query.h"
 #include "req.h"
 #include "resp.h"
 #include "utf8.h"
@@ -259,6 +260,22 @@ lz_req_query(struct lz_req *r)
 		lz_resp_error(r, 400, "invalid_query", NULL,
 		    "The query string is malformed.");
 	return r->q_state == 1 ? &r->q : NULL;
+}
+
+int
+lz_req_params(struct lz_req *r, const struct lz_param *params, size_t n,
+    struct lz_pval *v)
+{
+	const struct lz_query	*q;
+	struct lz_verr		 e;
+
+	if ((q = lz_req_query(r)) == NULL)
+		return -1;
+	if (lz_params(q, params, n, v, &e) == -1) {
+		lz_resp_verr(r, &e);
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -99,6 +99,14 @@ const char *lz_req_param(const struct lz_req *, const char *name);
  * repeated names).
  */
 const struct lz_query *lz_req_query(struct lz_req *);
+/*
+ * Checks the query against the table params[0..n) (lz_params) into v,
+ * answering 400 when it does not fit.  0, or -1 after answering.
+ */
+struct lz_param;
+struct lz_pval;
+int	 lz_req_params(struct lz_req *, const struct lz_param *, size_t n,
+	    struct lz_pval *v);
 
 /*
  * Reads the request body (at most LZ_BODY_MAX bytes).  Returns 0, or -1

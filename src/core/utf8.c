@@ -9,8 +9,8 @@
 
 #include "utf8.h"
 
-static locale_t
-utf8_locale(void)
+locale_t
+lz_utf8_locale(void)
 {
 	static locale_t	 loc = (locale_t)0;
 
@@ -35,7 +35,7 @@ lz_utf8_count(const char *s, size_t len, unsigned flags)
 			return -1;
 	if (len == 0)
 		return n;
-	if ((loc = utf8_locale()) == (locale_t)0)
+	if ((loc = lz_utf8_locale()) == (locale_t)0)
 		return -1;
 	old = uselocale(loc);
 	memset(&st, 0, sizeof(st));

@@ -7,6 +7,7 @@
 #ifndef LZ_UTF8_H
 #define LZ_UTF8_H
 
+#include <locale.h>
 #include <stddef.h>
 
 #define LZ_UTF8_NOCTRL	0x01	/* refuse C0 controls and DEL (also NUL) */
@@ -16,5 +17,8 @@
  * control characters).  Returns the number of characters, or -1.
  */
 long	lz_utf8_count(const char *s, size_t len, unsigned flags);
+
+/* The C.UTF-8 locale, made once; (locale_t)0 when it cannot be. */
+locale_t lz_utf8_locale(void);
 
 #endif

@@ -69,4 +69,7 @@ void	 lz_strlist_free(char **, size_t);
 /* Constant-time equality of two strings of possibly different length. */
 int	 lz_streq_ct(const char *a, const char *b);
 
+/* A libcurl write callback that keeps nothing. */
+size_t	 lz_discard(char *p, size_t size, size_t n, void *arg);
+
 #endif

@@ -5,8 +5,6 @@
  */
 #include "config.h"
 
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -24,8 +22,11 @@
 #include "log.h"
 #include "lztime.h"
 #include "outbox.h"
+#include "pool.h"
 #include "sender.h"
-#include "store.h"
+#include "service.h"
+#include "store/admin.h"
+#include "store/store.h"
 #include "util.h"
 #include "webhook.h"
 
@@ -59,19 +60,19 @@ usage(void)
 static void
 checkpoint(struct lz_db *db)
 {
-	struct stat	 st;
-	char		*wal;
-	int		 rc, nlog = 0, nckpt = 0;
+	int	 frames, copied;
 
-	sqlite3_busy_timeout(db->h, CHECKPOINT_BUSY_MS);
-	rc = sqlite3_wal_checkpoint_v2(db->h, NULL,
-	    SQLITE_CHECKPOINT_TRUNCATE, &nlog, &nckpt);
-	sqlite3_busy_timeout(db->h, 5000);
-	if (rc == SQLITE_OK)
+	switch (lz_db_checkpoint(db, CHECKPOINT_BUSY_MS, &frames, &copied)) {
+	case 1:
 		lz_log(LZ_LOG_DEBUG, "wal checkpoint: %d frames, truncated",
-		    nckpt);
-	else if (((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) &&
-	    nlog > 0) {
+		    copied);
+		break;
+	case 2:
+		if (frames == 0) {
+			lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; "
+			    "next run");
+			break;
+		}
 		/*
 		 * Waited CHECKPOINT_BUSY_MS for readers and one is still in
 		 * the WAL: a read transaction open that long is none of
@@ -80,21 +81,13 @@ checkpoint(struct lz_db *db)
 		 * checkpointed past its snapshot, so the WAL grows by every
 		 * write until it ends (lz-links(8), "The WAL").
 		 */
-		wal = xasprintf("%s-wal", db->path);
-		if (stat(wal, &st) == -1)
-			st.st_size = 0;
 		lz_log(LZ_LOG_WARN, "wal checkpoint: a reader keeps the WAL "
 		    "from being checkpointed (%d frames, %.1f MiB, %d copied "
 		    "back); it grows with every write until that read "
-		    "transaction ends", nlog, (double)st.st_size /
-		    (1024 * 1024), nckpt);
-		free(wal);
-	} else if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
-		lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; next "
-		    "run");
-	else
-		lz_log(LZ_LOG_WARN, "wal checkpoint: %s",
-		    sqlite3_errmsg(db->h));
+		    "transaction ends", frames,
+		    (double)lz_db_wal_bytes(db) / (1024 * 1024), copied);
+		break;
+	}
 }
 
 /* One run: send, then housekeeping.  0 or -1. */
@@ -169,7 +162,7 @@ main(int argc, char *argv[])
 	char			 err[512];
 	long long		 interval = 10;
 	int64_t			 last_checkpoint = 0;
-	int			 ch, loop = 0, rc = 0;
+	int			 ch, loop = 0, rc = 0, confined;
 
 	while ((ch = getopt_long(argc, argv, "f:i:lV", opts, NULL)) != -1)
 		switch (ch) {
@@ -195,20 +188,28 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 
-	lz_log_open("lz-hooks", LZ_LOG_INFO);
-	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
-		lz_log(LZ_LOG_ERR, "cannot initialise libsodium or libcurl");
+	store_admin();		/* it works on every account's webhooks */
+	if ((c = lz_service_start("lz-hooks", 1, conffile)) == NULL)
 		return 1;
-	}
-	if ((c = lz_conf_load(conffile, err, sizeof(err))) == NULL) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		return 1;
-	}
-	lz_log_level(c->loglevel);
-	if (webhook_key_load(c, key, err, sizeof(err)) == -1 ||
+	/* Started as root (by cron): become user before touching the
+	 * database, as the pools do, so that its files stay theirs. */
+	if (lz_drop_privileges(c->user, c->group, err, sizeof(err)) == -1 ||
+	    webhook_key_load(c, key, err, sizeof(err)) == -1 ||
 	    store_open(&db, c->links_db, err, sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		sodium_memzero(key, sizeof(key));
+		lz_conf_free(c);
+		return 1;
+	}
+	/* It talks to servers that accounts chose: writes only in the
+	 * database's directory, reads only what DNS and TLS need (and
+	 * webhook_ca_file), never execs, forks or regains privileges
+	 * (sandbox in lz.conf(5)). */
+	confined = c->sandbox;
+	if (lz_service_sandbox(c->sandbox, c->links_db, 1, NULL,
+	    *c->webhook_ca_file ? c->webhook_ca_file : NULL) != 0) {
+		sodium_memzero(key, sizeof(key));
+		lz_db_close(&db);
 		lz_conf_free(c);
 		return 1;
 	}
@@ -233,5 +234,12 @@ main(int argc, char *argv[])
 	lz_db_close(&db);
 	lz_conf_free(c);
 	curl_global_cleanup();
+	/* Confined, leave as the pools' workers do: the sandbox refuses the
+	 * traced thread LeakSanitizer would stop the process with at exit
+	 * (sanitizer builds; t/check_hooks checks the sender for leaks). */
+	if (confined) {
+		fflush(NULL);
+		_exit(rc);
+	}
 	return rc;
 }

@@ -10,7 +10,8 @@
 #include "db.h"
 #include "log.h"
 #include "outbox.h"
-#include "store.h"
+#include "store/admin.h"
+#include "store/webhooks.h"
 #include "util.h"
 #include "webhook.h"
 
@@ -130,7 +131,8 @@ claim_tx(struct lz_db *db, const struct outbox_claim *cl, int64_t now,
 				goto done;
 			continue;
 		}
-		if (store_webhook_get(db, it->d.webhook_id, 0, &it->w) != 1) {
+		if (store_webhook_get(db, it->d.webhook_id, ACCOUNT_ANY,
+		    &it->w) != 1) {
 			outbox_item_free(it);
 			goto done;
 		}
@@ -202,7 +204,7 @@ record_one(struct lz_db *db, const char *lease, const struct outbox_result *r,
 		st->failed++;
 	if (r->status == 410) {
 		/* The receiver says the endpoint is gone for good. */
-		if ((rc = webhook_disable_tx(db, r->webhook_id, 0,
+		if ((rc = webhook_disable_tx(db, r->webhook_id, ACCOUNT_ANY,
 		    "the receiver answered 410 Gone", now)) == -1)
 			return -1;
 		if (rc == 1) {

@@ -53,14 +53,6 @@ struct run {
 	size_t			  nres;
 };
 
-static size_t
-discard(char *p, size_t size, size_t n, void *arg)
-{
-	(void)p;
-	(void)arg;
-	return size * n;
-}
-
 /*
  * libcurl asks for a socket for every address it is about to connect to:
  * this is where the SSRF guard stands, after resolution and before any
@@ -184,7 +176,7 @@ start(struct run *r, struct xfer *x, struct outbox_item *it)
 		curl_easy_setopt(h, CURLOPT_CAINFO, o->ca_file);
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, open_socket);
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, x);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, lz_discard);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->errbuf);
 	curl_easy_setopt(h, CURLOPT_PRIVATE, x);
 	if (curl_multi_add_handle(r->multi, h) != CURLM_OK)

@@ -10,12 +10,12 @@
 
 #include <sodium.h>
 
+#include "ctx.h"
 #include "link.h"
 #include "linkops.h"
-#include "links.h"
 #include "query.h"
 #include "resp.h"
-#include "store.h"
+#include "store/links.h"
 #include "util.h"
 
 #define LIST_MAX	100
@@ -102,33 +102,29 @@ list_one(struct link *l, void *arg)
 void
 api_links_list(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "limit", LZ_PT_INT, 1, LIST_MAX, LIST_DEFAULT, NULL, 0 },
-		{ "cursor", LZ_PT_STR, 1, 64, 0, NULL, 0 },
+	enum { P_LIMIT, P_CURSOR, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_LIMIT] =	{ "limit", LZ_PT_INT, 1, LIST_MAX,
+				  LIST_DEFAULT, NULL, 0 },
+		[P_CURSOR] =	{ "cursor", LZ_PT_STR, 1, 64, 0, NULL, 0 },
 	};
 	struct links_req	*lr = r->app;
-	const struct lz_query	*q;
-	struct lz_pval		 v[LZ_NELEM(params)];
-	struct lz_verr		 e;
+	struct lz_pval		 v[P__MAX];
 	struct list_acc		 acc;
 	int64_t			 before = 0;
 	char			 cur[48];
 	json_t			*j;
 
-	if ((q = lz_req_query(r)) == NULL)
+	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (lz_params(q, params, LZ_NELEM(params), v, &e) == -1) {
-		lz_resp_verr(r, &e);
-		return;
-	}
-	if (v[1].set && cursor_decode(v[1].s, &before) == -1) {
+	if (v[P_CURSOR].set && cursor_decode(v[P_CURSOR].s, &before) == -1) {
 		lz_resp_error(r, 400, "invalid_parameter", "cursor", "'cursor' "
 		    "is not a cursor this API returned.");
 		return;
 	}
 	memset(&acc, 0, sizeof(acc));
 	acc.arr = json_array();
-	acc.limit = (long)v[0].i;
+	acc.limit = (long)v[P_LIMIT].i;
 	acc.now = r->now_ms;
 	if (store_link_list(&links.db, lr->account_id, before, acc.limit + 1,
 	    list_one, &acc) < 0) {
@@ -163,21 +159,6 @@ api_links_path_id(struct lz_req *r, int64_t *id)
 	return 0;
 }
 
-static int
-no_query(struct lz_req *r)
-{
-	const struct lz_query	*q;
-	struct lz_verr		 e;
-
-	if ((q = lz_req_query(r)) == NULL)
-		return -1;
-	if (lz_params(q, NULL, 0, NULL, &e) == -1) {
-		lz_resp_verr(r, &e);
-		return -1;
-	}
-	return 0;
-}
-
 void
 api_links_get(struct lz_req *r)
 {
@@ -186,7 +167,8 @@ api_links_get(struct lz_req *r)
 	int64_t			 id;
 	int			 rc;
 
-	if (api_links_path_id(r, &id) == -1 || no_query(r) == -1)
+	if (api_links_path_id(r, &id) == -1 || lz_req_params(r, NULL, 0,
+	    NULL) == -1)
 		return;
 	rc = store_link_get(&links.db, id, lr->account_id, &l);
 	if (rc == -1) {
@@ -211,7 +193,8 @@ api_links_delete(struct lz_req *r)
 	int64_t			 id;
 	int			 rc;
 
-	if (api_links_path_id(r, &id) == -1 || no_query(r) == -1)
+	if (api_links_path_id(r, &id) == -1 || lz_req_params(r, NULL, 0,
+	    NULL) == -1)
 		return;
 	rc = linkops_delete(id, lr->account_id, r->now_ms);
 	if (rc == -1) {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "links.h"
+#include "ctx.h"
 #include "query.h"
 #include "resp.h"
 
@@ -17,16 +17,9 @@ extern const size_t	 lz_links_openapi_len;
 void
 links_openapi(struct lz_req *r)
 {
-	const struct lz_query	*q;
-	struct lz_verr		 e;
-
 	/* Strict like every other path: no query parameter is taken. */
-	if ((q = lz_req_query(r)) == NULL)
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
 		return;
-	if (lz_params(q, NULL, 0, NULL, &e) == -1) {
-		lz_resp_verr(r, &e);
-		return;
-	}
 	/* As lz-prompts serves its document: cacheable for a minute, with
 	 * an ETag (304 when it did not change). */
 	lz_resp_header(r, "Access-Control-Allow-Origin", "*");

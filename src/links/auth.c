@@ -8,12 +8,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ctx.h"
 #include "keys.h"
-#include "links.h"
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"
-#include "store.h"
+#include "store/accounts.h"
 
 static void
 unauthorized(struct lz_req *r, const char *code, const char *msg)

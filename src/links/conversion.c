@@ -7,18 +7,19 @@
 #include <string.h>
 
 #include "amount.h"
-#include "click.h"
 #include "conversion.h"
 #include "db.h"
 #include "jbody.h"
 #include "link.h"
 #include "log.h"
+#include "lztime.h"
 #include "query.h"
 #include "req.h"
-#include "store.h"
-#include "visitor.h"
+#include "store/clicks.h"
+#include "store/conversions.h"
+#include "visit/click.h"
+#include "visit/visitor.h"
 
-#define DAY_MS	86400000LL
 
 /* ---- the raw number of a JSON member ----------------------------------- */
 
@@ -149,11 +150,16 @@ conv_json_number(const char *s, size_t n, const char *key, const char **num,
 
 /* ---- checking a report ------------------------------------------------ */
 
-static const struct lz_jfield report_fields[] = {
-	{ "slug",	LZ_JT_STRING, LZ_JF_REQUIRED },
-	{ "value",	LZ_JT_NUMBER | LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "currency",	LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "suffix",	LZ_JT_STRING | LZ_JT_NULL, 0 },
+enum { R_SLUG, R_VALUE, R_CURRENCY, R_SUFFIX, R__MAX };
+
+/* The bounds of texts are in bytes: slug and suffix are ASCII. */
+static const struct lz_jfield report_fields[R__MAX] = {
+	[R_SLUG] =	{ "slug", LZ_JT_STRING, LZ_JF_REQUIRED, 1, SLUG_MAX },
+	[R_VALUE] =	{ "value", LZ_JT_NUMBER | LZ_JT_STRING | LZ_JT_NULL, 0,
+			  0, AMOUNT_MAX },
+	[R_CURRENCY] =	{ "currency", LZ_JT_STRING | LZ_JT_NULL, 0, 3, 3 },
+	[R_SUFFIX] =	{ "suffix", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+			  SUFFIX_MAX },
 };
 
 static int
@@ -200,7 +206,7 @@ check_suffix(const char *s, struct conv_report *rep, struct lz_verr *e)
 	if (*s != '\0' && !suffix_valid(s)) {
 		lz_verr_set(e, 400, "invalid_field", "suffix", "'suffix' must "
 		    "be 1-%d of the characters A-Z a-z 0-9 _ . -, like the "
-		    "suffix of a short URL.", CONV_SUFFIX_MAX);
+		    "suffix of a short URL.", SUFFIX_MAX);
 		return -1;
 	}
 	snprintf(rep->suffix, sizeof(rep->suffix), "%s", s);
@@ -216,8 +222,7 @@ conv_report_json(const json_t *obj, const char *text, size_t len,
 	size_t		 numlen;
 
 	memset(rep, 0, sizeof(*rep));
-	if (lz_json_fields(obj, report_fields, LZ_NELEM(report_fields), NULL,
-	    e) == -1)
+	if (lz_json_fields(obj, report_fields, R__MAX, NULL, e) == -1)
 		return -1;
 	if (check_slug(json_string_value(json_object_get(obj, "slug")), rep,
 	    e) == -1)
@@ -289,7 +294,7 @@ attribute(struct lz_db *db, const struct link *l, const char *addr,
 	int64_t		 since, t, lo, hi, day;
 	int		 rc;
 
-	since = now - CONV_ATTRIBUTION_DAYS * DAY_MS;
+	since = now - CONV_ATTRIBUTION_DAYS * LZ_DAY_MS;
 	if (l->created_at > since)
 		since = l->created_at;
 	if ((rc = store_click_nth(db, l->id, since, now, CONV_ATTRIBUTION_SCAN,
@@ -297,12 +302,15 @@ attribute(struct lz_db *db, const struct link *l, const char *addr,
 		return -1;
 	if (rc == 1)
 		since = t;
-	for (day = now / DAY_MS; day >= since / DAY_MS && day >= 0; day--) {
-		lo = day * DAY_MS > since ? day * DAY_MS : since;
-		hi = (day + 1) * DAY_MS - 1 < now ? (day + 1) * DAY_MS - 1 : now;
-		visitor_id(addr, ua, day * DAY_MS, id);
+	for (day = now / LZ_DAY_MS; day >= since / LZ_DAY_MS && day >= 0;
+	    day--) {
+		lo = day * LZ_DAY_MS > since ? day * LZ_DAY_MS : since;
+		hi = (day + 1) * LZ_DAY_MS - 1;
+		if (hi > now)
+			hi = now;
+		visitor_id(addr, ua, day * LZ_DAY_MS, id);
 		if ((rc = store_click_last(db, l->id, id, lo, hi, variant,
-		    VARIANT_MAX, suffix, CONV_SUFFIX_MAX + 1, at)) != 0)
+		    VARIANT_MAX, suffix, SUFFIX_MAX + 1, at)) != 0)
 			return rc;
 	}
 	return 0;
@@ -316,7 +324,7 @@ conv_record(struct lz_db *db, const struct link *l,
 	struct conversion	 c;
 	unsigned char		 prev[VISITOR_ID_LEN];
 	char			 variant[VARIANT_MAX];
-	char			 suffix[CONV_SUFFIX_MAX + 1];
+	char			 suffix[SUFFIX_MAX + 1];
 	int64_t			 click_at = 0;
 	int			 rc;
 
@@ -326,8 +334,8 @@ conv_record(struct lz_db *db, const struct link *l,
 	visitor_id(addr, ua, now, c.visitor);
 	/* The id of the day before matters while the window reaches back
 	 * into it; otherwise it is today's again. */
-	if ((now - window_ms) / DAY_MS < now / DAY_MS)
-		visitor_id(addr, ua, now - DAY_MS, prev);
+	if ((now - window_ms) / LZ_DAY_MS < now / LZ_DAY_MS)
+		visitor_id(addr, ua, now - LZ_DAY_MS, prev);
 	else
 		memcpy(prev, c.visitor, sizeof(prev));
 	c.currency = rep->currency[0] != '\0' ? rep->currency :

@@ -32,13 +32,12 @@
 #include <jansson.h>
 
 #include "link.h"
-#include "target.h"
+#include "visit/target.h"
 
 struct lz_db;
 struct lz_query;
 struct lz_verr;
 
-#define CONV_SUFFIX_MAX		64
 #define CONV_ATTRIBUTION_DAYS	30
 #define CONV_ATTRIBUTION_SCAN	10000	/* newest clicks of a link read */
 
@@ -48,7 +47,7 @@ struct conv_report {
 	int	 has_value;
 	int64_t	 value;			/* micro-units, when has_value */
 	char	 currency[4];		/* "" when the report has none */
-	char	 suffix[CONV_SUFFIX_MAX + 1]; /* "" when none */
+	char	 suffix[SUFFIX_MAX + 1]; /* "" when none */
 };
 
 /*

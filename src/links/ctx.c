@@ -1,8 +1,8 @@
 /*
- * ctx.c -- the process-wide state of the link service (links.h).
+ * ctx.c -- the process-wide state of the link service (ctx.h).
  */
 #include "config.h"
 
-#include "links.h"
+#include "ctx.h"
 
 struct links_ctx	links;

@@ -9,15 +9,15 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "click.h"
 #include "events.h"
 #include "link.h"
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"
 #include "rnd.h"
-#include "store.h"
+#include "store/webhooks.h"
 #include "util.h"
+#include "visit/click.h"
 #include "webhook.h"
 
 /*

@@ -16,6 +16,7 @@
 #define KEY_LEN		(KEY_PREFIX_LEN + KEY_RANDOM_LEN + KEY_CHECK_LEN)
 #define KEY_HASH_LEN	32
 #define KEY_SHOWN_LEN	12	/* "lk_live_" and four more, for lists */
+#define KEY_NAME_MAX	100	/* characters of a key's name */
 
 /* Writes a new key (KEY_LEN + 1 bytes). */
 void	key_generate(char *out);

@@ -14,11 +14,11 @@
 #include "amount.h"
 #include "conf.h"
 #include "conversion.h"
-#include "dest.h"
 #include "jbody.h"
 #include "link.h"
 #include "lztime.h"
 #include "req.h"
+#include "safety/dest.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -33,55 +33,80 @@ static const char *const reserved_builtin[] = {
 	"robots.txt", "login", "logout", "signup", "admin",
 };
 
-#define TITLE_MAX	500
-#define OG_TITLE_MAX	200
-#define OG_DESC_MAX	1000
-#define UTM_VALUE_MAX	200
-#define PASSWORD_MIN	4
-#define PASSWORD_MAX	128
 #define AB_MIN		2
 #define AB_MAX		10
 #define WEIGHT_MAX	100
 #define MAX_CLICKS_MAX	1000000000LL
 #define GEO_MAX		250
 
-static const struct lz_jfield create_fields[] = {
-	{ "target_url",		LZ_JT_STRING, LZ_JF_REQUIRED },
-	{ "slug",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "title",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "mode",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "variants",		LZ_JT_ARRAY | LZ_JT_OBJECT | LZ_JT_NULL, 0 },
-	{ "redirect_type",	LZ_JT_INTEGER | LZ_JT_NULL, 0 },
-	{ "og",			LZ_JT_OBJECT | LZ_JT_NULL, 0 },
-	{ "pixel_fb",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "pixel_ga",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "pixel_gtm",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "pixel_tiktok",	LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "pixel_line",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "escape_inapp",	LZ_JT_BOOL | LZ_JT_NULL, 0 },
-	{ "expires_at",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "max_clicks",		LZ_JT_INTEGER | LZ_JT_NULL, 0 },
-	{ "utm",		LZ_JT_OBJECT | LZ_JT_NULL, 0 },
-	{ "password",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+/* The create body (spec 2.1); the bounds of texts are in characters. */
+enum {
+	F_TARGET_URL, F_SLUG, F_TITLE, F_MODE, F_VARIANTS, F_REDIRECT_TYPE,
+	F_OG, F_PIXEL_FB, F_PIXEL_GA, F_PIXEL_GTM, F_PIXEL_TIKTOK,
+	F_PIXEL_LINE, F_ESCAPE_INAPP, F_EXPIRES_AT, F_MAX_CLICKS, F_UTM,
+	F_PASSWORD, F__MAX
 };
 
-static const struct lz_jfield og_fields[] = {
-	{ "title",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "description",	LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "image",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+static const struct lz_jfield create_fields[F__MAX] = {
+	[F_TARGET_URL] =	{ "target_url", LZ_JT_STRING, LZ_JF_REQUIRED },
+	[F_SLUG] =		{ "slug", LZ_JT_STRING | LZ_JT_NULL, 0, 1,
+				  SLUG_MAX },
+	[F_TITLE] =		{ "title", LZ_JT_STRING | LZ_JT_NULL, 0, 1,
+				  500 },
+	[F_MODE] =		{ "mode", LZ_JT_STRING | LZ_JT_NULL, 0 },
+	[F_VARIANTS] =		{ "variants",
+				  LZ_JT_ARRAY | LZ_JT_OBJECT | LZ_JT_NULL, 0 },
+	[F_REDIRECT_TYPE] =	{ "redirect_type", LZ_JT_INTEGER | LZ_JT_NULL,
+				  0 },
+	[F_OG] =		{ "og", LZ_JT_OBJECT | LZ_JT_NULL, 0 },
+	[F_PIXEL_FB] =		{ "pixel_fb", LZ_JT_STRING | LZ_JT_NULL, 0 },
+	[F_PIXEL_GA] =		{ "pixel_ga", LZ_JT_STRING | LZ_JT_NULL, 0 },
+	[F_PIXEL_GTM] =		{ "pixel_gtm", LZ_JT_STRING | LZ_JT_NULL, 0 },
+	[F_PIXEL_TIKTOK] =	{ "pixel_tiktok", LZ_JT_STRING | LZ_JT_NULL,
+				  0 },
+	[F_PIXEL_LINE] =	{ "pixel_line", LZ_JT_STRING | LZ_JT_NULL, 0 },
+	[F_ESCAPE_INAPP] =	{ "escape_inapp", LZ_JT_BOOL | LZ_JT_NULL, 0 },
+	[F_EXPIRES_AT] =	{ "expires_at", LZ_JT_STRING | LZ_JT_NULL, 0 },
+	[F_MAX_CLICKS] =	{ "max_clicks", LZ_JT_INTEGER | LZ_JT_NULL, 0,
+				  0, MAX_CLICKS_MAX },
+	[F_UTM] =		{ "utm", LZ_JT_OBJECT | LZ_JT_NULL, 0 },
+	[F_PASSWORD] =		{ "password", LZ_JT_STRING | LZ_JT_NULL, 0,
+				  4, 128 },
 };
 
-static const struct lz_jfield utm_fields[] = {
-	{ "source",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "medium",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "campaign",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "term",		LZ_JT_STRING | LZ_JT_NULL, 0 },
-	{ "content",		LZ_JT_STRING | LZ_JT_NULL, 0 },
+enum { OG_TITLE, OG_DESCRIPTION, OG_IMAGE, OG__MAX };
+
+static const struct lz_jfield og_fields[OG__MAX] = {
+	[OG_TITLE] =		{ "title", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+				  200 },
+	[OG_DESCRIPTION] =	{ "description", LZ_JT_STRING | LZ_JT_NULL, 0,
+				  0, 1000 },
+	[OG_IMAGE] =		{ "image", LZ_JT_STRING | LZ_JT_NULL, 0 },
 };
 
-static const struct lz_jfield ab_fields[] = {
-	{ "url",		LZ_JT_STRING, LZ_JF_REQUIRED },
-	{ "weight",		LZ_JT_INTEGER, LZ_JF_REQUIRED },
+/* Every utm_* value: at most 200 characters. */
+enum { UTM_SOURCE, UTM_MEDIUM, UTM_CAMPAIGN, UTM_TERM, UTM_CONTENT,
+    UTM__MAX };
+
+static const struct lz_jfield utm_fields[UTM__MAX] = {
+	[UTM_SOURCE] =		{ "source", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+				  200 },
+	[UTM_MEDIUM] =		{ "medium", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+				  200 },
+	[UTM_CAMPAIGN] =	{ "campaign", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+				  200 },
+	[UTM_TERM] =		{ "term", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+				  200 },
+	[UTM_CONTENT] =		{ "content", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+				  200 },
+};
+
+enum { AB_URL, AB_WEIGHT, AB__MAX };
+
+static const struct lz_jfield ab_fields[AB__MAX] = {
+	[AB_URL] =	{ "url", LZ_JT_STRING, LZ_JF_REQUIRED },
+	[AB_WEIGHT] =	{ "weight", LZ_JT_INTEGER, LZ_JF_REQUIRED, 1,
+			  WEIGHT_MAX },
 };
 
 static const char *const device_keys[] = { "ios", "android", "desktop" };
@@ -124,8 +149,9 @@ suffix_valid(const char *s)
 {
 	size_t	 n = strlen(s);
 
-	return n >= 1 && n <= 64 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
+	return n >= 1 && n <= SUFFIX_MAX && strspn(s,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+	    == n;
 }
 
 int
@@ -154,21 +180,22 @@ blank(const char *s)
 	return s[strspn(s, " \t")] == '\0';
 }
 
-/* Text field: valid UTF-8 without controls, min..max characters. */
+/* A text field f (named param): no control characters, f's bounds in
+ * characters. */
 static int
-text_ok(const char *s, long min, long max, const char *param,
+text_ok(const char *s, const struct lz_jfield *f, const char *param,
     struct lz_verr *e)
 {
-	long	 n = lz_utf8_count(s, strlen(s), LZ_UTF8_NOCTRL);
+	long	 n = lz_json_chars(f, s);
 
 	if (n < 0) {
 		lz_verr_set(e, 400, "invalid_field", param, "'%s' must not "
 		    "contain control characters.", param);
 		return -1;
 	}
-	if (n < min || n > max) {
+	if (n < f->min || n > f->max) {
 		lz_verr_set(e, 400, "invalid_field", param, "'%s' must be "
-		    "%ld to %ld characters long.", param, min, max);
+		    "%lld to %lld characters long.", param, f->min, f->max);
 		return -1;
 	}
 	return 0;
@@ -258,19 +285,20 @@ parse_variants_ab(const json_t *v, struct lz_verr *e)
 			    "must be an object {url, weight}.", param);
 			return -1;
 		}
-		if (lz_json_fields(item, ab_fields, LZ_NELEM(ab_fields),
-		    prefix, e) == -1)
+		if (lz_json_fields(item, ab_fields, AB__MAX, prefix, e) == -1)
 			return -1;
 		snprintf(param, sizeof(param), "variants[%zu].url", i);
 		if (dest_check(json_string_value(json_object_get(item, "url")),
 		    param, e) == -1)
 			return -1;
 		w = json_integer_value(json_object_get(item, "weight"));
-		if (w < 1 || w > WEIGHT_MAX) {
+		if (w < ab_fields[AB_WEIGHT].min ||
+		    w > ab_fields[AB_WEIGHT].max) {
 			snprintf(param, sizeof(param), "variants[%zu].weight",
 			    i);
 			lz_verr_set(e, 400, "invalid_field", param, "'%s' must "
-			    "be an integer from 1 to %d.", param, WEIGHT_MAX);
+			    "be an integer from %lld to %lld.", param,
+			    ab_fields[AB_WEIGHT].min, ab_fields[AB_WEIGHT].max);
 			return -1;
 		}
 	}
@@ -333,14 +361,13 @@ parse_og(const json_t *og, struct lz_verr *e)
 {
 	const char	*s;
 
-	if (lz_json_fields(og, og_fields, LZ_NELEM(og_fields), "og.",
-	    e) == -1)
+	if (lz_json_fields(og, og_fields, OG__MAX, "og.", e) == -1)
 		return -1;
 	if ((s = str_or_null(og, "title")) != NULL &&
-	    text_ok(s, 0, OG_TITLE_MAX, "og.title", e) == -1)
+	    text_ok(s, &og_fields[OG_TITLE], "og.title", e) == -1)
 		return -1;
 	if ((s = str_or_null(og, "description")) != NULL &&
-	    text_ok(s, 0, OG_DESC_MAX, "og.description", e) == -1)
+	    text_ok(s, &og_fields[OG_DESCRIPTION], "og.description", e) == -1)
 		return -1;
 	if ((s = str_or_null(og, "image")) != NULL && *s != '\0' &&
 	    !dest_url_ok(s)) {
@@ -375,15 +402,18 @@ parse_utm(const json_t *utm, struct lz_verr *e)
 	const char	*key;
 	json_t		*v;
 	char		 param[32];
+	size_t		 i;
 
-	if (lz_json_fields(utm, utm_fields, LZ_NELEM(utm_fields), "utm.",
-	    e) == -1)
+	if (lz_json_fields(utm, utm_fields, UTM__MAX, "utm.", e) == -1)
 		return -1;
 	json_object_foreach((json_t *)(uintptr_t)utm, key, v) {
 		if (!json_is_string(v))
 			continue;
 		snprintf(param, sizeof(param), "utm.%s", key);
-		if (text_ok(json_string_value(v), 0, UTM_VALUE_MAX, param,
+		/* lz_json_fields let only known keys through. */
+		for (i = 0; strcmp(utm_fields[i].name, key) != 0; i++)
+			continue;
+		if (text_ok(json_string_value(v), &utm_fields[i], param,
 		    e) == -1)
 			return -1;
 	}
@@ -400,8 +430,7 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 
 	l->mode = MODE_SIMPLE;
 	l->redirect_type = 302;
-	if (lz_json_fields(body, create_fields, LZ_NELEM(create_fields), NULL,
-	    e) == -1)
+	if (lz_json_fields(body, create_fields, F__MAX, NULL, e) == -1)
 		return -1;
 
 	s = str_or_null(body, "target_url");
@@ -420,7 +449,7 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 	}
 
 	if ((s = str_or_null(body, "title")) != NULL && !blank(s)) {
-		if (text_ok(s, 1, TITLE_MAX, "title", e) == -1)
+		if (text_ok(s, &create_fields[F_TITLE], "title", e) == -1)
 			return -1;
 		l->title = xstrdup(s);
 	}
@@ -513,11 +542,12 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 
 	v = json_object_get(body, "max_clicks");
 	if (json_is_integer(v)) {
-		if (json_integer_value(v) < 0 ||
-		    json_integer_value(v) > MAX_CLICKS_MAX) {
+		if (json_integer_value(v) < create_fields[F_MAX_CLICKS].min ||
+		    json_integer_value(v) > create_fields[F_MAX_CLICKS].max) {
 			lz_verr_set(e, 400, "invalid_field", "max_clicks",
 			    "'max_clicks' must be an integer from 0 "
-			    "(unlimited) to %lld.", MAX_CLICKS_MAX);
+			    "(unlimited) to %lld.",
+			    create_fields[F_MAX_CLICKS].max);
 			return -1;
 		}
 		l->max_clicks = json_integer_value(v);
@@ -531,7 +561,7 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 	}
 
 	if ((s = str_or_null(body, "password")) != NULL) {
-		if (text_ok(s, PASSWORD_MIN, PASSWORD_MAX, "password", e) ==
+		if (text_ok(s, &create_fields[F_PASSWORD], "password", e) ==
 		    -1)
 			return -1;
 		l->password = xstrdup(s);
@@ -567,17 +597,6 @@ str_or_jnull(const char *s)
 	return j;
 }
 
-static json_t *
-time_or_jnull(int64_t ms)
-{
-	char	 buf[32];
-
-	if (ms == 0)
-		return json_null();
-	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
-	return json_string(buf);
-}
-
 json_t *
 link_json(const struct link *l, const char *base_url, int64_t now)
 {
@@ -605,14 +624,14 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 		json_object_set_new(j, link_pixel_names[i],
 		    str_or_jnull(l->pixel[i]));
 	json_object_set_new(j, "escape_inapp", json_boolean(l->escape_inapp));
-	json_object_set_new(j, "expires_at", time_or_jnull(l->expires_at));
+	json_object_set_new(j, "expires_at", lz_json_time(l->expires_at));
 	json_object_set_new(j, "max_clicks", json_integer(l->max_clicks));
 	json_object_set(j, "utm", l->utm ? l->utm : json_null());
 	json_object_set_new(j, "has_password",
 	    json_boolean(l->password_hash != NULL));
 	json_object_set_new(j, "status",
 	    json_string(status_names[link_status(l, now)]));
-	json_object_set_new(j, "created_at", time_or_jnull(l->created_at));
+	json_object_set_new(j, "created_at", lz_json_time(l->created_at));
 
 	stats = json_object();
 	json_object_set_new(stats, "clicks", json_integer(l->clicks));

@@ -37,6 +37,7 @@ enum link_status {
 };
 
 #define SLUG_MAX	64
+#define SUFFIX_MAX	64	/* the channel label of /slug/suffix */
 #define SLUG_RANDOM_LEN	7
 #define URL_MAX		2048
 
@@ -82,8 +83,8 @@ int	link_parse(const json_t *body, int64_t now, struct link *l,
 
 /* 1 when s is a syntactically valid slug (1-64 of [A-Za-z0-9_-]). */
 int	slug_valid(const char *s);
-/* 1 when s is a valid suffix, the channel label of /slug/suffix (1-64 of
- * [A-Za-z0-9_.-]); conversions name channels the same way. */
+/* 1 when s is a valid suffix, the channel label of /slug/suffix (1 to
+ * SUFFIX_MAX of [A-Za-z0-9_.-]); conversions name channels the same way. */
 int	suffix_valid(const char *s);
 /* 1 when s is reserved (built-in list or reserved_slugs of conf),
  * compared without regard to case. */

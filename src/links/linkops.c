@@ -7,16 +7,16 @@
 
 #include <sodium.h>
 
+#include "ctx.h"
 #include "events.h"
 #include "link.h"
 #include "linkops.h"
-#include "links.h"
 #include "log.h"
 #include "pwhash.h"
 #include "req.h"
 #include "rnd.h"
-#include "safety.h"
-#include "store.h"
+#include "safety/scan.h"
+#include "store/links.h"
 #include "util.h"
 
 #define SLUG_TRIES	8

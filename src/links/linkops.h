@@ -1,8 +1,9 @@
 /*
  * linkops.h -- what happens to links, independent of who asks: the public
- * API, the dashboard and lzctl all create and delete links here, so the
- * rules (validation, slugs, reservation, link cap, password hashing, and
- * the events of later features) exist once.
+ * API and the dashboard (both through api_links.c) create links here, and
+ * they and lzctl delete them here, so the rules (validation, slugs,
+ * reservation, link cap, password hashing, the link.created event) exist
+ * once.
  */
 #ifndef LZ_LINKOPS_H
 #define LZ_LINKOPS_H
@@ -25,7 +26,8 @@ int	linkops_create(const json_t *body, int64_t account_id,
 	    const struct lz_plan *plan, int64_t now, struct link *out,
 	    struct lz_verr *e);
 
-/* Deletes (tombstones) a link of account_id (0: any).  1, 0, -1. */
+/* Deletes (tombstones) a link of account_id (ACCOUNT_ANY: of anyone).
+ * 1, 0, -1. */
 int	linkops_delete(int64_t id, int64_t account_id, int64_t now);
 
 #endif

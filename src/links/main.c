@@ -4,31 +4,26 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <curl/curl.h>
-#include <sodium.h>
-
-#include "clicklog.h"
 #include "conf.h"
-#include "dashboard.h"
-#include "geo.h"
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "lztime.h"
 #include "pool.h"
+#include "resolve.h"
 #include "resp.h"
 #include "route.h"
-#include "sandbox.h"
+#include "service.h"
 #include "session.h"
-#include "store.h"
+#include "store/sessions.h"
+#include "store/store.h"
 #include "util.h"
-#include "visitor.h"
-
+#include "visit/clicklog.h"
+#include "visit/geo.h"
+#include "visit/visitor.h"
 
 static const struct lz_route routes[] = {
 	{ LZ_M_POST,	"/api/v1/links",	RF_AUTH, api_links_create },
@@ -128,12 +123,23 @@ pre_fork(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return -1;
 	}
-	/* Conversion reports carry no credential (spec 5.5): a per-client
-	 * limit keeps one address from inflating a link's figures. */
-	if (links.conv_rl == NULL && links.conf->conversion_rate_limit > 0 &&
-	    (links.conv_rl = lz_rl_create(16384,
-	    (unsigned)links.conf->conversion_rate_limit)) == NULL) {
+	/*
+	 * Conversion reports carry no credential (spec 5.5): a per-client
+	 * limit keeps one address from inflating a link's figures.  Made
+	 * for the largest limit lz.conf allows, also when the limit is off:
+	 * a reload may turn it on or raise it (DESIGN 3.11).
+	 */
+	if (links.conv_rl == NULL && (links.conv_rl = lz_rl_create(16384,
+	    LZ_CONV_RATE_MAX)) == NULL) {
 		lz_log(LZ_LOG_ERR, "conversion rate limit table: %s",
+		    strerror(errno));
+		return -1;
+	}
+	/* Each webhook addition may wait on DNS, each test event sends a
+	 * request to a server of the account's choosing. */
+	if (links.hook_rl == NULL && (links.hook_rl = lz_rl_create(4096,
+	    LZ_WEBHOOK_RATE_MAX)) == NULL) {
+		lz_log(LZ_LOG_ERR, "webhook rate limit table: %s",
 		    strerror(errno));
 		return -1;
 	}
@@ -151,7 +157,9 @@ worker_init(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
 	}
-	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1) {
+	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1 ||
+	    lz_resolve_init(links.conf->webhook_nameservers, err,
+	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		lz_db_close(&links.db);
 		return LZ_EXIT_CONFIG;
@@ -170,35 +178,10 @@ worker_tick(void *arg)
 	clicklog_tick(&links.db);
 	if (now - purged > 10 * 60 * 1000) {
 		purged = now;
-		(void)store_pwtry_purge(&links.db, now - 24 * 3600 * 1000LL);
+		(void)store_pwtry_purge(&links.db, now - LZ_DAY_MS);
+		(void)store_pwtry_link_purge(&links.db, now);
 	}
 	lz_db_reset_all(&links.db);
-}
-
-/* After init: confine the worker to its data directory (lz-links(8)). */
-static int
-worker_sandbox(const char *clicks_dir)
-{
-	char		*dup, err[512];
-	const char	*rw[3];
-	int		 landlocked, rc;
-
-	if (!links.conf->sandbox)
-		return 0;
-	dup = xstrdup(links.conf->links_db);
-	rw[0] = dirname(dup);
-	rw[1] = clicks_dir;
-	rw[2] = NULL;
-	rc = lz_sandbox(rw, NULL, &landlocked, err, sizeof(err));
-	free(dup);
-	if (rc == -1) {
-		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
-		    "without)", err);
-		return LZ_EXIT_CONFIG;
-	}
-	if (!landlocked)
-		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
-	return 0;
 }
 
 /* A pool worker: worker_init, its click journal, then the sandbox. */
@@ -217,7 +200,9 @@ worker_start(void *arg)
 		lz_db_close(&links.db);
 		return LZ_EXIT_CONFIG;
 	}
-	rc = worker_sandbox(dir);
+	/* Then confine it to its data directories (lz-links(8)). */
+	rc = lz_service_sandbox(links.conf->sandbox, links.conf->links_db,
+	    1, dir, NULL);
 	free(dir);
 	if (rc != 0)
 		return rc;
@@ -237,7 +222,12 @@ worker_handle(struct lz_req *r, void *arg)
 	r->app = &lr;
 	if (strncmp(r->path, "/dashboard/", 11) == 0)
 		dash_headers(r);
-	lz_route_dispatch(r, &router);
+	/* The dashboard lives on dashboard_host only, when one is set. */
+	if (strncmp(r->path, "/dashboard/", 11) == 0 && !dash_host_ok(r))
+		lz_resp_error(r, 404, "not_found", NULL, "There is nothing at "
+		    "this path.");
+	else
+		lz_route_dispatch(r, &router);
 	lz_db_reset_all(&links.db);
 	r->app = NULL;
 }
@@ -248,117 +238,68 @@ worker_fini(void *arg)
 	(void)arg;
 	clicklog_close(&links.db);
 	lz_db_close(&links.db);
+	lz_resolve_fini();
 }
 
 static void
-set_opts(struct lz_pool_opts *o, const struct lz_conf *c)
+pool_opts(struct lz_pool_opts *o, const struct lz_conf *c)
 {
-	o->name = "lz-links";
 	o->socket_path = c->links_socket;
 	o->workers = (int)c->links_workers;
-	o->socket_mode = c->sockmode;
-	o->socket_group = c->socket_group;
-	o->user = c->user;
-	o->group = c->group;
-	o->shutdown_timeout = (int)c->shutdown_timeout;
-	o->access_log = c->access_log;
 }
 
-static int
-setup(const struct lz_conf *c, char *err, size_t errlen)
+/* SIGHUP: new workers get the new geo files; a bad file keeps the old. */
+static void
+reload(const struct lz_conf *old, const struct lz_conf *c)
 {
-	return lz_req_set_trusted_proxies(c->trusted_proxies, err, errlen);
-}
+	char	 err[512];
 
-static int
-reload(struct lz_pool_opts *o, void *arg)
-{
-	struct lz_conf	*c;
-	char		 err[512];
-
-	(void)arg;
-	if ((c = lz_conf_load(links.conf->path, err, sizeof(err))) == NULL ||
-	    setup(c, err, sizeof(err)) == -1) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		lz_conf_free(c);
-		return -1;
-	}
-	if (strcmp(c->links_socket, links.conf->links_socket) != 0)
-		lz_log(LZ_LOG_WARN, "links_socket changed; restart the pool "
-		    "to move the socket");
-	/* New workers get the new geo files; a bad file keeps the old. */
+	(void)old;
 	if (geo_load(c->geoip_file, c->geoip6_file, err, sizeof(err)) == -1)
 		lz_log(LZ_LOG_ERR, "%s; keeping the loaded country table",
 		    err);
-	lz_conf_free(links.conf);
-	links.conf = c;
-	lz_log_level(c->loglevel);
-	set_opts(o, c);
+}
+
+/* -t: the configuration, the database (every statement prepares) and
+ * the geo files. */
+static int
+test(void)
+{
+	char	 err[512];
+	int	 rc;
+
+	if (worker_init(NULL) != 0)
+		return -1;
+	rc = lz_db_prepare_all(&links.db, store_sqlsets, err, sizeof(err));
+	if (rc == -1)
+		lz_log(LZ_LOG_ERR, "%s: %s", links.conf->links_db, err);
+	worker_fini(NULL);
+	if (rc == -1 || pre_fork(NULL) == -1)
+		return -1;
+	printf("lz-links: configuration %s and database %s are ok\n",
+	    links.conf->path, links.conf->links_db);
 	return 0;
 }
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: lz-links [-t] [-f lz.conf]\n");
-	exit(2);
-}
+static struct lz_service service = {
+	.name = "lz-links",
+	.curl = 1,
+	.socket_key = "links_socket",
+	.conf = &links.conf,
+	.opts = pool_opts,
+	.test = test,
+	.reload = reload,
+	.app = {
+		.pre_fork = pre_fork,
+		.init = worker_start,
+		.handle = worker_handle,
+		.tick = worker_tick,
+		.fini = worker_fini,
+	},
+};
 
 int
 main(int argc, char *argv[])
 {
-	struct lz_pool_opts	 o;
-	struct lz_app		 app;
-	const char		*conffile = NULL;
-	char			 err[512];
-	int			 ch, test = 0;
-
-	while ((ch = getopt(argc, argv, "f:tV")) != -1)
-		switch (ch) {
-		case 'f':
-			conffile = optarg;
-			break;
-		case 't':
-			test = 1;
-			break;
-		case 'V':
-			printf("lz-links %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			usage();
-		}
-	if (optind != argc)
-		usage();
-
-	lz_log_open("lz-links", LZ_LOG_INFO);
-	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
-		lz_log(LZ_LOG_ERR, "cannot initialise libsodium or libcurl");
-		return 1;
-	}
-	if ((links.conf = lz_conf_load(conffile, err, sizeof(err))) == NULL ||
-	    setup(links.conf, err, sizeof(err)) == -1) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		return 1;
-	}
-	lz_log_level(links.conf->loglevel);
-	if (test) {
-		/* -t: check the configuration, the database and the geo
-		 * files, then exit. */
-		if (worker_init(NULL) != 0 || pre_fork(NULL) == -1)
-			return 1;
-		worker_fini(NULL);
-		printf("lz-links: configuration %s and database %s are ok\n",
-		    links.conf->path, links.conf->links_db);
-		return 0;
-	}
-	memset(&app, 0, sizeof(app));
-	app.pre_fork = pre_fork;
-	app.init = worker_start;
-	app.handle = worker_handle;
-	app.tick = worker_tick;
-	app.fini = worker_fini;
-	app.reload = reload;
-	memset(&o, 0, sizeof(o));
-	set_opts(&o, links.conf);
-	return lz_pool_run(&app, &o);
+	return lz_service_main(argc, argv, &service);
 }

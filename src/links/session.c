@@ -11,11 +11,12 @@
 
 #include <sodium.h>
 
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "resp.h"
 #include "session.h"
-#include "store.h"
+#include "store/accounts.h"
+#include "store/sessions.h"
 #include "util.h"
 
 #define TOKEN_BYTES	32
@@ -325,9 +326,18 @@ session_csrf_ok(struct lz_req *r)
 int
 session_request_origin_ok(struct lz_req *r)
 {
-	const char	*https = lz_req_param(r, "HTTPS");
+	const struct lz_conf	*c = links.conf;
+	const char		*https = lz_req_param(r, "HTTPS");
+	char			 dash[300];
 
+	/* With a dashboard_host the dashboard's origin is that host's, with
+	 * base_url's scheme; the short links' origin is not the dashboard's
+	 * any more. */
+	if (*c->dashboard_host != '\0')
+		snprintf(dash, sizeof(dash), "%s://%s", secure_base(
+		    c->base_url) ? "https" : "http", c->dashboard_host);
 	return session_origin_ok(lz_req_param(r, "HTTP_ORIGIN"),
-	    lz_req_param(r, "HTTP_SEC_FETCH_SITE"), links.conf->base_url,
+	    lz_req_param(r, "HTTP_SEC_FETCH_SITE"),
+	    *c->dashboard_host != '\0' ? dash : c->base_url,
 	    lz_req_param(r, "HTTP_HOST"), https != NULL && *https != '\0');
 }

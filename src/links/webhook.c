@@ -6,7 +6,6 @@
 
 #include <sys/socket.h>
 
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +17,15 @@
 #include "addr.h"
 #include "conf.h"
 #include "db.h"
-#include "dest.h"
 #include "events.h"
+#include "jbody.h"
 #include "keyfile.h"
 #include "log.h"
-#include "lztime.h"
 #include "req.h"
+#include "resolve.h"
 #include "rnd.h"
-#include "store.h"
+#include "safety/dest.h"
+#include "store/webhooks.h"
 #include "util.h"
 #include "webhook.h"
 
@@ -126,13 +126,13 @@ webhook_addr_allowed(const struct lz_addr *a, int allow_loopback,
 int
 webhook_url_check(const char *url, int allow_loopback, struct lz_verr *e)
 {
-	struct addrinfo	 hints, *res = NULL, *ai;
-	struct lz_addr	 a;
+	struct lz_addr	*addrs = NULL;
 	CURLU		*u = NULL;
-	char		*scheme = NULL, *host = NULL, *port = NULL, *user = NULL;
+	char		*scheme = NULL, *host = NULL, *user = NULL;
 	char		*zone = NULL, why[160], name[256];
-	size_t		 len;
-	int		 rc = -1, plain_http, gai;
+	size_t		 len, i, n;
+	int		 rc = -1, plain_http;
+	enum lz_resolve_rc res;
 
 	if (!dest_url_ok(url)) {
 		lz_verr_set(e, 400, "invalid_url", "url", "The receiving URL "
@@ -144,8 +144,6 @@ webhook_url_check(const char *url, int allow_loopback, struct lz_verr *e)
 	    curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_HOST, &host, CURLU_PUNYCODE) !=
-	    CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) !=
 	    CURLUE_OK) {
 		lz_verr_set(e, 400, "invalid_url", "url", "The receiving URL "
 		    "does not parse.");
@@ -168,7 +166,7 @@ webhook_url_check(const char *url, int allow_loopback, struct lz_verr *e)
 		    "must not name a network interface.");
 		goto done;
 	}
-	/* "[v6]" as libcurl gives it; getaddrinfo wants it bare.  A DNS
+	/* "[v6]" as libcurl gives it; the resolver wants it bare.  A DNS
 	 * name has at most 253 characters: never check a shortened one. */
 	if ((len = strlen(host)) >= sizeof(name)) {
 		lz_verr_set(e, 400, "invalid_url", "url", "The host of the "
@@ -184,35 +182,29 @@ webhook_url_check(const char *url, int allow_loopback, struct lz_verr *e)
 	 * Resolve as the sender's resolver will: any literal notation
 	 * ("127.1", "0x7f000001", ...) comes out as the address it means.
 	 * Every address must pass, not just one: DNS may hand the sender
-	 * any of them.  The sender checks again at every connection.
+	 * any of them.  The sender checks again at every connection.  No
+	 * request waits on DNS longer than WEBHOOK_DNS_TIMEOUT_MS.
 	 */
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	if ((gai = getaddrinfo(name, port, &hints, &res)) != 0) {
-		lz_verr_set(e, 400, "invalid_url", "url", "The host '%.100s' "
+	if ((res = lz_resolve(name, WEBHOOK_DNS_TIMEOUT_MS, &addrs, &n)) !=
+	    LZ_RESOLVE_OK) {
+		lz_verr_set(e, 400, "unsafe_url", "url", "The host '%.100s' "
 		    "of the receiving URL does not resolve (%s).", name,
-		    gai_strerror(gai));
+		    lz_resolve_strerror(res));
 		goto done;
 	}
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		if (lz_addr_from_sockaddr(ai->ai_addr, &a) == -1)
-			continue;
-		if (!webhook_addr_allowed(&a, allow_loopback, plain_http, why,
-		    sizeof(why))) {
+	for (i = 0; i < n; i++)
+		if (!webhook_addr_allowed(&addrs[i], allow_loopback,
+		    plain_http, why, sizeof(why))) {
 			lz_verr_set(e, 400, "unsafe_url", "url", "The host "
 			    "'%.100s' of the receiving URL resolves to %s; "
 			    "receiving URLs must be public.", name, why);
 			goto done;
 		}
-	}
 	rc = 0;
 done:
-	if (res)
-		freeaddrinfo(res);
+	free(addrs);
 	curl_free(scheme);
 	curl_free(host);
-	curl_free(port);
 	curl_free(user);
 	curl_free(zone);
 	curl_url_cleanup(u);
@@ -302,6 +294,11 @@ webhook_add(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
 		    "least one event: click, link.created.");
 		return -1;
 	}
+	/* The cap first: a resolution is the costly part. */
+	if ((n = store_webhook_count(db, account_id)) < 0)
+		goto dberr;
+	if (n >= WEBHOOK_MAX_PER_ACCOUNT)
+		goto full;
 	if (webhook_url_check(url, allow_loopback, e) == -1)
 		return -1;
 	webhook_secret_new(secret);
@@ -310,17 +307,17 @@ webhook_add(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
 		goto dberr;
 	if ((n = store_webhook_count(db, account_id)) < 0)
 		goto dberr;
-	if (n >= WEBHOOK_MAX_PER_ACCOUNT) {
-		lz_db_rollback(db);
-		lz_verr_set(e, 403, "webhook_limit_reached", NULL, "The "
-		    "account has %lld active webhooks, the most allowed; "
-		    "disable one first.", n);
-		goto fail;
-	}
+	if (n >= WEBHOOK_MAX_PER_ACCOUNT)
+		goto full;
 	if ((id = store_webhook_add(db, account_id, url, events, box, now)) <
 	    0 || lz_db_commit(db) == -1)
 		goto dberr;
 	return id;
+full:
+	lz_db_rollback(db);
+	lz_verr_set(e, 403, "webhook_limit_reached", NULL, "The account has "
+	    "%lld active webhooks, the most allowed; disable one first.", n);
+	goto fail;
 dberr:
 	lz_db_rollback(db);
 	lz_verr_set(e, 500, "internal_error", NULL, "The webhook could not be "
@@ -414,17 +411,6 @@ webhook_test(struct lz_db *db, int64_t id, int64_t account_id, int64_t now,
 
 /* ---- JSON forms (the dashboard; lzctl could print them too) ---------- */
 
-static json_t *
-time_or_null(int64_t ms)
-{
-	char	 buf[32];
-
-	if (ms == 0)
-		return json_null();
-	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
-	return json_string(buf);
-}
-
 json_t *
 webhook_json(const struct webhook *w)
 {
@@ -442,9 +428,9 @@ webhook_json(const struct webhook *w)
 	json_object_set_new(j, "events", ev);
 	json_object_set_new(j, "status", json_string(w->disabled_at ?
 	    "disabled" : "active"));
-	json_object_set_new(j, "created_at", time_or_null(w->created_at));
-	json_object_set_new(j, "rotated_at", time_or_null(w->rotated_at));
-	json_object_set_new(j, "disabled_at", time_or_null(w->disabled_at));
+	json_object_set_new(j, "created_at", lz_json_time(w->created_at));
+	json_object_set_new(j, "rotated_at", lz_json_time(w->rotated_at));
+	json_object_set_new(j, "disabled_at", lz_json_time(w->disabled_at));
 	json_object_set_new(j, "disabled_reason", w->disabled_at ?
 	    json_string(w->disabled_reason) : json_null());
 	json_object_set_new(j, "pending", json_integer(w->pending));
@@ -461,9 +447,9 @@ webhook_delivery_json(const struct webhook_delivery *d)
 	json_object_set_new(j, "event", json_string(d->event));
 	json_object_set_new(j, "state", json_string(d->state));
 	json_object_set_new(j, "attempts", json_integer(d->attempts));
-	json_object_set_new(j, "created_at", time_or_null(d->created_at));
-	json_object_set_new(j, "next_attempt_at", time_or_null(d->next_at));
-	json_object_set_new(j, "finished_at", time_or_null(d->finished_at));
+	json_object_set_new(j, "created_at", lz_json_time(d->created_at));
+	json_object_set_new(j, "next_attempt_at", lz_json_time(d->next_at));
+	json_object_set_new(j, "finished_at", lz_json_time(d->finished_at));
 	json_object_set_new(j, "last_status_code", d->last_status ?
 	    json_integer(d->last_status) : json_null());
 	json_object_set_new(j, "last_error", d->last_error[0] ?

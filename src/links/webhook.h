@@ -39,6 +39,7 @@ struct lz_verr;
 #define WEBHOOK_DELIVERY_PREFIX	"dlv_"
 #define WEBHOOK_DELIVERY_LEN	(4 + 22)
 #define WEBHOOK_MAX_PER_ACCOUNT	10	/* active subscriptions */
+#define WEBHOOK_DNS_TIMEOUT_MS	2000	/* the URL check's resolution */
 
 struct webhook {
 	int64_t		 id;
@@ -107,9 +108,12 @@ int	webhook_addr_allowed(const struct lz_addr *a, int allow_loopback,
  * Checks a receiving URL: an absolute https URL (http only to loopback
  * with allow_loopback) of at most URL_MAX bytes, without user name or
  * password, whose host -- a name or a literal in any notation the
- * resolver accepts -- resolves only to addresses webhook_addr_allowed
- * lets through.  Resolves the host (blocking).  Returns 0, or -1 with e
- * filled (400 invalid_url or unsafe_url, param "url").
+ * resolver accepts -- resolves within WEBHOOK_DNS_TIMEOUT_MS only to
+ * addresses webhook_addr_allowed lets through (lz_resolve: the name
+ * servers of lz_resolve_init).  Returns 0, or -1 with e filled (400
+ * invalid_url for the URL's form, unsafe_url for where it leads, param
+ * "url"); the message names the host and what it resolved to, for
+ * admins: the dashboard answers a generic one.
  */
 int	webhook_url_check(const char *url, int allow_loopback,
 	    struct lz_verr *e);
@@ -139,7 +143,8 @@ void	webhook_sign(const char *secret, const void *body, size_t len,
 
 /*
  * Adds a subscription of account_id to events at url (checked with
- * webhook_url_check).  On success returns the new id and the secret,
+ * webhook_url_check once the account is known to be under its cap).  On
+ * success returns the new id and the secret,
  * to be shown once, in secret (WEBHOOK_SECRET_LEN + 1 bytes).  On
  * failure returns -1 with e filled: 400 bad URL or events, 403 more than
  * WEBHOOK_MAX_PER_ACCOUNT active subscriptions, 500 storage.
@@ -148,12 +153,12 @@ int64_t	webhook_add(struct lz_db *, const unsigned char key[WEBHOOK_KEY_BYTES],
 	    int64_t account_id, const char *url, unsigned events,
 	    int allow_loopback, int64_t now, char *secret, struct lz_verr *e);
 
-/* Subscription id (of account_id, or of anyone when 0).  1, 0, -1. */
+/* Subscription id of account_id (ACCOUNT_ANY: of anyone).  1, 0, -1. */
 int	webhook_get(struct lz_db *, int64_t id, int64_t account_id,
 	    struct webhook *);
 
-/* Subscriptions of account_id (0: all), in id order, with their pending
- * counts.  Returns the count or -1. */
+/* Subscriptions of account_id (ACCOUNT_ANY: all), in id order, with their
+ * pending counts.  Returns the count or -1. */
 long	webhook_list(struct lz_db *, int64_t account_id,
 	    void (*fn)(const struct webhook *, void *), void *arg);
 

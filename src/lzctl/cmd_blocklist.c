@@ -5,21 +5,20 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocklist.h"
-#include "canon.h"
+#include "ctx.h"
 #include "db.h"
 #include "link.h"
-#include "links.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
-#include "safety.h"
-#include "store.h"
+#include "safety/blocklist.h"
+#include "safety/canon.h"
+#include "safety/scan.h"
+#include "store/safety.h"
 #include "util.h"
 
 #define SOURCE_MAX	64
@@ -49,54 +48,29 @@ recheck(void)
 	return 0;
 }
 
+enum { O_FORMAT, O_SOURCE, O_KEEP };
+
 static int
-bl_import_cmd(int argc, char **argv)
+bl_import_cmd(struct ctl_args *a)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "source", required_argument, NULL, 's' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct bl_stats	 st;
-	const char	*source = NULL, *path;
+	const char	*source, *path = a->argv[0];
 	char		 err[512];
 	FILE		*f;
-	int		 ch, fmt = -1, keep = 0, rc;
+	int		 fmt, rc;
 
-	while ((ch = getopt_long(argc, argv, "F:s:k", opts, NULL)) != -1)
-		switch (ch) {
-		case 'F':
-			if ((fmt = bl_format_parse(optarg)) == -1) {
-				ctl_err("--format: expected urlhaus-csv, "
-				    "phishtank-json, phishtank-csv, openphish "
-				    "or hosts");
-				return EXIT_USAGE;
-			}
-			break;
-		case 's':
-			source = optarg;
-			break;
-		case 'k':
-			keep = 1;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	if (fmt == -1 || argc - optind != 1) {
-		fprintf(stderr, "usage: lzctl blocklist import --format "
-		    "urlhaus-csv|phishtank-json|phishtank-csv|openphish|hosts\n"
-		    "           [--source NAME] [--keep] FILE\n");
+	if ((fmt = bl_format_parse(a->opt[O_FORMAT].s)) == -1) {
+		ctl_err("--format: expected urlhaus-csv, phishtank-json, "
+		    "phishtank-csv, openphish or hosts");
 		return EXIT_USAGE;
 	}
-	if (source == NULL)
-		source = bl_format_sources[fmt];
+	source = a->opt[O_SOURCE].set ? a->opt[O_SOURCE].s :
+	    bl_format_sources[fmt];
 	if (!source_ok(source) || strcmp(source, "manual") == 0) {
 		ctl_err("--source: 1-%d of A-Z a-z 0-9 _ . - (and not "
 		    "'manual')", SOURCE_MAX);
 		return EXIT_USAGE;
 	}
-	path = argv[optind];
 	if (strcmp(path, "-") == 0)
 		f = stdin;
 	else if ((f = fopen(path, "r")) == NULL) {
@@ -104,8 +78,8 @@ bl_import_cmd(int argc, char **argv)
 		return 1;
 	}
 	ctl_links_open();
-	rc = bl_import(&links.db, f, (enum bl_format)fmt, source, keep,
-	    lz_now_ms(), &st, err, sizeof(err));
+	rc = bl_import(&links.db, f, (enum bl_format)fmt, source,
+	    a->opt[O_KEEP].set, lz_now_ms(), &st, err, sizeof(err));
 	if (f != stdin)
 		fclose(f);
 	if (rc == -1) {
@@ -118,38 +92,28 @@ bl_import_cmd(int argc, char **argv)
 	return recheck();
 }
 
+/* The entry argv[0] names, into e; 0, or -1 (said). */
 static int
-bl_add_cmd(int argc, char **argv)
+entry_of(const char *s, struct bl_entry *e)
 {
-	static const struct option opts[] = {
-		{ "reason", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct bl_entry	 e;
-	const char	*reason = "";
-	int		 ch, rc;
+	if (bl_entry_from_text(s, e) == -1) {
+		ctl_err("'%s' is neither a host name nor an http(s) URL", s);
+		return -1;
+	}
+	return 0;
+}
 
-	while ((ch = getopt_long(argc, argv, "r:", opts, NULL)) != -1)
-		switch (ch) {
-		case 'r':
-			reason = optarg;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	if (argc - optind != 1) {
-		fprintf(stderr, "usage: lzctl blocklist add HOST|URL "
-		    "[--reason TEXT]\n");
-		return EXIT_USAGE;
-	}
-	if (bl_entry_from_text(argv[optind], &e) == -1) {
-		ctl_err("'%s' is neither a host name nor an http(s) URL",
-		    argv[optind]);
+static int
+bl_add_cmd(struct ctl_args *a)
+{
+	struct bl_entry	 e;
+	int		 rc;
+
+	if (entry_of(a->argv[0], &e) == -1)
 		return 1;
-	}
 	ctl_links_open();
-	rc = store_bl_upsert(&links.db, e.kind, e.value, "manual", reason,
-	    lz_now_ms());
+	rc = store_bl_upsert(&links.db, e.kind, e.value, "manual",
+	    a->opt[0].set ? a->opt[0].s : "", lz_now_ms());
 	if (rc == 0)
 		printf("added %s %s\n", e.kind, e.value);
 	free(e.value);
@@ -157,35 +121,14 @@ bl_add_cmd(int argc, char **argv)
 }
 
 static int
-bl_remove_cmd(int argc, char **argv)
+bl_remove_cmd(struct ctl_args *a)
 {
-	static const struct option opts[] = {
-		{ "source", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct bl_entry	 e;
-	const char	*source = NULL;
+	const char	*source = a->opt[0].s;
 	long		 n;
-	int		 ch;
 
-	while ((ch = getopt_long(argc, argv, "s:", opts, NULL)) != -1)
-		switch (ch) {
-		case 's':
-			source = optarg;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	if (argc - optind != 1) {
-		fprintf(stderr, "usage: lzctl blocklist remove HOST|URL "
-		    "[--source NAME]\n");
-		return EXIT_USAGE;
-	}
-	if (bl_entry_from_text(argv[optind], &e) == -1) {
-		ctl_err("'%s' is neither a host name nor an http(s) URL",
-		    argv[optind]);
+	if (entry_of(a->argv[0], &e) == -1)
 		return 1;
-	}
 	ctl_links_open();
 	n = store_bl_remove(&links.db, e.kind, e.value, source);
 	if (n == 0)
@@ -220,67 +163,30 @@ print_count(const char *source, long long entries, int64_t seen_at,
 	printf("%s\t%lld\t%s\n", source, entries, ts);
 }
 
-static int
-bl_list_cmd(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "source", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "count", no_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*source = NULL;
-	long long	 limit = 100;
-	int		 ch, count = 0;
+enum { O_LSOURCE, O_LIMIT, O_COUNT };
 
-	while ((ch = getopt_long(argc, argv, "s:n:c", opts, NULL)) != -1)
-		switch (ch) {
-		case 's':
-			source = optarg;
-			break;
-		case 'n':
-			if (lz_parse_ll(optarg, 1, 100000000, &limit) == -1) {
-				ctl_err("--limit: expected 1-100000000");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'c':
-			count = 1;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	if (optind != argc) {
-		fprintf(stderr, "usage: lzctl blocklist list [--source NAME] "
-		    "[--limit N] [--count]\n");
-		return EXIT_USAGE;
-	}
-	ctl_links_open();
-	if (count) {
+static int
+bl_list_cmd(struct ctl_args *a)
+{
+	if (a->opt[O_COUNT].set) {
 		printf("SOURCE\tENTRIES\tLAST IMPORT\n");
 		return store_bl_count(&links.db, print_count, NULL) < 0;
 	}
 	printf("KIND\tVALUE\tSOURCE\tADDED\tREASON\n");
-	return store_bl_list(&links.db, source, (long)limit, print_entry,
-	    NULL) < 0;
+	return store_bl_list(&links.db, a->opt[O_LSOURCE].s,
+	    (long)a->opt[O_LIMIT].i, print_entry, NULL) < 0;
 }
 
 static int
-bl_check_cmd(int argc, char **argv)
+bl_check_cmd(struct ctl_args *a)
 {
 	struct lz_verr	 e;
 	struct canon	 c;
 	struct link	 l;
-	const char	*url;
+	const char	*url = a->argv[0];
 	char		 why[512];
 	int		 rc;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: lzctl blocklist check URL\n");
-		return EXIT_USAGE;
-	}
-	url = argv[1];
-	ctl_links_open();
 	if (canon_url(url, strlen(url), &c) == 0) {
 		printf("canonical: %s\n", c.url);
 		canon_free(&c);
@@ -304,28 +210,26 @@ bl_check_cmd(int argc, char **argv)
 	return 1;
 }
 
-int
-cmd_blocklist(int argc, char **argv)
-{
-	const char	*sub = argc > 1 ? argv[1] : "";
+static const struct ctl_cmd blocklist_cmds[] = {
+	{ "import", "--format "
+	  "urlhaus-csv|phishtank-json|phishtank-csv|openphish|hosts\n"
+	  "           [--source NAME] [--keep] FILE", 1, 1, 0, bl_import_cmd,
+	  { [O_FORMAT] = { .name = "format", .ch = 'F', .type = CTL_STR,
+	      .required = 1 },
+	    [O_SOURCE] = { .name = "source", .ch = 's', .type = CTL_STR },
+	    [O_KEEP] = { .name = "keep", .ch = 'k', .type = CTL_FLAG } } },
+	{ "add", "HOST|URL [--reason TEXT]", 1, 1, 0, bl_add_cmd,
+	  { { .name = "reason", .ch = 'r', .type = CTL_STR } } },
+	{ "remove", "HOST|URL [--source NAME]", 1, 1, 0, bl_remove_cmd,
+	  { { .name = "source", .ch = 's', .type = CTL_STR } } },
+	{ "list", "[--source NAME] [--limit N] [--count]", 0, 0, CTL_DB,
+	  bl_list_cmd,
+	  { [O_LSOURCE] = { .name = "source", .ch = 's', .type = CTL_STR },
+	    [O_LIMIT] = { .name = "limit", .ch = 'n', .type = CTL_INT, .min = 1,
+	        .max = 100000000, .def = 100 },
+	    [O_COUNT] = { .name = "count", .ch = 'c', .type = CTL_FLAG } } },
+	{ "check", "URL", 1, 1, CTL_DB, bl_check_cmd, { { 0 } } },
+};
 
-	if (strcmp(sub, "import") == 0)
-		return bl_import_cmd(argc - 1, argv + 1);
-	if (strcmp(sub, "add") == 0)
-		return bl_add_cmd(argc - 1, argv + 1);
-	if (strcmp(sub, "remove") == 0)
-		return bl_remove_cmd(argc - 1, argv + 1);
-	if (strcmp(sub, "list") == 0)
-		return bl_list_cmd(argc - 1, argv + 1);
-	if (strcmp(sub, "check") == 0)
-		return bl_check_cmd(argc - 1, argv + 1);
-	fprintf(stderr, "usage: lzctl blocklist import --format "
-	    "urlhaus-csv|phishtank-json|phishtank-csv|openphish|hosts\n"
-	    "           [--source NAME] [--keep] FILE\n"
-	    "       lzctl blocklist add HOST|URL [--reason TEXT]\n"
-	    "       lzctl blocklist remove HOST|URL [--source NAME]\n"
-	    "       lzctl blocklist list [--source NAME] [--limit N] "
-	    "[--count]\n"
-	    "       lzctl blocklist check URL\n");
-	return EXIT_USAGE;
-}
+const struct ctl_group ctl_blocklist = CTL_GROUP("blocklist", NULL,
+    blocklist_cmds);

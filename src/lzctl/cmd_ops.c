@@ -1,6 +1,6 @@
 /*
- * cmd_ops.c -- lzctl backup, restore and check: what an admin runs
- * around upgrades and at 3 a.m.
+ * cmd_ops.c -- lzctl init, migrate, backup, restore and check: what an
+ * admin runs at installation, around upgrades and at 3 a.m.
  */
 #include "config.h"
 
@@ -9,176 +9,222 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
-#include <sqlite3.h>
 
+#include "ctx.h"
 #include "db.h"
 #include "keyfile.h"
-#include "links.h"
 #include "lzctl.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
-/*
- * Copies src to dst with SQLite's online backup API: a consistent
- * snapshot even while the pools write.  All pages in one step: a copy in
- * steps starts over whenever another connection writes between two of
- * them, so under steady writes (a click batch a second) it never ended.
- * One step holds one read transaction for the time of the copy (the WAL
- * grows by what is written meanwhile, lz-links(8) "The WAL").
- */
+/* mkdir -p of the directory holding path. */
 static int
-copy_db(const char *src, int srcflags, const char *dst, int dstflags)
+mkdir_parent(const char *path)
 {
-	sqlite3		*from = NULL, *to = NULL;
-	sqlite3_backup	*b;
-	int		 rc;
+	char	*dup, *dir, *p;
+	int	 rc = 0;
 
-	if ((rc = sqlite3_open_v2(src, &from, srcflags, NULL)) != SQLITE_OK) {
-		ctl_err("%s: %s", src, from ? sqlite3_errmsg(from) :
-		    sqlite3_errstr(rc));
-		goto fail;
+	dup = xstrdup(path);
+	dir = dirname(dup);
+	for (p = dir + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char	 save = *p;
+
+			*p = '\0';
+			if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
+				ctl_err("mkdir %s: %s", dir, strerror(errno));
+				rc = -1;
+				break;
+			}
+			*p = save;
+			if (save == '\0')
+				break;
+		}
 	}
-	sqlite3_busy_timeout(from, 10000);
-	if ((rc = sqlite3_open_v2(dst, &to, dstflags, NULL)) != SQLITE_OK) {
-		ctl_err("%s: %s", dst, to ? sqlite3_errmsg(to) :
-		    sqlite3_errstr(rc));
-		goto fail;
+	free(dup);
+	return rc;
+}
+
+static void
+chown_db(const char *path)
+{
+	char	*p;
+
+	ctl_chown_to_user(path);
+	p = xasprintf("%s-wal", path);
+	ctl_chown_to_user(p);
+	free(p);
+	p = xasprintf("%s-shm", path);
+	ctl_chown_to_user(p);
+	free(p);
+}
+
+static int
+migrate_links(int create)
+{
+	struct lz_db	 db;
+	char		 err[512], *dup;
+	int		 from, to;
+
+	if (create && mkdir_parent(ctl_conf->links_db) == -1)
+		return 1;
+	if (lz_db_open(&db, ctl_conf->links_db, create ? LZ_DB_CREATE : 0,
+	    err, sizeof(err)) == -1) {
+		ctl_err("%s", err);
+		return 1;
 	}
-	sqlite3_busy_timeout(to, 10000);
-	if ((b = sqlite3_backup_init(to, "main", from, "main")) == NULL) {
-		ctl_err("backup: %s", sqlite3_errmsg(to));
-		goto fail;
+	if (lz_db_migrate(&db, lz_links_migrations, lz_links_nmigrations,
+	    &from, &to, err, sizeof(err)) == -1) {
+		ctl_err("%s", err);
+		lz_db_close(&db);
+		return 1;
 	}
-	do {
-		rc = sqlite3_backup_step(b, -1);
-		if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-			sqlite3_sleep(20);
-	} while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
-	sqlite3_backup_finish(b);
-	if (rc != SQLITE_DONE) {
-		ctl_err("backup %s -> %s: %s", src, dst, sqlite3_errstr(rc));
-		goto fail;
+	lz_db_close(&db);
+	if (create) {
+		dup = xstrdup(ctl_conf->links_db);
+		ctl_chown_to_user(dirname(dup));
+		free(dup);
+		chown_db(ctl_conf->links_db);
 	}
-	sqlite3_close(from);
-	sqlite3_close(to);
+	if (from == to)
+		printf("links database %s: schema version %d, up to date\n",
+		    ctl_conf->links_db, to);
+	else
+		printf("links database %s: schema version %d -> %d\n",
+		    ctl_conf->links_db, from, to);
 	return 0;
-fail:
-	sqlite3_close(from);
-	sqlite3_close(to);
-	return -1;
+}
+
+static int
+cmd_init(struct ctl_args *a)
+{
+	char	 err[512];
+	int	 rc;
+
+	(void)a;
+	if (mkdir_parent(ctl_conf->key_file) == -1)
+		return 1;
+	if ((rc = lz_keyfile_create(ctl_conf->key_file, err, sizeof(err))) ==
+	    -1) {
+		ctl_err("%s", err);
+		return 1;
+	}
+	ctl_chown_to_user(ctl_conf->key_file);
+	printf("key file %s: %s\n", ctl_conf->key_file, rc ? "created" :
+	    "exists");
+	return migrate_links(1);
+}
+
+static int
+cmd_migrate(struct ctl_args *a)
+{
+	(void)a;
+	return migrate_links(0);
 }
 
 /* PRAGMA integrity_check of path; 0 ok, -1 not (printed). */
 static int
 integrity(const char *path, int *version)
 {
-	sqlite3		*h = NULL;
-	sqlite3_stmt	*st;
-	int		 ok = 0, rc;
+	char	 err[512];
 
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
-		ctl_err("%s: %s", path, h ? sqlite3_errmsg(h) : "cannot open");
-		sqlite3_close(h);
-		return -1;
-	}
-	sqlite3_busy_timeout(h, 10000);
-	if (sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			const char *m = (const char *)sqlite3_column_text(st,
-			    0);
-
-			if (m && strcmp(m, "ok") == 0)
-				ok = 1;
-			else
-				printf("  %s\n", m ? m : "?");
-		}
-		sqlite3_finalize(st);
-	}
-	if (version && sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st,
-	    NULL) == SQLITE_OK) {
-		*version = sqlite3_step(st) == SQLITE_ROW ?
-		    sqlite3_column_int(st, 0) : -1;
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-	return ok ? 0 : -1;
+	if (lz_db_integrity(path, version, stdout, err, sizeof(err)) == 0)
+		return 0;
+	if (*err != '\0')
+		ctl_err("%s", err);
+	return -1;
 }
 
-int
-cmd_backup(int argc, char **argv)
+/* lz_db_copy, its failure told. */
+static int
+copy_db(const char *src, const char *dst)
+{
+	char	 err[512];
+
+	if (lz_db_copy(src, dst, 1, err, sizeof(err)) == 0)
+		return 0;
+	ctl_err("%s", err);
+	return -1;
+}
+
+static int
+cmd_backup(struct ctl_args *a)
 {
 	struct stat	 st;
+	const char	*file = a->argv[0];
 	char		*tmp;
-	int		 version;
+	int		 fd, version;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: lzctl backup FILE\n");
-		return EXIT_USAGE;
-	}
-	if (stat(argv[1], &st) == 0) {
-		ctl_err("%s exists; refusing to overwrite it", argv[1]);
+	if (stat(file, &st) == 0) {
+		ctl_err("%s exists; refusing to overwrite it", file);
 		return 1;
 	}
-	/* Write next to the target, check, then rename: no half backups. */
-	tmp = xasprintf("%s.part", argv[1]);
+	/*
+	 * Write next to the target, check, then rename: no half backups.
+	 * The copy holds every secret of the database (hashes, sealed
+	 * webhook secrets): it is made 0600 before its first byte, whatever
+	 * the umask (SQLite gives its journal the same mode).
+	 */
+	tmp = xasprintf("%s.part", file);
 	unlink(tmp);
-	if (copy_db(ctl_conf->links_db, SQLITE_OPEN_READONLY, tmp,
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == -1 ||
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1) {
+		ctl_err("%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return 1;
+	}
+	close(fd);
+	if (copy_db(ctl_conf->links_db, tmp) == -1 ||
 	    integrity(tmp, &version) == -1) {
 		unlink(tmp);
 		free(tmp);
 		return 1;
 	}
-	if (rename(tmp, argv[1]) == -1) {
-		ctl_err("rename %s: %s", argv[1], strerror(errno));
+	if (rename(tmp, file) == -1) {
+		ctl_err("rename %s: %s", file, strerror(errno));
 		unlink(tmp);
 		free(tmp);
 		return 1;
 	}
 	free(tmp);
-	chmod(argv[1], 0600);
 	printf("backed up %s (schema version %d) to %s\n"
 	    "keep the key file %s with it, separately and safely: webhook "
 	    "secrets cannot be read without it\n", ctl_conf->links_db,
-	    version, argv[1], ctl_conf->key_file);
+	    version, file, ctl_conf->key_file);
 	return 0;
 }
 
-int
-cmd_restore(int argc, char **argv)
+static int
+cmd_restore(struct ctl_args *a)
 {
-	int	 version, from, to;
-	char	 err[512];
+	const char	*file = a->argv[0];
+	int		 version, from, to;
+	char		 err[512];
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: lzctl restore FILE\n");
-		return EXIT_USAGE;
-	}
-	if (integrity(argv[1], &version) == -1) {
+	if (integrity(file, &version) == -1) {
 		ctl_err("%s is damaged or not a database; nothing restored",
-		    argv[1]);
+		    file);
 		return 1;
 	}
 	if (version < 1 || version > lz_links_migrations[
 	    lz_links_nmigrations - 1].version) {
 		ctl_err("%s has schema version %d; this lzctl handles 1 to %d",
-		    argv[1], version,
+		    file, version,
 		    lz_links_migrations[lz_links_nmigrations - 1].version);
 		return 1;
 	}
 	/* The backup API copies into the live database under its write
 	 * lock; running workers see the restored data at their next
 	 * transaction. */
-	if (copy_db(argv[1], SQLITE_OPEN_READONLY, ctl_conf->links_db,
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == -1)
+	if (copy_db(file, ctl_conf->links_db) == -1)
 		return 1;
 	if (lz_db_open(&links.db, ctl_conf->links_db, 0, err,
 	    sizeof(err)) == -1 || lz_db_migrate(&links.db, lz_links_migrations,
@@ -186,7 +232,7 @@ cmd_restore(int argc, char **argv)
 		ctl_err("%s", err);
 		return 1;
 	}
-	printf("restored %s into %s (schema version %d%s)\n", argv[1],
+	printf("restored %s into %s (schema version %d%s)\n", file,
 	    ctl_conf->links_db, version, from != to ? ", migrated" : "");
 	return 0;
 }
@@ -222,14 +268,6 @@ socket_answers(const char *path)
 	return ok;
 }
 
-static size_t
-discard(void *p, size_t size, size_t n, void *arg)
-{
-	(void)p;
-	(void)arg;
-	return size * n;
-}
-
 /* GETs url; returns the status, 0 on a transport error (err filled). */
 static long
 http_status(const char *url, char *ctype, size_t ctlen, char *err)
@@ -242,7 +280,7 @@ http_status(const char *url, char *ctype, size_t ctlen, char *err)
 		return 0;
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 5L);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, lz_discard);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	err[0] = '\0';
@@ -256,8 +294,8 @@ http_status(const char *url, char *ctype, size_t ctlen, char *err)
 	return status;
 }
 
-int
-cmd_check(int argc, char **argv)
+static int
+cmd_check(struct ctl_args *a)
 {
 	unsigned char	 key[LZ_KEY_BYTES];
 	struct lz_db	 db;
@@ -266,11 +304,7 @@ cmd_check(int argc, char **argv)
 	int		 version;
 	long		 status;
 
-	(void)argv;
-	if (argc != 1) {
-		fprintf(stderr, "usage: lzctl check\n");
-		return EXIT_USAGE;
-	}
+	(void)a;
 	verdict(1, "configuration", ctl_conf->path);
 	if (lz_keyfile_load(ctl_conf->key_file, key, err, sizeof(err)) == 0)
 		verdict(1, "key file", ctl_conf->key_file);
@@ -317,3 +351,30 @@ cmd_check(int argc, char **argv)
 	printf("%s\n", problems ? "problems found" : "all checks passed");
 	return problems ? 1 : 0;
 }
+
+static const struct ctl_cmd init_cmd[] = {
+	{ NULL, "", 0, 0, 0, cmd_init, { { 0 } } },
+};
+static const struct ctl_cmd migrate_cmd[] = {
+	{ NULL, "", 0, 0, 0, cmd_migrate, { { 0 } } },
+};
+static const struct ctl_cmd backup_cmd[] = {
+	{ NULL, "FILE", 1, 1, 0, cmd_backup, { { 0 } } },
+};
+static const struct ctl_cmd restore_cmd[] = {
+	{ NULL, "FILE", 1, 1, 0, cmd_restore, { { 0 } } },
+};
+static const struct ctl_cmd check_cmd[] = {
+	{ NULL, "", 0, 0, 0, cmd_check, { { 0 } } },
+};
+
+const struct ctl_group ctl_init = CTL_GROUP("init",
+    "create the key file and databases", init_cmd);
+const struct ctl_group ctl_migrate = CTL_GROUP("migrate",
+    "upgrade the databases in place", migrate_cmd);
+const struct ctl_group ctl_backup = CTL_GROUP("backup",
+    "copy the links database, online", backup_cmd);
+const struct ctl_group ctl_restore = CTL_GROUP("restore",
+    "put a backup back", restore_cmd);
+const struct ctl_group ctl_check = CTL_GROUP("check",
+    "integrity, config, sockets, nginx", check_cmd);

@@ -21,9 +21,9 @@
 
 #include "../prompts/datagen.h"
 #include "../prompts/import.h"
-#include "util.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "util.h"
 
 static int
 fsync_path(const char *path, int dir)
@@ -39,28 +39,17 @@ fsync_path(const char *path, int dir)
 }
 
 static int
-prompts_import(int argc, char **argv)
+prompts_import(struct ctl_args *a)
 {
 	struct import	*m;
-	const char	*file, *db = ctl_conf->prompts_db;
+	const char	*file = a->argv[0], *db = ctl_conf->prompts_db;
 	char		*tmp = NULL, *dup = NULL, *gen, err[512];
 	int64_t		 now = lz_now_ms();
-	int		 ch, dry = 0, rc = 1;
+	int		 rc = 1;
 
-	while ((ch = getopt(argc, argv, "n")) != -1)
-		switch (ch) {
-		case 'n':
-			dry = 1;
-			break;
-		default:
-			goto usage;
-		}
-	if (argc - optind != 1)
-		goto usage;
-	file = argv[optind];
 	if ((m = import_load(file, stderr, now)) == NULL)
 		return 1;
-	if (dry) {
+	if (a->opt[0].set) {	/* -n: only check */
 		printf("%s: ok: ", file);
 		import_summary(m, stdout);
 		import_free(m);
@@ -112,18 +101,12 @@ out:
 	free(dup);
 	import_free(m);
 	return rc;
-usage:
-	fprintf(stderr, "usage: lzctl prompts import [-n] FILE\n");
-	return EXIT_USAGE;
 }
 
-int
-cmd_prompts(int argc, char **argv)
-{
-	if (argc >= 2 && strcmp(argv[1], "import") == 0) {
-		optind = 0;
-		return prompts_import(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "usage: lzctl prompts import [-n] FILE\n");
-	return EXIT_USAGE;
-}
+static const struct ctl_cmd prompts_cmds[] = {
+	{ "import", "[-n] FILE", 1, 1, 0, prompts_import,
+	  { { .ch = 'n', .type = CTL_FLAG } } },
+};
+
+const struct ctl_group ctl_prompts = CTL_GROUP("prompts",
+    "the prompt library's data", prompts_cmds);

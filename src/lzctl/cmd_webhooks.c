@@ -5,33 +5,21 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
 
-#include "links.h"
+#include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
-#include "store.h"
+#include "resolve.h"
+#include "store/admin.h"
+#include "store/webhooks.h"
 #include "util.h"
 #include "webhook.h"
-
-static void
-webhook_usage(void)
-{
-	fprintf(stderr, "usage: lzctl webhook add ACCOUNT URL "
-	    "[--events click,link.created]\n"
-	    "       lzctl webhook list [ACCOUNT]\n"
-	    "       lzctl webhook rotate WEBHOOK-ID\n"
-	    "       lzctl webhook disable WEBHOOK-ID\n"
-	    "       lzctl webhook test WEBHOOK-ID\n"
-	    "       lzctl webhook deliveries WEBHOOK-ID [--limit N]\n"
-	    "       lzctl webhook deliveries DELIVERY-ID\n");
-}
 
 static int
 load_key(unsigned char key[WEBHOOK_KEY_BYTES])
@@ -40,16 +28,6 @@ load_key(unsigned char key[WEBHOOK_KEY_BYTES])
 
 	if (webhook_key_load(ctl_conf, key, err, sizeof(err)) == -1) {
 		ctl_err("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-parse_id(const char *s, long long *id)
-{
-	if (lz_parse_ll(s, 1, INT64_MAX, id) == -1) {
-		ctl_err("'%s' is not a webhook id (see lzctl webhook list)", s);
 		return -1;
 	}
 	return 0;
@@ -64,44 +42,41 @@ fmt_time(int64_t ms, char *buf, size_t len)
 		lz_time_fmt_iso(ms, buf, len, 0);
 }
 
-static int
-webhook_add_cmd(int argc, char **argv)
+static void
+fmt_status(int status, char *buf, size_t len)
 {
-	static const struct option opts[] = {
-		{ "events", required_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 }
-	};
+	if (status)
+		snprintf(buf, len, "%d", status);
+	else
+		snprintf(buf, len, "-");
+}
+
+static int
+hook_add(struct ctl_args *a)
+{
 	unsigned char	 key[WEBHOOK_KEY_BYTES];
-	char		 secret[WEBHOOK_SECRET_LEN + 1];
-	const char	*events = "click,link.created";
+	char		 secret[WEBHOOK_SECRET_LEN + 1], err[512];
 	struct lz_verr	 e;
 	unsigned	 mask;
 	int64_t		 account, id;
-	int		 ch;
 
-	while ((ch = getopt_long(argc, argv, "e:", opts, NULL)) != -1)
-		switch (ch) {
-		case 'e':
-			events = optarg;
-			break;
-		default:
-			webhook_usage();
-			return EXIT_USAGE;
-		}
-	if (argc - optind != 2) {
-		webhook_usage();
-		return EXIT_USAGE;
-	}
-	if (webhook_events_parse(events, &mask, &e) == -1) {
+	if (webhook_events_parse(a->opt[0].set ? a->opt[0].s :
+	    "click,link.created", &mask, &e) == -1) {
 		ctl_err("%s", e.msg);
 		return EXIT_USAGE;
 	}
 	ctl_links_open();
-	if ((account = ctl_account_id(argv[optind])) == 0)
+	if ((account = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
 	if (load_key(key) == -1)
 		return 1;
-	id = webhook_add(&links.db, key, account, argv[optind + 1], mask,
+	if (lz_resolve_init(ctl_conf->webhook_nameservers, err,
+	    sizeof(err)) == -1) {
+		ctl_err("%s", err);
+		sodium_memzero(key, sizeof(key));
+		return 1;
+	}
+	id = webhook_add(&links.db, key, account, a->argv[1], mask,
 	    ctl_conf->webhook_allow_loopback, lz_now_ms(), secret, &e);
 	sodium_memzero(key, sizeof(key));
 	if (id < 0) {
@@ -128,6 +103,76 @@ print_webhook(const struct webhook *w, void *arg)
 	    w->disabled_at ? w->disabled_reason : "");
 }
 
+static int
+hook_list(struct ctl_args *a)
+{
+	int64_t	 account = ACCOUNT_ANY;
+
+	if (a->argc == 1 && (account = ctl_account_id(a->argv[0])) == 0)
+		return EXIT_NOTFOUND;
+	printf("ID\tACCOUNT\tSTATUS\tEVENTS\tPENDING\tCREATED\tURL\n");
+	return webhook_list(&links.db, account, print_webhook, NULL) < 0;
+}
+
+/* "no active webhook ID" for rc 0: the exit status of rc. */
+static int
+active(int rc, int64_t id)
+{
+	if (rc == 0)
+		ctl_err("no active webhook %lld", (long long)id);
+	return rc == 1 ? 0 : rc == 0 ? EXIT_NOTFOUND : 1;
+}
+
+static int
+hook_rotate(struct ctl_args *a)
+{
+	unsigned char	 key[WEBHOOK_KEY_BYTES];
+	char		 secret[WEBHOOK_SECRET_LEN + 1];
+	int64_t		 id;
+	int		 rc;
+
+	if (ctl_id(a->argv[0], "webhook", &id) == -1)
+		return EXIT_USAGE;
+	ctl_links_open();
+	if (load_key(key) == -1)
+		return 1;
+	rc = webhook_rotate(&links.db, key, id, ACCOUNT_ANY, lz_now_ms(),
+	    secret);
+	sodium_memzero(key, sizeof(key));
+	if (rc == 1)
+		printf("%s\n", secret);
+	sodium_memzero(secret, sizeof(secret));
+	return active(rc, id);
+}
+
+static int
+hook_disable(struct ctl_args *a)
+{
+	int64_t	 id;
+
+	if (ctl_id(a->argv[0], "webhook", &id) == -1)
+		return EXIT_USAGE;
+	ctl_links_open();
+	return active(webhook_disable(&links.db, id, ACCOUNT_ANY, "disabled by "
+	    "an administrator", lz_now_ms()), id);
+}
+
+static int
+hook_test(struct ctl_args *a)
+{
+	char	 uuid[WEBHOOK_DELIVERY_LEN + 1];
+	int64_t	 id;
+	int	 rc;
+
+	if (ctl_id(a->argv[0], "webhook", &id) == -1)
+		return EXIT_USAGE;
+	ctl_links_open();
+	if ((rc = webhook_test(&links.db, id, ACCOUNT_ANY, lz_now_ms(),
+	    uuid)) == 1)
+		printf("%s\n", uuid);
+	return active(rc, id);
+}
+
 static void
 print_delivery(const struct webhook_delivery *d, void *arg)
 {
@@ -136,10 +181,7 @@ print_delivery(const struct webhook_delivery *d, void *arg)
 	(void)arg;
 	lz_time_fmt_iso(d->created_at, created, sizeof(created), 0);
 	fmt_time(d->next_at ? d->next_at : d->finished_at, when, sizeof(when));
-	if (d->last_status)
-		snprintf(status, sizeof(status), "%d", d->last_status);
-	else
-		snprintf(status, sizeof(status), "-");
+	fmt_status(d->last_status, status, sizeof(status));
 	printf("%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", d->uuid, d->event,
 	    d->state, d->attempts, status, created, when,
 	    d->last_error[0] ? d->last_error : "-");
@@ -152,10 +194,7 @@ print_attempt(const struct webhook_attempt *a, void *arg)
 
 	(void)arg;
 	lz_time_fmt_iso(a->at, at, sizeof(at), 1);
-	if (a->status)
-		snprintf(status, sizeof(status), "%d", a->status);
-	else
-		snprintf(status, sizeof(status), "-");
+	fmt_status(a->status, status, sizeof(status));
 	printf("%s\t%s\t%lld\t%s\n", at, status, (long long)a->duration_ms,
 	    a->error[0] ? a->error : "-");
 }
@@ -185,111 +224,39 @@ show_delivery(const char *uuid)
 }
 
 static int
-deliveries_cmd(int argc, char **argv)
+hook_deliveries(struct ctl_args *a)
 {
-	static const struct option opts[] = {
-		{ "limit", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct webhook	 w;
-	long long	 id, limit = 50;
-	int		 ch, rc;
+	int64_t		 id;
+	int		 rc;
 
-	while ((ch = getopt_long(argc, argv, "n:", opts, NULL)) != -1)
-		switch (ch) {
-		case 'n':
-			if (lz_parse_ll(optarg, 1, 1000000, &limit) == -1) {
-				ctl_err("--limit: expected 1-1000000");
-				return EXIT_USAGE;
-			}
-			break;
-		default:
-			webhook_usage();
-			return EXIT_USAGE;
-		}
-	if (argc - optind != 1) {
-		webhook_usage();
+	if (strncmp(a->argv[0], WEBHOOK_DELIVERY_PREFIX,
+	    strlen(WEBHOOK_DELIVERY_PREFIX)) == 0)
+		return show_delivery(a->argv[0]);
+	if (ctl_id(a->argv[0], "webhook", &id) == -1)
 		return EXIT_USAGE;
-	}
-	ctl_links_open();
-	if (strncmp(argv[optind], WEBHOOK_DELIVERY_PREFIX, 4) == 0)
-		return show_delivery(argv[optind]);
-	if (parse_id(argv[optind], &id) == -1)
-		return EXIT_USAGE;
-	if ((rc = webhook_get(&links.db, id, 0, &w)) != 1) {
+	if ((rc = webhook_get(&links.db, id, ACCOUNT_ANY, &w)) != 1) {
 		if (rc == 0)
-			ctl_err("no webhook %lld", id);
+			ctl_err("no webhook %lld", (long long)id);
 		return rc == 0 ? EXIT_NOTFOUND : 1;
 	}
 	printf("DELIVERY\tEVENT\tSTATE\tATTEMPTS\tSTATUS\tCREATED\t"
 	    "NEXT/FINISHED\tLAST ERROR\n");
-	return store_delivery_list(&links.db, id, 0, (long)limit,
+	return store_delivery_list(&links.db, id, 0, (long)a->opt[0].i,
 	    print_delivery, NULL) < 0;
 }
 
-int
-cmd_webhook(int argc, char **argv)
-{
-	unsigned char	 key[WEBHOOK_KEY_BYTES];
-	char		 secret[WEBHOOK_SECRET_LEN + 1];
-	const char	*sub = argc > 1 ? argv[1] : "";
-	long long	 id;
-	int64_t		 account = 0;
-	int		 rc;
+static const struct ctl_cmd webhook_cmds[] = {
+	{ "add", "ACCOUNT URL [--events click,link.created]", 2, 2, 0,
+	  hook_add, { { .name = "events", .ch = 'e', .type = CTL_STR } } },
+	{ "list", "[ACCOUNT]", 0, 1, CTL_DB, hook_list, { { 0 } } },
+	{ "rotate", "WEBHOOK-ID", 1, 1, 0, hook_rotate, { { 0 } } },
+	{ "disable", "WEBHOOK-ID", 1, 1, 0, hook_disable, { { 0 } } },
+	{ "test", "WEBHOOK-ID", 1, 1, 0, hook_test, { { 0 } } },
+	{ "deliveries", "WEBHOOK-ID [--limit N] | DELIVERY-ID", 1, 1, CTL_DB,
+	  hook_deliveries, { { .name = "limit", .ch = 'n', .type = CTL_INT,
+	      .min = 1, .max = 1000000, .def = 50 } } },
+};
 
-	if (strcmp(sub, "add") == 0)
-		return webhook_add_cmd(argc - 1, argv + 1);
-	if (strcmp(sub, "deliveries") == 0)
-		return deliveries_cmd(argc - 1, argv + 1);
-	if (strcmp(sub, "list") == 0 && (argc == 2 || argc == 3)) {
-		ctl_links_open();
-		if (argc == 3 && (account = ctl_account_id(argv[2])) == 0)
-			return EXIT_NOTFOUND;
-		printf("ID\tACCOUNT\tSTATUS\tEVENTS\tPENDING\tCREATED\tURL\n");
-		return webhook_list(&links.db, account, print_webhook, NULL) <
-		    0;
-	}
-	if (strcmp(sub, "rotate") == 0 && argc == 3) {
-		if (parse_id(argv[2], &id) == -1)
-			return EXIT_USAGE;
-		ctl_links_open();
-		if (load_key(key) == -1)
-			return 1;
-		rc = webhook_rotate(&links.db, key, id, 0, lz_now_ms(), secret);
-		sodium_memzero(key, sizeof(key));
-		if (rc != 1) {
-			if (rc == 0)
-				ctl_err("no active webhook %lld", id);
-			return rc == 0 ? EXIT_NOTFOUND : 1;
-		}
-		printf("%s\n", secret);
-		sodium_memzero(secret, sizeof(secret));
-		return 0;
-	}
-	if (strcmp(sub, "disable") == 0 && argc == 3) {
-		if (parse_id(argv[2], &id) == -1)
-			return EXIT_USAGE;
-		ctl_links_open();
-		rc = webhook_disable(&links.db, id, 0, "disabled by an "
-		    "administrator", lz_now_ms());
-		if (rc == 0)
-			ctl_err("no active webhook %lld", id);
-		return rc == 1 ? 0 : rc == 0 ? EXIT_NOTFOUND : 1;
-	}
-	if (strcmp(sub, "test") == 0 && argc == 3) {
-		char	 uuid[WEBHOOK_DELIVERY_LEN + 1];
-
-		if (parse_id(argv[2], &id) == -1)
-			return EXIT_USAGE;
-		ctl_links_open();
-		rc = webhook_test(&links.db, id, 0, lz_now_ms(), uuid);
-		if (rc == 0)
-			ctl_err("no active webhook %lld", id);
-		if (rc != 1)
-			return rc == 0 ? EXIT_NOTFOUND : 1;
-		printf("%s\n", uuid);
-		return 0;
-	}
-	webhook_usage();
-	return EXIT_USAGE;
-}
+const struct ctl_group ctl_webhook = CTL_GROUP("webhook", NULL,
+    webhook_cmds);

@@ -1,11 +1,11 @@
 /*
- * lzctl.c -- the admin CLI: option parsing and the command table.
+ * lzctl.c -- the admin CLI: the groups of commands, and what every
+ * command's row asks for (lzctl.h).
  */
 #include "config.h"
 
-#include <sys/stat.h>
-
 #include <errno.h>
+#include <getopt.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,31 +17,22 @@
 #include <sodium.h>
 
 #include "conf.h"
-#include "links.h"
+#include "ctx.h"
 #include "log.h"
 #include "lzctl.h"
-#include "store.h"
+#include "lztime.h"
+#include "store/accounts.h"
+#include "store/admin.h"
+#include "store/store.h"
 #include "util.h"
 
 struct lz_conf	*ctl_conf;
 const char	*ctl_progname = "lzctl";
 
-static const struct {
-	const char	*name;
-	int		(*fn)(int, char **);
-	const char	*help;
-} cmds[] = {
-	{ "init",	cmd_init,	"create the key file and databases" },
-	{ "migrate",	cmd_migrate,	"upgrade the databases in place" },
-	{ "account",	cmd_account,	"add|list|show|plan|password|disable|enable" },
-	{ "key",	cmd_key,	"create|list|revoke API keys" },
-	{ "link",	cmd_link,	"list|show|stats|delete links" },
-	{ "backup",	cmd_backup,	"copy the links database, online" },
-	{ "restore",	cmd_restore,	"put a backup back" },
-	{ "check",	cmd_check,	"integrity, config, sockets, nginx" },
-	{ "prompts",	cmd_prompts,	"import the prompt library's data" },
-	{ "webhook",	cmd_webhook,	"add|list|rotate|disable|test|deliveries" },
-	{ "blocklist",	cmd_blocklist,	"import|add|remove|list|check" },
+static const struct ctl_group *const groups[] = {
+	&ctl_init, &ctl_migrate, &ctl_account, &ctl_key, &ctl_link,
+	&ctl_backup, &ctl_restore, &ctl_check, &ctl_prompts, &ctl_webhook,
+	&ctl_blocklist,
 };
 
 void
@@ -92,6 +83,20 @@ ctl_account_id(const char *s)
 	return a.id;
 }
 
+int
+ctl_id(const char *s, const char *what, int64_t *id)
+{
+	long long	 n;
+
+	if (lz_parse_ll(s, 1, INT64_MAX, &n) == -1) {
+		ctl_err("'%s' is not a %s id (see lzctl %s list)", s, what,
+		    what);
+		return -1;
+	}
+	*id = n;
+	return 0;
+}
+
 void
 ctl_chown_to_user(const char *path)
 {
@@ -108,17 +113,136 @@ ctl_chown_to_user(const char *path)
 		ctl_err("warning: chown %s: %s", path, strerror(errno));
 }
 
+/* ---- the tables ------------------------------------------------------- */
+
 static void
 usage(void)
 {
-	size_t	 i;
+	const struct ctl_group	*g;
+	struct lz_buf		 b = LZ_BUF_INIT;
+	size_t			 i, k;
 
 	fprintf(stderr, "usage: lzctl [-f lz.conf] command [arguments]\n\n"
 	    "commands:\n");
-	for (i = 0; i < LZ_NELEM(cmds); i++)
-		fprintf(stderr, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+	for (i = 0; i < LZ_NELEM(groups); i++) {
+		g = groups[i];
+		lz_buf_reset(&b);
+		for (k = 0; k < g->ncmds && g->cmds[k].name; k++)
+			lz_buf_printf(&b, "%s%s", k ? "|" : "",
+			    g->cmds[k].name);
+		if (g->what != NULL)
+			lz_buf_printf(&b, "%s%s", b.len ? " " : "", g->what);
+		fprintf(stderr, "  %-10s %s\n", g->name, lz_buf_str(&b));
+	}
+	lz_buf_free(&b);
 	fprintf(stderr, "\nSee lzctl(8).\n");
 	exit(EXIT_USAGE);
+}
+
+/* The usage of one command of g, or of all when c is NULL. */
+static int
+group_usage(const struct ctl_group *g, const struct ctl_cmd *c)
+{
+	const char	*lead = "usage:";
+	size_t		 k;
+
+	for (k = 0; k < g->ncmds; k++) {
+		if (c != NULL && c != &g->cmds[k])
+			continue;
+		fprintf(stderr, "%-6s lzctl %s%s%s%s%s\n", lead, g->name,
+		    g->cmds[k].name ? " " : "", g->cmds[k].name ?
+		    g->cmds[k].name : "", *g->cmds[k].usage ? " " : "",
+		    g->cmds[k].usage);
+		lead = "";
+	}
+	return EXIT_USAGE;
+}
+
+/* Parses the options of c in argv into a; 0, or -1 (said). */
+static int
+options(const struct ctl_cmd *c, int argc, char **argv, struct ctl_args *a)
+{
+	struct option		 lo[CTL_OPTS_MAX + 1];
+	const struct ctl_opt	*o;
+	char			 so[CTL_OPTS_MAX * 2 + 1], *p = so;
+	size_t			 n = 0, k;
+	int64_t			 ms;
+	int			 ch;
+
+	memset(lo, 0, sizeof(lo));
+	for (k = 0; k < CTL_OPTS_MAX && c->opts[k].ch; k++) {
+		o = &c->opts[k];
+		*p++ = (char)o->ch;
+		if (o->type != CTL_FLAG)
+			*p++ = ':';
+		a->opt[k].i = o->def;
+		if (o->name == NULL)
+			continue;
+		lo[n].name = o->name;
+		lo[n].has_arg = o->type == CTL_FLAG ? no_argument :
+		    required_argument;
+		lo[n++].val = o->ch;
+	}
+	*p = '\0';
+	optind = 0;	/* glibc: start over */
+	while ((ch = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		for (k = 0; k < CTL_OPTS_MAX && c->opts[k].ch; k++)
+			if (c->opts[k].ch == ch)
+				break;
+		if (k == CTL_OPTS_MAX || c->opts[k].ch == 0)
+			return -1;	/* getopt said why */
+		o = &c->opts[k];
+		a->opt[k].set = 1;
+		a->opt[k].s = optarg;
+		if (o->type == CTL_INT && lz_parse_ll(optarg, o->min, o->max,
+		    &a->opt[k].i) == -1) {
+			ctl_err("--%s: expected %lld-%lld", o->name, o->min,
+			    o->max);
+			return -1;
+		}
+		if (o->type == CTL_TIME) {
+			if (lz_time_parse_iso(optarg, &ms) == -1) {
+				ctl_err("--%s: expected an ISO 8601 time with "
+				    "a time zone", o->name);
+				return -1;
+			}
+			a->opt[k].i = ms;
+		}
+	}
+	for (k = 0; k < CTL_OPTS_MAX && c->opts[k].ch; k++)
+		if (c->opts[k].required && !a->opt[k].set)
+			return -1;
+	a->argc = argc - optind;
+	a->argv = argv + optind;
+	return 0;
+}
+
+/* Runs command argv[0] of g (a subcommand in argv[1] when g has them). */
+static int
+run(const struct ctl_group *g, int argc, char **argv)
+{
+	const struct ctl_cmd	*c = &g->cmds[0];
+	struct ctl_args		 a;
+	size_t			 k;
+
+	if (c->name != NULL) {
+		for (k = 0; argc > 1 && k < g->ncmds; k++)
+			if (strcmp(argv[1], g->cmds[k].name) == 0)
+				break;
+		if (argc < 2 || k == g->ncmds)
+			return group_usage(g, NULL);
+		c = &g->cmds[k];
+		argc--;
+		argv++;
+	}
+	memset(&a, 0, sizeof(a));
+	a.cmd = c;
+	if (options(c, argc, argv, &a) == -1 || a.argc < c->min ||
+	    a.argc > c->max)
+		return group_usage(g, c);
+	if (c->flags & CTL_DB)
+		ctl_links_open();
+	return c->fn(&a);
 }
 
 int
@@ -146,14 +270,15 @@ main(int argc, char *argv[])
 		usage();
 
 	lz_log_open("lzctl", LZ_LOG_WARN);
+	store_admin();		/* lzctl may name any account's data */
 	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
 		ctl_err("cannot initialise libsodium or libcurl");
 		return 1;
 	}
-	for (i = 0; i < LZ_NELEM(cmds); i++)
-		if (strcmp(argv[0], cmds[i].name) == 0)
+	for (i = 0; i < LZ_NELEM(groups); i++)
+		if (strcmp(argv[0], groups[i]->name) == 0)
 			break;
-	if (i == LZ_NELEM(cmds)) {
+	if (i == LZ_NELEM(groups)) {
 		ctl_err("unknown command '%s'", argv[0]);
 		usage();
 	}
@@ -162,8 +287,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	links.conf = ctl_conf;
-	optind = 0;	/* glibc: re-initialise getopt for the subcommand */
-	rc = cmds[i].fn(argc, argv);
+	rc = run(groups[i], argc, argv);
 	lz_db_close(&links.db);
 	lz_conf_free(ctl_conf);
 	curl_global_cleanup();

@@ -10,13 +10,12 @@
 #include <curl/curl.h>
 
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "search.h"
-#include "store.h"
 #include "util.h"
 #include "values.h"
 
-#define SAFE_INT_MAX	9007199254740991LL
 
 /* ---- models ----------------------------------------------------------- */
 
@@ -80,29 +79,30 @@ model_one(const struct modelrow *m, void *arg)
 void
 api_models_list(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "q", LZ_PT_STR, 1, 200, 0, NULL, 0 },
-		{ "category", LZ_PT_ENUM, 0, 0, 0, val_model_categories, 0 },
-		{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 },
-		{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
-		{ "offset", LZ_PT_INT, 0, SAFE_INT_MAX, 0, NULL, 0 },
+	enum { P_Q, P_CATEGORY, P_LANG, P_LIMIT, P_OFFSET, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_Q] = PARAM_Q,
+		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
+		    val_model_categories, 0 },
+		[P_LANG] = PARAM_LANG,
+		[P_LIMIT] = PARAM_LIMIT(20),
+		[P_OFFSET] = PARAM_OFFSET,
 	};
-	struct lz_pval	 v[LZ_NELEM(params)];
+	struct lz_pval	 v[P__MAX];
 	struct modelctx	 c;
 	long long	 total;
 	char		*q = NULL;
 
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (v[0].set)
-		q = search_fold_dup(v[0].s);
-	c.lang = (enum lang)v[2].i;
+	q = search_fold_dup(v[P_Q].s);
+	c.lang = (enum lang)v[P_LANG].i;
 	c.arr = json_array();
-	total = pstore_models(&prompts.db, v[1].set ?
-	    val_model_categories[v[1].i] : NULL, q, v[4].i, (long)v[3].i,
-	    model_one, &c);
+	total = pstore_models(&prompts.db, v[P_CATEGORY].set ?
+	    val_model_categories[v[P_CATEGORY].i] : NULL, q, v[P_OFFSET].i,
+	    (long)v[P_LIMIT].i, model_one, &c);
 	free(q);
-	out_page(r, "models", c.arr, total, v[3].i, v[4].i);
+	out_page(r, "models", c.arr, total, v[P_LIMIT].i, v[P_OFFSET].i);
 }
 
 /* ---- tools ------------------------------------------------------------ */
@@ -142,15 +142,17 @@ tool_one(const struct toolrow *t, void *arg)
 void
 api_tools_list(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "q", LZ_PT_STR, 1, 200, 0, NULL, 0 },
-		{ "category", LZ_PT_ENUM, 0, 0, 0, val_prompt_categories, 0 },
-		{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 },
-		{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
-		{ "offset", LZ_PT_INT, 0, SAFE_INT_MAX, 0, NULL, 0 },
+	enum { P_Q, P_CATEGORY, P_LANG, P_LIMIT, P_OFFSET, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_Q] = PARAM_Q,
+		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
+		    val_prompt_categories, 0 },
+		[P_LANG] = PARAM_LANG,
+		[P_LIMIT] = PARAM_LIMIT(20),
+		[P_OFFSET] = PARAM_OFFSET,
 	};
 	const struct lz_query	*q;
-	struct lz_pval		 v[LZ_NELEM(params)];
+	struct lz_pval		 v[P__MAX];
 	struct toolctx		 c;
 	long long		 count;
 	char			*qf = NULL;
@@ -158,16 +160,16 @@ api_tools_list(struct lz_req *r)
 
 	if ((q = lz_req_query(r)) == NULL)
 		return;
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
 	c.legacy = q->n == 0;
-	c.lang = (enum lang)v[2].i;
+	c.lang = (enum lang)v[P_LANG].i;
 	c.arr = json_array();
-	if (v[0].set)
-		qf = search_fold_dup(v[0].s);
-	count = pstore_tools(&prompts.db, v[1].set ?
-	    val_prompt_categories[v[1].i] : NULL, qf, r->now_ms, c.legacy ? 0 :
-	    v[4].i, c.legacy ? -1 : (long)v[3].i, tool_one, &c);
+	qf = search_fold_dup(v[P_Q].s);
+	count = pstore_tools(&prompts.db, v[P_CATEGORY].set ?
+	    val_prompt_categories[v[P_CATEGORY].i] : NULL, qf, r->now_ms,
+	    c.legacy ? 0 : v[P_OFFSET].i, c.legacy ? -1 : (long)v[P_LIMIT].i,
+	    tool_one, &c);
 	free(qf);
 	if (count < 0) {
 		json_decref(c.arr);
@@ -177,7 +179,7 @@ api_tools_list(struct lz_req *r)
 	j = out_obj();
 	if (!c.legacy) {
 		json_object_set_new(j, "count", json_integer(count));
-		out_paging(j, v[3].i, v[4].i, count);
+		out_paging(j, v[P_LIMIT].i, v[P_OFFSET].i, count);
 		json_object_set_new(j, "lang", json_string(lang_names[c.lang]));
 	}
 	json_object_set_new(j, "tools", c.arr);
@@ -189,7 +191,7 @@ api_tools_list(struct lz_req *r)
 
 struct integctx {
 	json_t		*arr;
-	long long	 cats[8];
+	long long	 cats[VAL_INTEGRATION_CATEGORIES];
 	long long	 with_generator, with_prompts;
 };
 
@@ -224,13 +226,12 @@ integration_one(const struct integrow *i, void *arg)
 void
 api_integrations_list(struct lz_req *r)
 {
-	struct lz_pval	 v[1];
 	struct integctx	 c;
 	json_t		*j, *cats;
 	long		 n;
 	size_t		 k;
 
-	if (out_params(r, NULL, 0, v) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
 		return;
 	memset(&c, 0, sizeof(c));
 	c.arr = json_array();

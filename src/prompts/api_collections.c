@@ -6,8 +6,8 @@
 
 #include "lztime.h"
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
-#include "store.h"
 #include "util.h"
 #include "values.h"
 
@@ -50,32 +50,24 @@ list_one(const struct collrow *c, void *arg)
 void
 api_collections_list(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 },
-		{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
-		{ "offset", LZ_PT_INT, 0, 9007199254740991LL, 0, NULL, 0 },
+	enum { P_LANG, P_LIMIT, P_OFFSET, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_LANG] = PARAM_LANG,
+		[P_LIMIT] = PARAM_LIMIT(20),
+		[P_OFFSET] = PARAM_OFFSET,
 	};
-	struct lz_pval	 v[LZ_NELEM(params)];
+	struct lz_pval	 v[P__MAX];
 	struct collctx	 x;
 	long long	 count;
-	json_t		*j;
 
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	x.lang = (enum lang)v[0].i;
+	x.lang = (enum lang)v[P_LANG].i;
 	x.arr = json_array();
-	count = pstore_collections(&prompts.db, v[2].i, (long)v[1].i, list_one,
-	    &x);
-	if (count < 0) {
-		json_decref(x.arr);
-		out_dberr(r);
-		return;
-	}
-	j = out_obj();
-	json_object_set_new(j, "count", json_integer(count));
-	out_paging(j, v[1].i, v[2].i, count);
-	json_object_set_new(j, "collections", x.arr);
-	out_ok(r, j);
+	count = pstore_collections(&prompts.db, v[P_OFFSET].i,
+	    (long)v[P_LIMIT].i, list_one, &x);
+	out_counted(r, "collections", x.arr, count, v[P_LIMIT].i,
+	    v[P_OFFSET].i);
 }
 
 static void
@@ -105,20 +97,21 @@ item_one(const struct itemrow *i, void *arg)
 void
 api_collections_get(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 },
-		{ "limit", LZ_PT_INT, 1, 50, 25, NULL, 0 },
-		{ "offset", LZ_PT_INT, 0, 9007199254740991LL, 0, NULL, 0 },
+	enum { P_LANG, P_LIMIT, P_OFFSET, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_LANG] = PARAM_LANG,
+		[P_LIMIT] = PARAM_LIMIT(25),
+		[P_OFFSET] = PARAM_OFFSET,
 	};
-	struct lz_pval	 v[LZ_NELEM(params)];
+	struct lz_pval	 v[P__MAX];
 	struct collctx	 x;
 	long long	 count;
 	json_t		*j;
 	int		 rc;
 
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	x.lang = (enum lang)v[0].i;
+	x.lang = (enum lang)v[P_LANG].i;
 	x.one = NULL;
 	rc = val_slug_ok(r->args[0]) ? pstore_collection(&prompts.db,
 	    r->args[0], detail_one, &x) : 0;
@@ -131,8 +124,8 @@ api_collections_get(struct lz_req *r)
 		return;
 	}
 	x.arr = json_array();
-	count = pstore_collection_items(&prompts.db, x.id, r->now_ms, v[2].i,
-	    (long)v[1].i, item_one, &x);
+	count = pstore_collection_items(&prompts.db, x.id, r->now_ms,
+	    v[P_OFFSET].i, (long)v[P_LIMIT].i, item_one, &x);
 	if (count < 0) {
 		json_decref(x.arr);
 		json_decref(x.one);
@@ -142,7 +135,7 @@ api_collections_get(struct lz_req *r)
 	json_object_set_new(x.one, "items_count", json_integer(count));
 	json_object_set_new(x.one, "items", x.arr);
 	j = out_obj();
-	out_paging(j, v[1].i, v[2].i, count);
+	out_paging(j, v[P_LIMIT].i, v[P_OFFSET].i, count);
 	json_object_set_new(j, "collection", x.one);
 	out_ok(r, j);
 }

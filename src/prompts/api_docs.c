@@ -8,13 +8,11 @@
 #include <stdlib.h>
 
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "search.h"
-#include "store.h"
 #include "util.h"
 #include "values.h"
-
-#define SAFE_INT_MAX	9007199254740991LL
 
 /* ---- tutorials -------------------------------------------------------- */
 
@@ -49,25 +47,25 @@ tutorial_one(const struct tutrow *t, void *arg)
 void
 api_tutorials_list(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "q", LZ_PT_STR, 1, 200, 0, NULL, 0 },
-		{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
-		{ "offset", LZ_PT_INT, 0, SAFE_INT_MAX, 0, NULL, 0 },
+	enum { P_Q, P_LIMIT, P_OFFSET, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_Q] = PARAM_Q,
+		[P_LIMIT] = PARAM_LIMIT(20),
+		[P_OFFSET] = PARAM_OFFSET,
 	};
-	struct lz_pval	 v[LZ_NELEM(params)];
+	struct lz_pval	 v[P__MAX];
 	long long	 total;
 	char		*q = NULL;
 	json_t		*arr;
 
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (v[0].set)
-		q = search_fold_dup(v[0].s);
+	q = search_fold_dup(v[P_Q].s);
 	arr = json_array();
-	total = pstore_tutorials(&prompts.db, q, v[2].i, (long)v[1].i,
-	    tutorial_one, arr);
+	total = pstore_tutorials(&prompts.db, q, v[P_OFFSET].i,
+	    (long)v[P_LIMIT].i, tutorial_one, arr);
 	free(q);
-	out_page(r, "tutorials", arr, total, v[1].i, v[2].i);
+	out_page(r, "tutorials", arr, total, v[P_LIMIT].i, v[P_OFFSET].i);
 }
 
 static void
@@ -79,11 +77,10 @@ tutorial_detail(const struct tutrow *t, void *arg)
 void
 api_tutorials_get(struct lz_req *r)
 {
-	struct lz_pval	 v[1];
-	json_t		*t = NULL;
-	int		 rc;
+	json_t	*t = NULL;
+	int	 rc;
 
-	if (out_params(r, NULL, 0, v) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
 		return;
 	rc = val_slug_ok(r->args[0]) ? pstore_tutorial(&prompts.db,
 	    r->args[0], tutorial_detail, &t) : 0;
@@ -126,27 +123,28 @@ keyword_one(const struct kwrow *k, void *arg)
 void
 api_keywords_list(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "q", LZ_PT_STR, 1, 200, 0, NULL, 0 },
-		{ "category", LZ_PT_ENUM, 0, 0, 0, val_keyword_categories, 0 },
-		{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
-		{ "offset", LZ_PT_INT, 0, SAFE_INT_MAX, 0, NULL, 0 },
+	enum { P_Q, P_CATEGORY, P_LIMIT, P_OFFSET, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_Q] = PARAM_Q,
+		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
+		    val_keyword_categories, 0 },
+		[P_LIMIT] = PARAM_LIMIT(20),
+		[P_OFFSET] = PARAM_OFFSET,
 	};
-	struct lz_pval	 v[LZ_NELEM(params)];
+	struct lz_pval	 v[P__MAX];
 	long long	 total;
 	char		*q = NULL;
 	json_t		*arr;
 
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (v[0].set)
-		q = search_fold_dup(v[0].s);
+	q = search_fold_dup(v[P_Q].s);
 	arr = json_array();
-	total = pstore_keywords(&prompts.db, q, v[1].set ?
-	    val_keyword_categories[v[1].i] : NULL, v[3].i, (long)v[2].i,
-	    keyword_one, arr);
+	total = pstore_keywords(&prompts.db, q, v[P_CATEGORY].set ?
+	    val_keyword_categories[v[P_CATEGORY].i] : NULL, v[P_OFFSET].i,
+	    (long)v[P_LIMIT].i, keyword_one, arr);
 	free(q);
-	out_page(r, "keywords", arr, total, v[2].i, v[3].i);
+	out_page(r, "keywords", arr, total, v[P_LIMIT].i, v[P_OFFSET].i);
 }
 
 static void
@@ -158,11 +156,10 @@ keyword_detail(const struct kwrow *k, void *arg)
 void
 api_keywords_get(struct lz_req *r)
 {
-	struct lz_pval	 v[1];
-	json_t		*k = NULL;
-	int		 rc;
+	json_t	*k = NULL;
+	int	 rc;
 
-	if (out_params(r, NULL, 0, v) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
 		return;
 	rc = val_slug_ok(r->args[0]) ? pstore_keyword(&prompts.db,
 	    r->args[0], keyword_detail, &k) : 0;

@@ -12,9 +12,7 @@ extern const size_t	 lz_prompts_openapi_len;
 void
 api_openapi(struct lz_req *r)
 {
-	struct lz_pval	 v[1];
-
-	if (out_params(r, NULL, 0, v) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
 		return;
 	out_body(r, lz_prompts_openapi, lz_prompts_openapi_len);
 }

@@ -7,34 +7,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lztime.h"
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "search.h"
-#include "store.h"
 #include "util.h"
 #include "values.h"
 
-#define SAFE_INT_MAX	9007199254740991LL	/* 2^53 - 1 */
 
 static const char *const free_values[] = { "0", "1", NULL };
 static const char *const sorts[] = {
 	"recommended", "updated", "rating", NULL
 };
 
-enum { P_Q, P_TAG, P_TOOL, P_CATEGORY, P_LANG, P_FREE, P_SORT, P_LIMIT,
-    P_OFFSET };
+#define CHANGELOG_MAX	100	/* prompts of a changelog page */
 
-static const struct lz_param list_params[] = {
+enum { P_Q, P_TAG, P_TOOL, P_CATEGORY, P_LANG, P_FREE, P_SORT, P_LIMIT,
+    P_OFFSET, P__MAX };
+
+static const struct lz_param list_params[P__MAX] = {
+	/* Longer queries than the other lists take: a literal search. */
 	[P_Q] =		{ "q", LZ_PT_STR, 1, 500, 0, NULL, 0 },
 	[P_TAG] =	{ "tag", LZ_PT_STR, 1, 200, 0, NULL, 0 },
 	[P_TOOL] =	{ "tool", LZ_PT_STR, 1, 100, 0, NULL, 0 },
 	[P_CATEGORY] =	{ "category", LZ_PT_ENUM, 0, 0, 0, val_prompt_categories, 0 },
-	[P_LANG] =	{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 },
+	[P_LANG] =	PARAM_LANG,
 	[P_FREE] =	{ "free", LZ_PT_ENUM, 0, 0, 0, free_values, 0 },
 	[P_SORT] =	{ "sort", LZ_PT_ENUM, 0, 0, PSORT_RECOMMENDED, sorts,
 			  0 },
-	[P_LIMIT] =	{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
-	[P_OFFSET] =	{ "offset", LZ_PT_INT, 0, SAFE_INT_MAX, 0, NULL, 0 },
+	[P_LIMIT] =	PARAM_LIMIT(20),
+	[P_OFFSET] =	PARAM_OFFSET,
 };
 
 struct sumctx {
@@ -84,17 +87,17 @@ summaries(const int64_t *ids, long n, struct sumctx *c)
 void
 api_prompts_list(struct lz_req *r)
 {
-	struct lz_pval	 v[LZ_NELEM(list_params)];
+	struct lz_pval	 v[P__MAX];
 	struct pfilter	 f;
 	struct sumctx	 c;
-	int64_t		 ids[50];
+	int64_t		 ids[LIST_LIMIT_MAX];
 	long		 nids;
 	long long	 count;
 	char		*qfold = NULL, *tagname = NULL, *toolname = NULL;
 	char		 tagslug[256];
 	json_t		*j, *tag = json_null();
 
-	if (out_params(r, list_params, LZ_NELEM(list_params), v) == -1)
+	if (lz_req_params(r, list_params, P__MAX, v) == -1)
 		return;
 	memset(&f, 0, sizeof(f));
 	f.now = r->now_ms;
@@ -140,10 +143,8 @@ api_prompts_list(struct lz_req *r)
 			goto out;
 		}
 	}
-	if (v[P_Q].set) {
-		qfold = search_fold_dup(v[P_Q].s);
-		f.q = qfold;
-	}
+	qfold = search_fold_dup(v[P_Q].s);
+	f.q = qfold;
 
 	count = pstore_prompt_find(&prompts.db, &f, v[P_OFFSET].i,
 	    (long)v[P_LIMIT].i, ids, &nids);
@@ -242,19 +243,17 @@ prompt_detail_object(const struct prow *p, enum lang lang)
 void
 api_prompts_get(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 },
-	};
+	static const struct lz_param lang_param = PARAM_LANG;
 	static struct lz_buf	 stored = LZ_BUF_INIT, body = LZ_BUF_INIT;
-	struct lz_pval		 v[LZ_NELEM(params)];
+	struct lz_pval		 v;
 	enum lang		 lang;
 	json_t			*url;
 	char			*urltext;
 	int			 rc;
 
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, &lang_param, 1, &v) == -1)
 		return;
-	lang = (enum lang)v[0].i;
+	lang = (enum lang)v.i;
 	lz_buf_reset(&stored);
 	rc = val_slug_ok(r->args[0]) ? pstore_prompt_detail(&prompts.db,
 	    r->args[0], r->now_ms, lang == LANG_EN, &stored) : 0;
@@ -289,21 +288,23 @@ api_prompts_get(struct lz_req *r)
 void
 api_changelog(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "days", LZ_PT_INT, 1, 365, 30, NULL, 0 },
-		{ "limit", LZ_PT_INT, 1, 100, 50, NULL, 0 },
+	enum { C_DAYS, C_LIMIT, C__MAX };
+	static const struct lz_param params[C__MAX] = {
+		[C_DAYS] =	{ "days", LZ_PT_INT, 1, 365, 30, NULL, 0 },
+		[C_LIMIT] =	{ "limit", LZ_PT_INT, 1, CHANGELOG_MAX, 50,
+				  NULL, 0 },
 	};
-	struct lz_pval	 v[LZ_NELEM(params)];
+	struct lz_pval	 v[C__MAX];
 	struct sumctx	 c;
-	int64_t		 ids[100];
+	int64_t		 ids[CHANGELOG_MAX];
 	long		 nids;
 	long long	 count;
 	json_t		*j;
 
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, params, C__MAX, v) == -1)
 		return;
-	count = pstore_changelog(&prompts.db, r->now_ms - v[0].i * 86400000LL,
-	    r->now_ms, (long)v[1].i, ids, &nids);
+	count = pstore_changelog(&prompts.db, r->now_ms - v[C_DAYS].i *
+	    LZ_DAY_MS, r->now_ms, (long)v[C_LIMIT].i, ids, &nids);
 	c.lang = LANG_ZH;
 	c.arr = json_array();
 	c.changelog = 1;
@@ -313,9 +314,9 @@ api_changelog(struct lz_req *r)
 		return;
 	}
 	j = out_obj();
-	json_object_set_new(j, "days", json_integer(v[0].i));
+	json_object_set_new(j, "days", json_integer(v[C_DAYS].i));
 	json_object_set_new(j, "count", json_integer(count));
-	json_object_set_new(j, "limit", json_integer(v[1].i));
+	json_object_set_new(j, "limit", json_integer(v[C_LIMIT].i));
 	json_object_set_new(j, "prompts", c.arr);
 	out_ok(r, j);
 }

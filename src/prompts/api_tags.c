@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "search.h"
-#include "store.h"
 #include "util.h"
 
 struct tagctx {
@@ -30,36 +30,26 @@ tag_json(const struct tagrow *t, void *arg)
 void
 api_tags_list(struct lz_req *r)
 {
-	static const struct lz_param params[] = {
-		{ "q", LZ_PT_STR, 1, 200, 0, NULL, 0 },
-		{ "min_count", LZ_PT_INT, 1, 100, 1, NULL, 0 },
-		{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 },
-		{ "limit", LZ_PT_INT, 1, 50, 20, NULL, 0 },
-		{ "offset", LZ_PT_INT, 0, 9007199254740991LL, 0, NULL, 0 },
+	enum { P_Q, P_MIN_COUNT, P_LANG, P_LIMIT, P_OFFSET, P__MAX };
+	static const struct lz_param params[P__MAX] = {
+		[P_Q] = PARAM_Q,
+		[P_MIN_COUNT] = { "min_count", LZ_PT_INT, 1, 100, 1, NULL, 0 },
+		[P_LANG] = PARAM_LANG,
+		[P_LIMIT] = PARAM_LIMIT(20),
+		[P_OFFSET] = PARAM_OFFSET,
 	};
-	struct lz_pval	 v[LZ_NELEM(params)];
+	struct lz_pval	 v[P__MAX];
 	struct tagctx	 c;
 	long long	 count;
 	char		*q = NULL;
-	json_t		*j;
 
-	if (out_params(r, params, LZ_NELEM(params), v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
-	if (v[0].set)
-		q = search_fold_dup(v[0].s);
-	c.lang = (enum lang)v[2].i;
+	q = search_fold_dup(v[P_Q].s);
+	c.lang = (enum lang)v[P_LANG].i;
 	c.arr = json_array();
-	count = pstore_tags(&prompts.db, q, v[1].i, r->now_ms, v[4].i,
-	    (long)v[3].i, tag_json, &c);
+	count = pstore_tags(&prompts.db, q, v[P_MIN_COUNT].i, r->now_ms,
+	    v[P_OFFSET].i, (long)v[P_LIMIT].i, tag_json, &c);
 	free(q);
-	if (count < 0) {
-		json_decref(c.arr);
-		out_dberr(r);
-		return;
-	}
-	j = out_obj();
-	json_object_set_new(j, "count", json_integer(count));
-	out_paging(j, v[3].i, v[4].i, count);
-	json_object_set_new(j, "tags", c.arr);
-	out_ok(r, j);
+	out_counted(r, "tags", c.arr, count, v[P_LIMIT].i, v[P_OFFSET].i);
 }

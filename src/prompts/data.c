@@ -23,7 +23,7 @@
 #include "log.h"
 #include "lztime.h"
 #include "prompts.h"
-#include "store.h"
+#include "pstore.h"
 
 /*
  * A file is known by device, inode and change time: a file made later may

@@ -14,7 +14,8 @@
  * does a chain of touching tiles.
  *
  * The import builds the index (struct gram_build) and the service reads
- * it; neither knows SQL: store.c moves the stored forms in and out.
+ * it; neither knows SQL: pstore.c and pstore_build.c move the stored forms
+ * in and out.
  *
  * Stored forms, all integers little-endian or LEB128 varints:
  * - a set of prompt ids: 'v' and the ids as varint deltas (the first from

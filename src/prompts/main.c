@@ -4,13 +4,9 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <sodium.h>
 
 #include "conf.h"
 #include "log.h"
@@ -20,7 +16,7 @@
 #include "ratelimit.h"
 #include "resp.h"
 #include "route.h"
-#include "sandbox.h"
+#include "service.h"
 #include "util.h"
 
 #define L	(RF_LIST | RF_DATA)
@@ -65,9 +61,9 @@ rate_limit(struct lz_req *r, unsigned flags)
 	}
 	klen = lz_rl_addr_key(r->remote_addr, (unsigned char)(flags &
 	    (RF_LIST | RF_DETAIL)), key);
-	if (lz_rl_take(prompts.rl, key, klen, limit, LIMIT_WINDOW_MS,
-	    lz_mono_us() / 1000, &res) == -1)
-		return 0;	/* the limiter failed (logged): serve */
+	/* A limiter that cannot count refuses (res says so). */
+	(void)lz_rl_take(prompts.rl, key, klen, limit, LIMIT_WINDOW_MS,
+	    lz_mono_us() / 1000, &res);
 	lz_resp_header(r, "RateLimit-Policy", "\"%s\";q=%u;w=%d", tier,
 	    limit, LIMIT_WINDOW_MS / 1000);
 	lz_resp_header(r, "RateLimit", "\"%s\";r=%u;t=%d", tier,
@@ -127,41 +123,17 @@ pool_pre_fork(void *arg)
 	return 0;
 }
 
-/*
- * After the first open: confine the worker (see sandbox in lz.conf(5)).
- * It only ever reads, and only the directory of prompts_db, where the
- * importer renames new databases into place.
- */
-static int
-worker_sandbox(void)
-{
-	char		*dup, err[512];
-	const char	*ro[2];
-	int		 landlocked, rc;
-
-	if (!prompts.conf->sandbox)
-		return 0;
-	dup = xstrdup(prompts.conf->prompts_db);
-	ro[0] = dirname(dup);
-	ro[1] = NULL;
-	rc = lz_sandbox(NULL, ro, &landlocked, err, sizeof(err));
-	free(dup);
-	if (rc == -1) {
-		lz_log(LZ_LOG_ERR, "sandbox: %s (set sandbox = no to run "
-		    "without)", err);
-		return LZ_EXIT_CONFIG;
-	}
-	if (!landlocked)
-		lz_log(LZ_LOG_DEBUG, "kernel without Landlock: seccomp only");
-	return 0;
-}
-
 static int
 worker_init(void *arg)
 {
 	(void)arg;
 	(void)data_ready();	/* logs when there is nothing to open */
-	return worker_sandbox();
+	/* After the first open: confine the worker (see sandbox in
+	 * lz.conf(5)).  It only ever reads, and only the directory of
+	 * prompts_db, where the importer renames new databases into
+	 * place. */
+	return lz_service_sandbox(prompts.conf->sandbox,
+	    prompts.conf->prompts_db, 0, NULL, NULL);
 }
 
 static void
@@ -191,17 +163,10 @@ worker_fini(void *arg)
 }
 
 static void
-set_opts(struct lz_pool_opts *o, const struct lz_conf *c)
+pool_opts(struct lz_pool_opts *o, const struct lz_conf *c)
 {
-	o->name = "lz-prompts";
 	o->socket_path = c->prompts_socket;
 	o->workers = (int)c->prompts_workers;
-	o->socket_mode = c->sockmode;
-	o->socket_group = c->socket_group;
-	o->user = c->user;
-	o->group = c->group;
-	o->shutdown_timeout = (int)c->shutdown_timeout;
-	o->access_log = c->access_log;
 }
 
 static int
@@ -218,100 +183,52 @@ setup(struct lz_conf *c, char *err, size_t errlen)
 	}
 	while (len > 0 && u[len - 1] == '/')
 		u[--len] = '\0';
-	return lz_req_set_trusted_proxies(c->trusted_proxies, err, errlen);
-}
-
-static int
-reload(struct lz_pool_opts *o, void *arg)
-{
-	struct lz_conf	*c;
-	char		 err[512];
-
-	(void)arg;
-	if ((c = lz_conf_load(prompts.conf->path, err, sizeof(err))) ==
-	    NULL || setup(c, err, sizeof(err)) == -1) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		lz_conf_free(c);
-		return -1;
-	}
-	if (strcmp(c->prompts_socket, prompts.conf->prompts_socket) != 0)
-		lz_log(LZ_LOG_WARN, "prompts_socket changed; restart the pool "
-		    "to move the socket");
-	if (c->prompts_ratelimit_slots != prompts.conf->prompts_ratelimit_slots)
-		lz_log(LZ_LOG_WARN, "prompts_ratelimit_slots changed; restart "
-		    "the pool to resize the table");
-	lz_conf_free(prompts.conf);
-	prompts.conf = c;
-	lz_log_level(c->loglevel);
-	set_opts(o, c);
 	return 0;
 }
 
 static void
-usage(void)
+reload(const struct lz_conf *old, const struct lz_conf *c)
 {
-	fprintf(stderr, "usage: lz-prompts [-tV] [-f lz.conf]\n");
-	exit(2);
+	if (c->prompts_ratelimit_slots != old->prompts_ratelimit_slots)
+		lz_log(LZ_LOG_WARN, "prompts_ratelimit_slots changed; restart "
+		    "the pool to resize the table");
 }
+
+/* -t: the configuration and the data. */
+static int
+test(void)
+{
+	if (data_ready() == -1) {
+		fprintf(stderr, "lz-prompts: configuration %s is ok, but the "
+		    "data %s is not usable (see above)\n",
+		    prompts.conf->path, prompts.conf->prompts_db);
+		return -1;
+	}
+	data_close();
+	printf("lz-prompts: configuration %s and data %s are ok\n",
+	    prompts.conf->path, prompts.conf->prompts_db);
+	return 0;
+}
+
+static struct lz_service service = {
+	.name = "lz-prompts",
+	.socket_key = "prompts_socket",
+	.conf = &prompts.conf,
+	.opts = pool_opts,
+	.setup = setup,
+	.test = test,
+	.reload = reload,
+	.app = {
+		.pre_fork = pool_pre_fork,
+		.init = worker_init,
+		.handle = worker_handle,
+		.tick = worker_tick,
+		.fini = worker_fini,
+	},
+};
 
 int
 main(int argc, char *argv[])
 {
-	struct lz_pool_opts	 o;
-	struct lz_app		 app;
-	const char		*conffile = NULL;
-	char			 err[512];
-	int			 ch, test = 0;
-
-	while ((ch = getopt(argc, argv, "f:tV")) != -1)
-		switch (ch) {
-		case 'f':
-			conffile = optarg;
-			break;
-		case 't':
-			test = 1;
-			break;
-		case 'V':
-			printf("lz-prompts %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			usage();
-		}
-	if (optind != argc)
-		usage();
-
-	lz_log_open("lz-prompts", LZ_LOG_INFO);
-	if (sodium_init() < 0) {
-		lz_log(LZ_LOG_ERR, "cannot initialise libsodium");
-		return 1;
-	}
-	if ((prompts.conf = lz_conf_load(conffile, err, sizeof(err))) ==
-	    NULL || setup(prompts.conf, err, sizeof(err)) == -1) {
-		lz_log(LZ_LOG_ERR, "%s", err);
-		return 1;
-	}
-	lz_log_level(prompts.conf->loglevel);
-	if (test) {
-		/* -t: check the configuration and the data, then exit. */
-		if (data_ready() == -1) {
-			fprintf(stderr, "lz-prompts: configuration %s is ok, "
-			    "but the data %s is not usable (see above)\n",
-			    prompts.conf->path, prompts.conf->prompts_db);
-			return 1;
-		}
-		data_close();
-		printf("lz-prompts: configuration %s and data %s are ok\n",
-		    prompts.conf->path, prompts.conf->prompts_db);
-		return 0;
-	}
-	memset(&app, 0, sizeof(app));
-	app.pre_fork = pool_pre_fork;
-	app.init = worker_init;
-	app.handle = worker_handle;
-	app.tick = worker_tick;
-	app.fini = worker_fini;
-	app.reload = reload;
-	memset(&o, 0, sizeof(o));
-	set_opts(&o, prompts.conf);
-	return lz_pool_run(&app, &o);
+	return lz_service_main(argc, argv, &service);
 }

@@ -25,22 +25,6 @@ out_obj(void)
 	return j;
 }
 
-int
-out_params(struct lz_req *r, const struct lz_param *params, size_t n,
-    struct lz_pval *v)
-{
-	const struct lz_query	*q;
-	struct lz_verr		 e;
-
-	if ((q = lz_req_query(r)) == NULL)
-		return -1;
-	if (lz_params(q, params, n, v, &e) == -1) {
-		lz_resp_verr(r, &e);
-		return -1;
-	}
-	return 0;
-}
-
 void
 out_body(struct lz_req *r, const char *body, size_t len)
 {
@@ -86,9 +70,10 @@ out_paging(json_t *j, long long limit, long long offset, long long total)
 		json_object_set_new(j, "next_offset", json_null());
 }
 
-void
-out_page(struct lz_req *r, const char *name, json_t *arr, long long total,
-    long long limit, long long offset)
+/* A page under name: {ok, total and showing (or count), paging}. */
+static void
+page(struct lz_req *r, const char *name, json_t *arr, long long total,
+    long long limit, long long offset, int counted)
 {
 	json_t	*j;
 
@@ -98,12 +83,30 @@ out_page(struct lz_req *r, const char *name, json_t *arr, long long total,
 		return;
 	}
 	j = out_obj();
-	json_object_set_new(j, "total", json_integer(total));
-	json_object_set_new(j, "showing", json_integer((json_int_t)
-	    json_array_size(arr)));
+	if (counted)
+		json_object_set_new(j, "count", json_integer(total));
+	else {
+		json_object_set_new(j, "total", json_integer(total));
+		json_object_set_new(j, "showing", json_integer((json_int_t)
+		    json_array_size(arr)));
+	}
 	out_paging(j, limit, offset, total);
 	json_object_set_new(j, name, arr);
 	out_ok(r, j);
+}
+
+void
+out_page(struct lz_req *r, const char *name, json_t *arr, long long total,
+    long long limit, long long offset)
+{
+	page(r, name, arr, total, limit, offset, 0);
+}
+
+void
+out_counted(struct lz_req *r, const char *name, json_t *arr,
+    long long count, long long limit, long long offset)
+{
+	page(r, name, arr, count, limit, offset, 1);
 }
 
 void
@@ -151,15 +154,6 @@ out_time(int64_t ms)
 	char	 buf[32];
 
 	lz_time_fmt_iso(ms, buf, sizeof(buf), 0);
-	return json_string(buf);
-}
-
-json_t *
-out_date(int64_t ms)
-{
-	char	 buf[16];
-
-	lz_time_fmt_date(ms, buf, sizeof(buf));
 	return json_string(buf);
 }
 

@@ -42,6 +42,18 @@ extern const char *const lang_names[];	/* "zh", "en", NULL */
 #define LIMIT_DETAIL	60
 #define LIMIT_WINDOW_MS	60000
 
+/*
+ * The query parameters lists share (spec 2.1), as rows of their
+ * lz_param tables; a page's ids fit an array of LIST_LIMIT_MAX.
+ */
+#define LIST_LIMIT_MAX	50
+#define OFFSET_MAX	9007199254740991LL	/* 2^53 - 1: exact in JSON */
+#define PARAM_Q		{ "q", LZ_PT_STR, 1, 200, 0, NULL, 0 }
+#define PARAM_LANG	{ "lang", LZ_PT_ENUM, 0, 0, LANG_ZH, lang_names, 0 }
+#define PARAM_LIMIT(def) \
+	{ "limit", LZ_PT_INT, 1, LIST_LIMIT_MAX, (def), NULL, 0 }
+#define PARAM_OFFSET	{ "offset", LZ_PT_INT, 0, OFFSET_MAX, 0, NULL, 0 }
+
 /* data.c: the database, reopened when "lzctl prompts import" swapped it.
  * Returns 0 when a usable database is open, -1 when none is. */
 int	data_ready(void);
@@ -51,12 +63,6 @@ void	data_close(void);
 
 /* A new response object, {"ok": true} so far. */
 json_t	*out_obj(void);
-/*
- * Checks the query against params (lz_params) and answers 400 when it
- * does not fit.  Returns 0, or -1 after answering.
- */
-int	out_params(struct lz_req *, const struct lz_param *, size_t,
-	    struct lz_pval *);
 /* Sends j (from out_obj) with ETag, Cache-Control, or a 304 when
  * If-None-Match matches.  Takes over the reference. */
 void	out_ok(struct lz_req *, json_t *j);
@@ -73,6 +79,10 @@ void	out_paging(json_t *, long long limit, long long offset,
  * name: sends it (out_ok), or a 500 when total < 0.  Takes arr. */
 void	out_page(struct lz_req *, const char *name, json_t *arr,
 	    long long total, long long limit, long long offset);
+/* The same with count instead of total and showing (the lists that had
+ * it first: tags, collections). */
+void	out_counted(struct lz_req *, const char *name, json_t *arr,
+	    long long count, long long limit, long long offset);
 /* One item by slug under name after a store lookup that returned rc:
  * sends it, or 500 (rc < 0) or the 404 of out_notfound (rc == 0).
  * Takes obj (NULL unless rc > 0). */
@@ -82,9 +92,8 @@ const char *out_text(enum lang, const char *zh, const char *en);
 /* A site URL: prompts_base_url, "/en" for English, /section/slug (slugs
  * are URL-safe by format). */
 json_t	*out_url(enum lang, const char *section, const char *slug);
-/* An ISO 8601 UTC time, or a date (YYYY-MM-DD). */
+/* An ISO 8601 UTC time. */
 json_t	*out_time(int64_t ms);
-json_t	*out_date(int64_t ms);
 /* A JSON array of strings from a stored JSON array (or []). */
 json_t	*out_json_array(const char *stored);
 

@@ -11,17 +11,8 @@
 #include <wctype.h>
 
 #include "search.h"
+#include "utf8.h"
 #include "util.h"
-
-static locale_t
-utf8_locale(void)
-{
-	static locale_t	 loc = (locale_t)0;
-
-	if (loc == (locale_t)0)
-		loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-	return loc;
-}
 
 /*
  * Calls fn for every character of s (decoded under C.UTF-8); stops at
@@ -36,7 +27,7 @@ each_char(const char *s, void (*fn)(wchar_t, const char *, size_t, void *),
 	wchar_t		 wc;
 	size_t		 len = strlen(s), r;
 
-	if ((loc = utf8_locale()) == (locale_t)0)
+	if ((loc = lz_utf8_locale()) == (locale_t)0)
 		abort();	/* C.UTF-8 is part of glibc */
 	old = uselocale(loc);
 	memset(&st, 0, sizeof(st));
@@ -77,7 +68,7 @@ fold_one(wchar_t wc, const char *raw, size_t rawlen, void *arg)
 		lz_buf_putc(b, (char)(wc >= 'A' && wc <= 'Z' ? wc + 32 : wc));
 		return;
 	}
-	lc = towlower_l((wint_t)wc, utf8_locale());
+	lc = towlower_l((wint_t)wc, lz_utf8_locale());
 	memset(&st, 0, sizeof(st));
 	if ((n = wcrtomb(mb, (wchar_t)lc, &st)) == (size_t)-1)
 		lz_buf_add(b, raw, rawlen);
@@ -96,6 +87,8 @@ search_fold_dup(const char *s)
 {
 	struct lz_buf	 b = LZ_BUF_INIT;
 
+	if (s == NULL)
+		return NULL;
 	search_fold(&b, s);
 	return lz_buf_detach(&b);
 }
@@ -165,11 +158,11 @@ tag_one(wchar_t wc, const char *raw, size_t rawlen, void *arg)
 		return;
 	}
 	if (wc == ' ' || wc == '_' || wc == '-' || iswspace_l((wint_t)wc,
-	    utf8_locale())) {
+	    lz_utf8_locale())) {
 		t->dash = 1;
 		return;
 	}
-	if (!iswalnum_l((wint_t)wc, utf8_locale()) && !(wc < 0x80 &&
+	if (!iswalnum_l((wint_t)wc, lz_utf8_locale()) && !(wc < 0x80 &&
 	    strchr(".+#&'", (int)wc) != NULL)) {
 		t->bad = 1;
 		return;

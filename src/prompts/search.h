@@ -26,10 +26,11 @@
  * more characters, so every substring of one or two characters begins a
  * trigram of the index. */
 #define SEARCH_SEP	"\x1f\x1f"
+#define SEARCH_SEP_CHAR	0x1f	/* its character, never part of a gram */
 
 /* Appends s (valid UTF-8) folded. */
 void	 search_fold(struct lz_buf *, const char *s);
-/* s folded; the caller frees. */
+/* s folded, or NULL for NULL; the caller frees. */
 char	*search_fold_dup(const char *s);
 /* Appends s folded and SEARCH_SEP; nothing for NULL or "". */
 void	 search_field(struct lz_buf *, const char *s);

@@ -13,7 +13,7 @@ const char *const val_prompt_categories[] = {
 const char *const val_model_categories[] = {
 	"image", "video", "music", "tutorial", "audio", NULL
 };
-const char *const val_integration_categories[] = {
+const char *const val_integration_categories[VAL_INTEGRATION_CATEGORIES + 1] = {
 	"image", "video", "music", "audio", "text", NULL
 };
 const char *const val_difficulties[] = {

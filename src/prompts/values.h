@@ -9,7 +9,10 @@
 
 extern const char *const val_prompt_categories[];	/* image video music tutorial */
 extern const char *const val_model_categories[];	/* ... and audio */
-extern const char *const val_integration_categories[];	/* image video music audio text */
+/* image video music audio text */
+#define VAL_INTEGRATION_CATEGORIES	5
+extern const char *const val_integration_categories[
+	    VAL_INTEGRATION_CATEGORIES + 1];
 extern const char *const val_difficulties[];
 extern const char *const val_verifications[];
 extern const char *const val_model_statuses[];

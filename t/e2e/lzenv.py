@@ -119,7 +119,7 @@ class Instance:
 
     def __init__(self, name="lz", workers=2, extra_conf="", prompts=False,
                  links=True, directory=None, links_port=None,
-                 prompts_port=None, user=None):
+                 prompts_port=None, user=None, dashboard=False):
         if directory:
             self.dir = os.path.abspath(directory)
             os.makedirs(self.dir, exist_ok=True)
@@ -133,6 +133,9 @@ class Instance:
         self.workers = workers
         self.want_links = links
         self.want_prompts = prompts
+        # A server of its own for the dashboard (dashboard_host), with
+        # nginx/lz-dashboard-locations.conf: dashboard is its port.
+        self.dashboard_port = dashboard or None
         # The pools' user; as root, root itself unless a test names one.
         self.user = user
         self.procs = {}
@@ -236,24 +239,21 @@ class Instance:
         if not os.path.exists(params):
             shutil.copy("/etc/nginx/fastcgi_params", params)
         user = "user root root;\n" if os.geteuid() == 0 else ""
+        www = "set $lz_www %s;" % os.path.join(SRCDIR, "www")
         servers = ""
-        if self.want_links:
-            servers += """
+        for port, snippet, sets in (
+                (self.want_links and self.links_port, "links", www),
+                (self.dashboard_port, "dashboard", www),
+                (self.want_prompts and self.prompts_port, "prompts", "")):
+            if port:
+                servers += """
     server {
         listen 127.0.0.1:%d;
         server_name _;
-        set $lz_www %s;
-        include lz/lz-links-locations.conf;
+        %s
+        include lz/lz-%s-locations.conf;
     }
-""" % (self.links_port, os.path.join(SRCDIR, "www"))
-        if self.want_prompts:
-            servers += """
-    server {
-        listen 127.0.0.1:%d;
-        server_name _;
-        include lz/lz-prompts-locations.conf;
-    }
-""" % self.prompts_port
+""" % (port, sets, snippet)
         conf = """# written by t/e2e/lzenv.py
 %sworker_processes 2;
 pid %s/nginx.pid;
@@ -292,6 +292,8 @@ http {
         ports = []
         if self.want_links:
             ports.append(self.links_port)
+        if self.dashboard_port:
+            ports.append(self.dashboard_port)
         if self.want_prompts:
             ports.append(self.prompts_port)
         for port in ports:

@@ -16,8 +16,8 @@ After the run:
     the requests are meant to count even when refused -- the monthly API
     call counts (usage; DESIGN 3.3 counts every authenticated call), the
     keys' last use and sessions' last activity, failed sign-ins
-    (login_failures) and wrong link passwords (password_tries), which
-    throttle guessing -- and prompts.db is byte for byte the same.
+    (login_failures) and wrong link passwords (password_tries,
+    password_link_tries), which throttle guessing -- and prompts.db is byte for byte the same.
 
 Cases come in families, one line each, so a new endpoint is a few more
 lines.  The prompt library limits requests per client address; every
@@ -1047,7 +1047,7 @@ class BadInput(unittest.TestCase):
 
     # What a refused request still counts, by design (see the docstring).
     COUNTED = {"usage": None, "login_failures": None,
-               "password_tries": None,
+               "password_tries": None, "password_link_tries": None,
                "api_keys": ["last_used_at"], "sessions": ["seen_at"]}
 
     def snapshot(self):

@@ -12,6 +12,7 @@ and send a browser's User-Agent (requests without one are bots).
 import json
 import os
 import re
+import signal
 import struct
 import sys
 import threading
@@ -723,6 +724,41 @@ class TestRateLimit(Base):
                                        ).status, 200)
         self.assertEqual(self.post({"slug": "rl"},
                                    ip="2001:db8:1:2::ff").status, 429)
+
+    def reload(self, limit):
+        inst = self.inst
+        old = set(inst.worker_pids("lz-links"))
+        inst.write_conf(self.extra_conf.replace(
+            "conversion_rate_limit = 5", "conversion_rate_limit = %d" %
+            limit))
+        inst.procs["lz-links"].send_signal(signal.SIGHUP)
+        lzenv.wait_for(lambda: (len(inst.worker_pids("lz-links")) ==
+                                self.workers and not old &
+                                set(inst.worker_pids("lz-links"))),
+                       what="new workers after the reload")
+
+    def served(self, ip, n):
+        """Statuses of n reports from ip."""
+        return [self.post({"slug": "rl2"}, ip=ip).status for _ in range(n)]
+
+    def test_reload_keeps_limiting(self):
+        """A reload that raises the limit above the one the pool started
+        with, or turns it off and on again, still limits (the table is
+        made for the largest value lz.conf allows): it used to let every
+        report through."""
+        self.create(slug="rl2")
+        try:
+            self.reload(12)
+            self.assertEqual(self.served("198.51.100.20", 13),
+                             [200] * 12 + [429])
+            self.reload(0)
+            self.assertEqual(self.served("198.51.100.21", 30), [200] * 30)
+            self.reload(3)
+            self.assertEqual(self.served("198.51.100.22", 4),
+                             [200] * 3 + [429])
+            self.assertNotIn("ratelimit:", self.inst.log("lz-links"))
+        finally:
+            self.reload(5)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,11 @@ change, account, API keys, links, and the security headers of the pages."""
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -22,6 +24,7 @@ ca = None
 
 EXTRA = """
 signup = open
+trusted_proxies = 127.0.0.1
 login_max_failures = 3
 login_max_failures_addr = 1000
 login_window = 60
@@ -69,11 +72,12 @@ def run_hooks():
 class Browser:
     """Just enough of a browser: a cookie jar, Origin, the CSRF token."""
 
-    def __init__(self, instance, origin=True):
+    def __init__(self, instance, origin=True, ip=None):
         self.inst = instance
         self.cookies = {}
         self.csrf = None
         self.origin = origin
+        self.ip = ip            # the client's address (X-Forwarded-For)
 
     def req(self, method, path, body=None, csrf=True, headers=None):
         h = {}
@@ -84,6 +88,8 @@ class Browser:
             h["Origin"] = "http://127.0.0.1:%d" % self.inst.links_port
         if csrf and self.csrf and method != "GET":
             h["X-CSRF-Token"] = self.csrf
+        if self.ip:
+            h["X-Forwarded-For"] = self.ip
         h.update(headers or {})
         r = self.inst.request(method, path, body=body, headers=h)
         sc = r.header("set-cookie")
@@ -123,6 +129,8 @@ class Base(unittest.TestCase):
     def assertDashHeaders(self, r):
         self.assertIn("frame-ancestors 'none'",
                       r.header("content-security-policy", ""))
+        self.assertEqual(r.header("cross-origin-opener-policy"),
+                         "same-origin")
         self.assertEqual(r.header("x-content-type-options"), "nosniff")
         self.assertTrue(r.header("referrer-policy"))
 
@@ -238,8 +246,86 @@ class Auth(Base):
         # Once the window has passed (moved back in the database), the
         # right password works again.
         inst.sql("UPDATE login_failures SET at = at - 61000 WHERE scope = "
-                 "'email:throttle@example.com'")
+                 "'pair:127.0.0.1|throttle@example.com'")
         self.assertEqual(b.signin("throttle@example.com").status, 200)
+
+    def test_strangers_cannot_lock_the_owner_out(self):
+        """Failures lock a (network, e-mail) pair and a network, never an
+        e-mail address alone (DESIGN 3.11): 12 wrong passwords for the
+        owner's address from other networks, and more from one, leave
+        the owner's sign-in from a clean network working."""
+        Browser(inst, ip="198.51.100.1").signup("owner-lock@example.com")
+        for i in range(12):
+            r = Browser(inst, ip="203.0.113.%d" % (i + 1)).signin(
+                "owner-lock@example.com", "not the password")
+            self.assertError(r, 401, "invalid_credentials")
+        stranger = Browser(inst, ip="2001:db8:bad::1")
+        got = [stranger.signin("owner-lock@example.com", "guess %d" % i)
+               .status for i in range(5)]
+        self.assertEqual(got, [401, 401, 401, 429, 429])
+        # The stranger's whole /64 is the same network.
+        r = Browser(inst, ip="2001:db8:bad::beef").signin(
+            "owner-lock@example.com")
+        self.assertError(r, 429, "too_many_attempts")
+        # The owner, from a network of their own: signed in.
+        owner = Browser(inst, ip="198.51.100.50")
+        self.assertEqual(owner.signin("owner-lock@example.com").status, 200)
+        # And the stranger's network is not locked for other accounts.
+        Browser(inst, ip="198.51.100.2").signup("neighbour@example.com")
+        self.assertEqual(stranger.signin("neighbour@example.com").status,
+                         200)
+
+    def test_lock_backs_off(self):
+        """Each further login_max_failures failures within a day double
+        the pair's window (60 s, 120 s, ...): whoever keeps guessing
+        waits longer and longer."""
+        Browser(inst, ip="198.51.100.3").signup("backoff@example.com")
+        b = Browser(inst, ip="192.0.2.33")
+        scope = "'pair:192.0.2.33|backoff@example.com'"
+
+        def age(seconds):
+            inst.sql("UPDATE login_failures SET at = at - %d WHERE "
+                     "scope = %s" % (seconds * 1000, scope))
+
+        def guesses(n):
+            return [b.signin("backoff@example.com", "wrong %d" % i).status
+                    for i in range(n)]
+
+        self.assertEqual(guesses(4), [401, 401, 401, 429])
+        age(61)
+        self.assertEqual(guesses(4), [401, 401, 401, 429])
+        r = b.signin("backoff@example.com")
+        self.assertError(r, 429, "too_many_attempts")
+        ra = int(r.header("retry-after"))
+        self.assertTrue(60 < ra <= 120, ra)     # 6 failures: 120 s
+        age(61)
+        self.assertEqual(b.signin("backoff@example.com").status, 429)
+        age(60)
+        self.assertEqual(guesses(4), [401, 401, 401, 429])
+        ra = int(b.signin("backoff@example.com").header("retry-after"))
+        self.assertTrue(120 < ra <= 240, ra)    # 9 failures: 240 s
+        # A day later, or the right password, clears it.
+        age(86400)
+        self.assertEqual(b.signin("backoff@example.com").status, 200)
+        self.assertEqual(inst.sql("SELECT count(*) FROM login_failures "
+                                  "WHERE scope = %s" % scope)[0][0], 0)
+
+    def test_network_limit(self):
+        """A network that failed login_max_failures_addr times is held
+        back whatever the e-mail, the owner's right password too; other
+        networks are not."""
+        Browser(inst, ip="198.51.100.4").signup("net-lock@example.com")
+        now = int(time.time() * 1000)
+        c = sqlite3.connect(inst.path("data", "links.db"), timeout=10)
+        c.executemany("INSERT INTO login_failures (scope, at) VALUES "
+                      "('addr:192.0.2.44', ?)",
+                      [(now - i,) for i in range(1000)])
+        c.commit()
+        c.close()
+        r = Browser(inst, ip="192.0.2.44").signin("net-lock@example.com")
+        self.assertError(r, 429, "too_many_attempts")
+        self.assertEqual(Browser(inst, ip="192.0.2.45").signin(
+            "net-lock@example.com").status, 200)
 
     def test_password_change(self):
         a = Browser(inst)
@@ -474,6 +560,92 @@ class LinksAndAccount(Base):
                          acct["plan"]["quota"] - 3)
 
 
+class DashboardHost(Base):
+    """dashboard_host puts the dashboard on a host name of its own
+    (nginx/lz-dashboard-locations.conf): there it works, with COOP; the
+    short links' host answers no /dashboard/api/ and its origin no longer
+    counts as the dashboard's."""
+
+    @classmethod
+    def setUpClass(cls):
+        port = lzenv.free_port()
+        cls.inst = lzenv.Instance("dash-host", workers=1, dashboard=port,
+                                  extra_conf="signup = open\n"
+                                  "dashboard_host = Dash.Test:%d\n" % port)
+        try:
+            cls.inst.start()
+        except Exception:
+            cls.inst.stop()
+            raise
+        cls.dash = "dash.test:%d" % port
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.inst.stop()
+
+    def on(self, host, port, method, path, body=None, origin=None,
+           cookies=None, csrf=None):
+        h = {"Host": host}
+        if origin:
+            h["Origin"] = origin
+        if cookies:
+            h["Cookie"] = cookies
+        if csrf:
+            h["X-CSRF-Token"] = csrf
+        return self.inst.request(method, path, body=body, headers=h,
+                                 port=port)
+
+    def test_dashboard_on_its_host(self):
+        i, dash, port = self.inst, self.dash, self.inst.dashboard_port
+        r = self.on(dash, port, "GET", "/dashboard/")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.header("cross-origin-opener-policy"),
+                         "same-origin")
+        self.assertIn("frame-ancestors 'none'",
+                      r.header("content-security-policy"))
+        self.assertEqual(self.on(dash, port, "GET", "/").header("location"),
+                         "http://%s/dashboard/" % dash)
+        self.assertEqual(self.on(dash, port, "GET", "/some-slug").status,
+                         404)
+        r = self.on(dash, port, "GET", "/dashboard/api/session")
+        self.assertEqual(r.status, 200, r)
+        self.assertDashHeaders(r)
+        self.assertEqual(r.json()["base_url"],
+                         "http://127.0.0.1:%d" % i.links_port)
+        # Sign-up from the dashboard's own origin; the session works there.
+        r = self.on(dash, port, "POST", "/dashboard/api/signup",
+                    {"email": "host@example.com",
+                     "password": "correct horse battery"},
+                    origin="http://" + dash)
+        self.assertEqual(r.status, 201, r)
+        cookie = r.header("set-cookie").split(";")[0]
+        self.assertNotIn("Domain=", r.header("set-cookie"))
+        csrf = r.json()["csrf_token"]
+        r = self.on(dash, port, "POST", "/dashboard/api/keys", {},
+                    origin="http://" + dash, cookies=cookie, csrf=csrf)
+        self.assertEqual(r.status, 201, r)
+        # The short links' origin is not the dashboard's any more.
+        r = self.on(dash, port, "POST", "/dashboard/api/keys", {},
+                    origin="http://127.0.0.1:%d" % i.links_port,
+                    cookies=cookie, csrf=csrf)
+        self.assertError(r, 403, "cross_origin")
+        # Nor does the dashboard's API answer on the short links' host,
+        # session or not.
+        short = "127.0.0.1:%d" % i.links_port
+        for method, path in (("GET", "/dashboard/api/session"),
+                             ("GET", "/dashboard/api/account"),
+                             ("POST", "/dashboard/api/signin")):
+            r = self.on(short, i.links_port, method, path,
+                        {"email": "host@example.com",
+                         "password": "correct horse battery"}
+                        if method == "POST" else None,
+                        origin="http://" + short, cookies=cookie)
+            self.assertError(r, 404, "not_found")
+        # Short links and the API stay where they were.
+        self.assertEqual(i.request("GET", "/api/v1/openapi.json").status,
+                         200)
+
+
 class Pages(Base):
     def test_static_pages_headers(self):
         for path in ("/dashboard/", "/dashboard/js/app.js",
@@ -487,6 +659,8 @@ class Pages(Base):
             self.assertNotIn("unsafe-inline", csp)
             self.assertEqual(r.header("x-content-type-options"), "nosniff")
             self.assertTrue(r.header("referrer-policy"))
+            self.assertEqual(r.header("cross-origin-opener-policy"),
+                             "same-origin")
         r = inst.request("GET", "/dashboard")
         self.assertEqual(r.status, 301)
         self.assertTrue(r.header("location").endswith("/dashboard/"))

@@ -3,7 +3,11 @@ chromedriver through python3-selenium) against real nginx and lz-links on
 loopback: sign up, create a link with options, see it listed, generate an
 API key and use it, revoke it and get 401, the account and conversion
 sections, the language switch, a CSRF refusal, and XSS attempts in titles
-and og fields rendered as inert text.
+and og fields rendered as inert text.  Then the short links' own pages,
+where accounts put their tags: each runs in an opaque origin from which a
+tag can read nothing of the signed-in dashboard, and each still does its
+job (DESIGN 3.11); the dashboard keeps other origins' windows off
+(Cross-Origin-Opener-Policy).
 
 Screenshots of every section, at desktop and phone widths, are saved in
 t/screenshots/ of the build tree for review."""
@@ -21,6 +25,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
 import receiver  # noqa: E402
+from test_redirect import FACEBOOK_CRAWLER, INSTAGRAM_IOS  # noqa: E402
 
 try:
     import selenium  # noqa: F401
@@ -69,7 +74,10 @@ def setUpModule():
                   "--disable-background-networking",
                   "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage", "--lang=en-US",
-                  "--window-size=1280,900", "--user-data-dir=" + profile):
+                  "--window-size=1280,900", "--user-data-dir=" + profile,
+                  # Destinations of links: a public-looking name (the
+                  # safety scan refuses loopback) for a local server.
+                  "--host-resolver-rules=MAP landing.example 127.0.0.1"):
             o.add_argument(a)
         drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
         drv.set_page_load_timeout(20)
@@ -640,6 +648,171 @@ class Dashboard(unittest.TestCase):
             drv.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                 {"features": []})
         self.assertEqual(CONTRAST_FAILS, [])
+
+
+# A tag of a pixel container, as the page runs it: it keeps the page from
+# leaving, then tries what a container could to reach the dashboard.
+PROBE_JS = """
+if (location.pathname === "/pxprobe") {
+  const later = window.setTimeout.bind(window);
+  window.setTimeout = () => 0;
+  const p = window.__probe = { origin: window.origin };
+  try { p.cookie = "read: " + document.cookie; }
+  catch (e) { p.cookie = "refused: " + e.name; }
+  fetch("/dashboard/api/session", { credentials: "include" })
+    .then((r) => r.text()).then((t) => { p.fetch = "read: " + t; },
+      (e) => { p.fetch = "refused: " + e.name; });
+  document.addEventListener("click", () => {
+    const w = window.open("/dashboard/", "lzprobe");
+    if (!w) { p.popup = "none"; return; }
+    later(() => {
+      try { p.popup = "read: " + w.document.documentElement.outerHTML; }
+      catch (e) { p.popup = "refused: " + e.name; }
+    }, 3000);
+  });
+}
+"""
+
+
+def close_other_windows(keep):
+    for h in drv.window_handles:
+        if h != keep:
+            drv.switch_to.window(h)
+            drv.close()
+    drv.switch_to.window(keep)
+
+
+def set_ua(ua):
+    drv.execute_cdp_cmd("Network.setUserAgentOverride", {"userAgent": ua})
+
+
+class TenantPages(unittest.TestCase):
+    """Another account's short links, opened by the browser that is
+    signed in to the dashboard (Dashboard left it so)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.site = Shop("<!doctype html><title>Landing</title><p>landed</p>")
+        cls.port = cls.site.srv.server_port
+        cls.key = inst.key(inst.account("tenant@example.com", plan="pro"))
+        cls.ua = drv.execute_script("return navigator.userAgent")
+        set_ua(CHROME_UA)
+
+    @classmethod
+    def tearDownClass(cls):
+        set_ua(cls.ua)
+        cls.site.stop()
+
+    def link(self, slug, **fields):
+        """A link of the tenant to the landing site; its target."""
+        body = {"slug": slug, "target_url": "http://landing.example:%d/%s"
+                % (self.port, slug)}
+        body.update(fields)
+        r = inst.api("POST", "/api/v1/links", self.key, body)
+        self.assertEqual(r.status, 201, r)
+        return body["target_url"]
+
+    def landed(self, target):
+        wait(lambda: drv.current_url == target, timeout=10)
+        self.assertIn("landed", q("body").text)
+
+    def test_1_pixel_tag_reads_nothing_of_the_dashboard(self):
+        # The browser is signed in: the dashboard's session answers.
+        drv.get(url("/dashboard/"))
+        wait(lambda: q("body").get_attribute("data-ready") == "1")
+        self.assertTrue(drv.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch('/dashboard/api/session').then((r) => r.json())"
+            ".then((j) => done(j.signed_in))"))
+        main = drv.current_window_handle
+        self.link("pxprobe", pixel_gtm="GTM-ABCD12")
+        sid = drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                  {"source": PROBE_JS})["identifier"]
+        try:
+            drv.get(url("/pxprobe"))
+            wait(lambda: drv.execute_script(
+                "return !!window.__probe && window.__probe.fetch "
+                "!== undefined"))
+            ActionChains(drv).move_to_element(q("h1")).click().perform()
+            wait(lambda: drv.execute_script(
+                "return window.__probe.popup !== undefined"), timeout=15)
+            probe = drv.execute_script("return window.__probe")
+        finally:
+            drv.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                                {"identifier": sid})
+            close_other_windows(main)
+        sys.stderr.write("pixel page probe: %r\n" % {
+            k: v[:80] for k, v in probe.items()})
+        self.assertEqual(probe["origin"], "null")
+        self.assertEqual(probe["cookie"], "refused: SecurityError")
+        self.assertTrue(probe["fetch"].startswith("refused"), probe)
+        self.assertFalse(probe["popup"].startswith("read"), probe)
+        for v in probe.values():
+            self.assertNotIn("csrf_token", v)
+
+    def test_2_pages_do_their_job(self):
+        # The pixel page sends the visitor on.
+        target = self.link("pxgo", pixel_fb="1234567890")
+        drv.get(url("/pxgo"))
+        self.landed(target)
+        # The password form posts (from an opaque origin: Origin: null)
+        # and its 303 is followed.
+        target = self.link("pwgo", password="open sesame")
+        drv.get(url("/pwgo"))
+        self.assertEqual(drv.execute_script("return window.origin"), "null")
+        self.assertEqual(drv.execute_script(
+            "return document.activeElement.id"), "lz-pw")
+        shot("page-password")
+        fill("#lz-pw", "open sesame")
+        q("form button[type=submit]").click()
+        self.landed(target)
+        # The social preview's refresh.
+        target = self.link("oggo", og={"title": "Preview"})
+        set_ua(FACEBOOK_CRAWLER)
+        try:
+            drv.get(url("/oggo"))
+            self.landed(target)
+        finally:
+            set_ua(CHROME_UA)
+        # The in-app escape: its copy button, and staying in the app.
+        target = self.link("escgo", escape_inapp=True)
+        set_ua(INSTAGRAM_IOS)
+        try:
+            drv.get(url("/escgo"))
+            wait(lambda: visible("#lz-copy"))
+            shot("page-escape")
+            q("#lz-copy").click()
+            wait(lambda: q("#lz-copy").text == "Copied")
+            drv.find_element(By.PARTIAL_LINK_TEXT, "Continue in").click()
+            self.landed(target)
+        finally:
+            set_ua(CHROME_UA)
+        self.assertEqual(CONTRAST_FAILS, [])
+
+    def test_3_dashboard_keeps_openers_out(self):
+        """A page of another origin that opens the dashboard keeps no
+        handle on it (COOP same-origin): its reference reads closed."""
+        main = drv.current_window_handle
+        drv.get(self.site.url)
+        drv.execute_script(
+            "document.addEventListener('click', () => {"
+            " window.__w = window.open(arguments[0], 'lzdash'); });",
+            url("/dashboard/"))
+        try:
+            ActionChains(drv).move_to_element(q("p")).click().perform()
+            wait(lambda: len(drv.window_handles) == 2)
+            pop = [h for h in drv.window_handles if h != main][0]
+            drv.switch_to.window(pop)
+            wait(lambda: q("body").get_attribute("data-ready") == "1")
+            self.assertEqual(drv.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "fetch('/dashboard/').then((r) => done(r.headers.get("
+                "'cross-origin-opener-policy')))"), "same-origin")
+            self.assertIsNone(drv.execute_script("return window.opener"))
+            drv.switch_to.window(main)
+            self.assertTrue(drv.execute_script("return window.__w.closed"))
+        finally:
+            close_other_windows(main)
 
 
 if __name__ == "__main__":

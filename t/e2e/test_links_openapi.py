@@ -186,13 +186,14 @@ class OpenAPI(unittest.TestCase):
         call = re.compile(r'(?:lz_verr_set|lz_resp_error|unauthorized)\(\s*'
                           r'\w+,\s*(?:\d+,\s*)?"([a-z_]+)"')
         for sub, skip in (("core", ()),
-                          ("links", ("dashboard.c", "session.c",
+                          ("links", ("api_dashboard.c", "session.c",
                                      "webhook.c"))):
-            d = os.path.join(lzenv.SRCDIR, "src", sub)
-            for name in sorted(os.listdir(d)):
-                if name.endswith(".c") and name not in skip:
-                    with open(os.path.join(d, name)) as f:
-                        codes |= set(call.findall(f.read()))
+            top = os.path.join(lzenv.SRCDIR, "src", sub)
+            for d, _, names in sorted(os.walk(top)):
+                for name in sorted(names):
+                    if name.endswith(".c") and name not in skip:
+                        with open(os.path.join(d, name)) as f:
+                            codes |= set(call.findall(f.read()))
         # The route flags of the dashboard (main.c's before()).
         codes -= {"cross_origin", "csrf_token_invalid", "not_signed_in"}
         with open(os.path.join(lzenv.SRCDIR, "nginx", "lz-errors.conf")) as f:

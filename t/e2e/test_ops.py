@@ -1,8 +1,12 @@
 """End-to-end tests of the admin operations: lzctl backup (online, under
-write load), restore, migrate (refusing a newer database) and check."""
+write load, private from its first byte), restore, migrate (refusing a
+newer database) and check."""
 
 import os
+import re
+import shutil
 import sqlite3
+import subprocess
 import sys
 import threading
 import unittest
@@ -70,6 +74,31 @@ class Ops(unittest.TestCase):
         r = inst.api("GET", "/api/v1/links/%d" % victim, key)
         self.assertEqual(r.status, 200, r)
 
+    @unittest.skipUnless(shutil.which("gdb"), "gdb (tools/setup-debian)")
+    def test_backup_private_from_the_first_byte(self):
+        """The copy holds every hash and sealed secret: under umask 000
+        it is 0600 when SQLite starts writing into it (gdb stops lzctl
+        at sqlite3_backup_step and looks), not only after the rename."""
+        out = inst.path("private.db")
+        p = subprocess.run(
+            ["gdb", "-nx", "-batch",
+             "-ex", "set breakpoint pending on",
+             "-ex", "break sqlite3_backup_step",
+             "-ex", "run",
+             "-ex", "shell stat -c 'MODE %%a' %s.part" % out,
+             "-ex", "continue",
+             "--args", lzenv.prog("lzctl"), "-f", inst.conf, "backup", out],
+            capture_output=True, text=True, timeout=120,
+            preexec_fn=lambda: os.umask(0),
+            # LeakSanitizer cannot work under a debugger (ASan builds).
+            env=dict(os.environ, ASAN_OPTIONS=os.environ.get(
+                "ASAN_OPTIONS", "") + ":detect_leaks=0"))
+        modes = re.findall(r"^MODE (\d+)$", p.stdout, re.M)
+        self.assertEqual(modes, ["600"], p.stdout + p.stderr)
+        self.assertIn("backed up", p.stdout)
+        self.assertEqual(os.stat(out).st_mode & 0o777, 0o600)
+        self.assertFalse(os.path.exists(out + ".part"))
+
     def test_restore_refuses_garbage(self):
         junk = inst.path("junk.db")
         with open(junk, "wb") as f:
@@ -93,7 +122,6 @@ class Ops(unittest.TestCase):
         with open(path, "w") as f:
             f.write(open(inst.conf).read().replace(
                 "links_db = data/links.db", "links_db = newer/links.db"))
-        import subprocess
         p = subprocess.run([lzenv.prog("lzctl"), "-f", path, "migrate"],
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 1)

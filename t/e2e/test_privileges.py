@@ -1,7 +1,8 @@
 """Privileges: pools started as root with "user = nobody" in lz.conf drop
 to that user after binding their sockets, supervisors and workers alike,
 on a data directory that lzctl made theirs; and a live worker refuses
-what its sandbox forbids.
+what its sandbox forbids.  lz-hooks, which talks to servers accounts
+chose, drops to the user and confines itself the same way.
 
 The refusals are asked of the live worker itself: gdb attaches to it
 between requests and makes it call execve(), fork(), setuid(0) and
@@ -20,6 +21,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -72,22 +74,26 @@ class Privileges(unittest.TestCase):
                          (self.pw.pw_uid, self.pw.pw_gid), path)
         return st
 
+    def assertDropped(self, pid, what, confined):
+        """Process pid runs as the user, without capabilities; confined:
+        under no_new_privs and a seccomp filter too."""
+        uid, gid = str(self.pw.pw_uid), str(self.pw.pw_gid)
+        s = status(pid)
+        self.assertEqual(s["Uid"].split(), [uid] * 4, what)
+        self.assertEqual(s["Gid"].split(), [gid] * 4, what)
+        self.assertEqual(s["Groups"].split(), [gid], what)
+        self.assertEqual(int(s["CapEff"], 16), 0, what)
+        self.assertEqual(int(s["CapPrm"], 16), 0, what)
+        if confined:
+            self.assertEqual(s["NoNewPrivs"], "1", what)
+            self.assertEqual(s["Seccomp"], "2", what)
+
     def test_pools_run_as_the_user(self):
         inst = self.inst
-        uid, gid = str(self.pw.pw_uid), str(self.pw.pw_gid)
         for name in ("lz-links", "lz-prompts"):
             sup = inst.procs[name].pid
             for pid in [sup] + inst.worker_pids(name):
-                s = status(pid)
-                what = "%s %d" % (name, pid)
-                self.assertEqual(s["Uid"].split(), [uid] * 4, what)
-                self.assertEqual(s["Gid"].split(), [gid] * 4, what)
-                self.assertEqual(s["Groups"].split(), [gid], what)
-                self.assertEqual(int(s["CapEff"], 16), 0, what)
-                self.assertEqual(int(s["CapPrm"], 16), 0, what)
-                if pid != sup:
-                    self.assertEqual(s["NoNewPrivs"], "1", what)
-                    self.assertEqual(s["Seccomp"], "2", what)
+                self.assertDropped(pid, "%s %d" % (name, pid), pid != sup)
             # The socket is the user's, so a restart can replace it (its
             # group is socket_group's, for nginx).
             sock = inst.path("run", "%s.sock" % name.split("-")[1])
@@ -188,6 +194,60 @@ class Privileges(unittest.TestCase):
         self.assertIn(ppid, inst.worker_pids("lz-prompts"))
         for name in ("lz-links", "lz-prompts"):
             self.assertNotIn("killed by signal", inst.log(name))
+
+    def test_hooks_drop_and_confine(self):
+        """lz-hooks started as root (cron's) runs as the user, without
+        capabilities, under no_new_privs and seccomp, and refuses what
+        its sandbox forbids -- asked of the live process through gdb --
+        while it goes on sending."""
+        self.assertIsNotNone(GDB, "gdb is needed: tools/setup-debian "
+                             "installs it")
+        inst = self.inst
+        data = inst.path("data")
+        log = open(inst.path("lz-hooks.log"), "ab")
+        p = subprocess.Popen([lzenv.prog("lz-hooks"), "-f", inst.conf,
+                              "--loop", "-i", "1"], stdout=log, stderr=log,
+                             start_new_session=True)
+        log.close()
+        try:
+            # Confined once its database is open (or never: a failure).
+            lzenv.wait_for(lambda: p.poll() is not None or
+                           status(p.pid)["Seccomp"] == "2",
+                           what="lz-hooks confined")
+            self.assertIsNone(p.poll(), inst.log("lz-hooks"))
+            self.assertDropped(p.pid, "lz-hooks", True)
+            EPERM, EACCES = 1, 13
+            got = self.ask(p.pid, [
+                'execve("/bin/true", (char **)0, (char **)0)',
+                "fork()",
+                "setuid(0)",
+                'open("/etc/shadow", 0)',
+                'open("/etc/passwd", 0)',
+                'open("/tmp/lz-priv-hooks", 0102, 0600)',
+                'open("%s/probe-hooks", 0102, 0600)' % data,
+                'unlink("%s/probe-hooks")' % data,
+                'open("/etc/ssl/certs/ca-certificates.crt", 0)'])
+            sys.stderr.write("lz-hooks %d: %s\n" % (p.pid, got))
+            self.assertEqual(got[0], (-1, EPERM), "execve")
+            self.assertEqual(got[1], (-1, EPERM), "fork")
+            self.assertEqual(got[2], (-1, EPERM), "setuid")
+            self.assertEqual(got[3], (-1, EACCES), "open /etc/shadow")
+            self.assertEqual(got[4], (-1, EACCES), "open /etc/passwd")
+            self.assertEqual(got[5], (-1, EACCES), "open outside")
+            self.assertGreaterEqual(got[6][0], 0, "open in the data dir")
+            self.assertEqual(got[7][0], 0, "unlink in the data dir")
+            self.assertGreaterEqual(got[8][0], 0, "read the CA bundle")
+            self.assertFalse(os.path.exists("/tmp/lz-priv-hooks"))
+            # It goes on with its runs (one a second), the same process.
+            time.sleep(1.5)
+            self.assertIsNone(p.poll(), inst.log("lz-hooks"))
+        finally:
+            p.terminate()
+            rc = p.wait(20)
+        self.assertEqual(rc, 0, inst.log("lz-hooks"))
+        self.assertNotIn("sandbox", inst.log("lz-hooks"))
+        for name in ("links.db", "links.db-wal", "links.db-shm"):
+            self.owned(os.path.join(data, name))
 
 
 if __name__ == "__main__":

@@ -142,8 +142,11 @@ class Base(unittest.TestCase):
         self.assertEqual(r.status, status, r)
         self.assertTrue(r.header("Content-Type").startswith("text/html"))
         self.assertEqual(r.header("Cache-Control"), "no-store")
-        self.assertIn("default-src 'none'",
-                      r.header("Content-Security-Policy"))
+        csp = r.header("Content-Security-Policy")
+        self.assertIn("default-src 'none'", csp)
+        # Every page runs in an opaque origin (DESIGN 3.11).
+        self.assertRegex(csp, r"(^|; )sandbox( |$)")
+        self.assertNotIn("allow-same-origin", csp)
         self.assertIn(text, r.body.decode())
         self.assertIn('<link rel="stylesheet" href="/static/lz.css">',
                       r.body.decode())
@@ -267,7 +270,7 @@ class TestRedirect(Base):
             self.assertPage(self.visit("/deleted2"), 404, "Link not found")
 
     def test_head_counts_nothing(self):
-        link = self.create(slug="head1", max_clicks=5)
+        link = self.create(slug="head1")
         for _ in range(3):
             r = self.visit("/head1", method="HEAD")
             self.assertEqual(r.status, 302)
@@ -276,7 +279,15 @@ class TestRedirect(Base):
             self.assertEqual(r.body, b"")
         self.assertEqual(self.visit("/head1").status, 302)
         self.wait_clicks(link["id"], 1)
-        self.assertEqual(self.counted(link["id"]), 1)
+        # A capped link's HEAD neither counts nor tells the target.
+        capped = self.create(slug="head2", max_clicks=5)
+        for _ in range(3):
+            r = self.visit("/head2", method="HEAD")
+            self.assertEqual((r.status, r.body), (200, b""))
+            self.assertIsNone(r.header("Location"))
+        self.assertEqual(self.visit("/head2").status, 302)
+        self.wait_clicks(capped["id"], 1)
+        self.assertEqual(self.counted(capped["id"]), 1)
 
     def test_post_without_password(self):
         self.create(slug="nopw1")
@@ -408,15 +419,69 @@ class TestPagesAndOptions(Base):
         self.assertEqual(self.counted(link["id"]), 100)
         self.assertEqual(len(self.clicks(link["id"])), 100)
         self.assertEqual(self.visit("/cap100").status, 410)
-        # Bots do not use up a cap.
+        # Bots do not use up a cap (nor learn its target).
         bot = self.create(slug="capbot", max_clicks=1)
         for _ in range(3):
-            self.assertEqual(self.visit("/capbot", ua=GOOGLEBOT).status, 302)
+            self.assertPage(self.visit("/capbot", ua=GOOGLEBOT), 200,
+                            "Open this link in a browser")
         self.assertEqual(self.visit("/capbot").status, 302)
         self.assertEqual(self.visit("/capbot").status, 410)
         rows = self.wait_clicks(bot["id"], 4)
         self.assertEqual(sorted(r[9] for r in rows), [0, 1, 1, 1])
         self.assertEqual(self.counted(bot["id"]), 1)
+
+    def test_one_time_link_reveals_its_target_once(self):
+        """A max_clicks: 1 link hit at once by HEAD, no or an empty
+        User-Agent, curl, crawlers, previewers and people: the target is
+        in exactly one answer, the one that counted (DESIGN 3.11).  It
+        used to be in every answer that did not count."""
+        target = "https://example.com/one-time-secret"
+        for slug, og in (("once1", None), ("once2", {"title": "Once"})):
+            link = self.create(slug=slug, max_clicks=1, target_url=target,
+                               og=og)
+            path = "/" + slug
+            uncounted = [("HEAD", IPHONE), ("HEAD", WINDOWS), ("GET", ""),
+                         ("GET", None), ("GET", "curl/7.88.1"),
+                         ("GET", "Slackbot-LinkExpanding 1.0 "
+                          "(+https://api.slack.com/robots)"),
+                         ("GET", GOOGLEBOT), ("GET", FACEBOOK_CRAWLER),
+                         ("GET", TWITTERBOT)]
+            people = [("GET", ua) for ua in (IPHONE, ANDROID, WINDOWS) * 3]
+            answers = []
+            lock = threading.Lock()
+
+            def hit(i, method, ua):
+                h = {"X-Forwarded-For": "192.0.2.%d" % (i + 1)}
+                if ua is not None:
+                    h["User-Agent"] = ua
+                r = self.inst.request(method, path, headers=h)
+                with lock:
+                    answers.append((method, ua, r))
+
+            threads = [threading.Thread(target=hit, args=(i, m, ua))
+                       for i, (m, ua) in enumerate(uncounted + people)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            self.assertEqual(len(answers), len(uncounted) + len(people))
+            told = [(m, ua, r.status) for m, ua, r in answers
+                    if r.header("Location") or
+                    target.encode() in r.body or
+                    target.replace("/", "&#47;").encode() in r.body]
+            self.assertEqual(len(told), 1, told)
+            self.assertIn(told[0][1], (IPHONE, ANDROID, WINDOWS))
+            self.assertEqual(told[0][2], 302)
+            # The uncounted get the page (or, once a person used the
+            # link up, the 410).
+            for m, ua, r in answers:
+                if (m, ua) in uncounted:
+                    self.assertIn(r.status, (200, 410), (m, ua, r))
+                    self.assertIsNone(r.header("Location"), (m, ua))
+            self.assertEqual(self.counted(link["id"]), 1)
+            # Used up: everyone gets the 410 page now.
+            for m, ua in uncounted[2:] + people[:1]:
+                self.assertEqual(self.visit(path, ua=ua or "").status, 410)
 
     def test_password(self):
         link = self.create(slug="pw1", password="s3cret pass",
@@ -471,6 +536,26 @@ class TestPagesAndOptions(Base):
         self.assertEqual(r.status, 303)
         self.wait_clicks(link["id"], 2)
         self.assertEqual(self.counted(link["id"]), 2)
+
+    def test_capped_preview_without_target(self):
+        """A previewer of a capped link with og gets the preview, without
+        the refresh or a link to the target; other bots a page that says
+        where the link opens."""
+        self.create(slug="ogcap", max_clicks=3, og={"title": "Once"},
+                    target_url="https://example.com/capped-target")
+        for ua in (FACEBOOK_CRAWLER, GOOGLEBOT, ""):
+            r = self.visit("/ogcap", ua=ua)
+            html = r.body.decode()
+            self.assertPage(r, 200, "Once")
+            self.assertIn('<meta property="og:title" content="Once">', html)
+            self.assertNotIn("refresh", html)
+            self.assertNotIn("capped-target", html)
+            self.assertIsNone(r.header("Location"))
+        self.create(slug="plaincap", max_clicks=3,
+                    target_url="https://example.com/capped-target")
+        r = self.visit("/plaincap", ua=TWITTERBOT)
+        self.assertPage(r, 200, "Open this link in a browser")
+        self.assertNotIn("capped-target", r.body.decode())
 
     def test_social_preview(self):
         link = self.create(slug="og1", title="Plain title", og={
@@ -583,6 +668,7 @@ class TestPagesAndOptions(Base):
         self.assertIn("https://d.line-scdn.net", csp)
         self.assertNotIn("unsafe-inline", csp)
         self.assertNotIn("*;", csp)
+        self.assertTrue(csp.endswith("; sandbox allow-scripts"), csp)
         # Only the configured pixels' hosts.
         only_fb = self.create(slug="px2", pixel_fb="123456789012")
         csp2 = self.visit("/px2", ua=ANDROID).header(
@@ -606,6 +692,74 @@ class TestPagesAndOptions(Base):
         rows = self.wait_clicks(link["id"], 2)
         self.assertEqual(sorted(x[9] for x in rows), [0, 1])
         self.assertEqual(self.counted(link["id"]), 1)
+
+
+class TestPasswordCeiling(Base):
+    """Besides each network's tries, a link's password takes at most
+    link_password_max_failures_link wrong tries from everywhere in its
+    window, and a window that filled up makes the next one twice as long
+    (DESIGN 3.11): many networks together cannot make every worker run
+    64 MiB argon2id checks without end."""
+    workers = 2
+    extra_conf = ("trusted_proxies = 127.0.0.1\n"
+                  "link_password_window = 60\n"
+                  "link_password_max_failures = 3\n"
+                  "link_password_max_failures_link = 5\n")
+    FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+    def post(self, path, pw, ip):
+        return self.visit(path, method="POST", ip=ip, headers=self.FORM,
+                          body="password=" + pw)
+
+    def age(self, link_id, ms):
+        """Moves the link's window back by ms."""
+        self.inst.sql("UPDATE password_link_tries SET window_start = "
+                      "window_start - %d WHERE link_id = %d" % (ms, link_id))
+
+    def test_ceiling_with_back_off(self):
+        link = self.create(slug="ceil1", password="right one")
+        # Five wrong tries from five networks fill the link's window.
+        got = [self.post("/ceil1", "wrong", "198.51.100.%d" % i).status
+               for i in range(1, 6)]
+        self.assertEqual(got, [403] * 5)
+        # Now every network waits, with the right password too, and no
+        # argon2id check runs.
+        r = self.post("/ceil1", "right+one", "192.0.2.99")
+        self.assertPage(r, 429, "from everywhere")
+        retry = int(r.header("Retry-After"))
+        self.assertTrue(0 < retry <= 60, retry)
+        # Another link is not held up.
+        self.create(slug="ceil2", password="other one")
+        self.assertEqual(self.post("/ceil2", "other+one", "192.0.2.99")
+                         .status, 303)
+        # The window over, the right password opens it (and gives its
+        # try back); the next window is twice as long.
+        self.age(link["id"], 60000)
+        r = self.post("/ceil1", "right+one", "192.0.2.99")
+        self.assertEqual(r.status, 303, r)
+        got = [self.post("/ceil1", "wrong", "203.0.113.%d" % i).status
+               for i in range(1, 7)]
+        self.assertEqual(got, [403] * 5 + [429])
+        retry = int(self.post("/ceil1", "wrong", "203.0.113.50")
+                    .header("Retry-After"))
+        self.assertTrue(60 < retry <= 120, retry)
+        self.assertEqual(self.inst.sql(
+            "SELECT window_ms FROM password_link_tries WHERE link_id = %d" %
+            link["id"]), [(120000,)])
+        # A quiet window brings it back to link_password_window.
+        self.age(link["id"], 3 * 120000)
+        self.assertEqual(self.post("/ceil1", "wrong", "203.0.113.60")
+                         .status, 403)
+        self.assertEqual(self.inst.sql(
+            "SELECT window_ms, tries FROM password_link_tries WHERE "
+            "link_id = %d" % link["id"]), [(60000, 1)])
+        # Each network still has its own, smaller limit.
+        got = [self.post("/ceil2", "wrong", "192.0.2.7").status
+               for _ in range(4)]
+        self.assertEqual(got, [403, 403, 403, 429])
+        self.assertIn("from your network",
+                      self.post("/ceil2", "wrong", "192.0.2.7").body
+                      .decode())
 
 
 class TestStats(Base):

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocklist.h"
+#include "safety/blocklist.h"
 #include "utf8.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

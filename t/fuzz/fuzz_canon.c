@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canon.h"
-#include "idn.h"
-#include "safety.h"
+#include "safety/canon.h"
+#include "safety/idn.h"
+#include "safety/scan.h"
 #include "util.h"
 
 #define CHECK(cond) do {						\

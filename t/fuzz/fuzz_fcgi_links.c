@@ -37,13 +37,14 @@ int	lz_links_main(int, char **);
 #include "../../src/links/main.c"
 #undef main
 
-#include "accounts.h"
+#include "account.h"
 #include "keyfile.h"
 #include "keys.h"
 #include "link.h"
-#include "linkcache.h"
 #include "linkops.h"
 #include "rnd.h"
+#include "store/accounts.h"
+#include "visit/linkcache.h"
 #include "webhook.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
@@ -195,7 +196,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	free(conf);
 	conf = xasprintf("%s/lz.conf", dir);
 	if ((links.conf = lz_conf_load(conf, err, sizeof(err))) == NULL ||
-	    setup(links.conf, err, sizeof(err)) == -1)
+	    lz_service_setup(&service, links.conf, err,
+	    sizeof(err)) == -1)
 		die("lz.conf", err);
 	free(conf);
 

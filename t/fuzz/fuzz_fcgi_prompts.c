@@ -66,7 +66,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	    "sandbox = no\n");
 	conf = xasprintf("%s/lz.conf", dir);
 	if ((prompts.conf = lz_conf_load(conf, err, sizeof(err))) == NULL ||
-	    setup(prompts.conf, err, sizeof(err)) == -1)
+	    lz_service_setup(&service, prompts.conf, err,
+	    sizeof(err)) == -1)
 		die("lz.conf", err);
 	free(conf);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ua.h"
+#include "visit/ua.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -12,7 +12,9 @@ let linksById = new Map();
 
 function render() {
   const l = linksById.get($("#conv-link").value);
-  const origin = location.origin;
+  // The service's own address: the dashboard may live on a host of its
+  // own (dashboard_host), reports go to the short links' host.
+  const origin = ctx.session().base_url || location.origin;
   if (!l) {
     $("#conv-pixel").value = "";
     $("#conv-post").value = "";

@@ -52,7 +52,8 @@ export function setup(c) {
       form.reset();
       $("#key-new-secret").value = j.secret;
       $("#key-example").textContent = "curl -H 'Authorization: Bearer " +
-        j.secret + "' " + location.origin + "/api/v1/links";
+        j.secret + "' " + (ctx.session().base_url || location.origin) +
+        "/api/v1/links";
       $("#key-new").hidden = false;
       $("#key-new").focus();
       ctx.status(t("api.created_status"));

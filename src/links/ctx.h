@@ -1,0 +1,100 @@
+/*
+ * ctx.h -- the state of one lz-links process (a pool worker, or lzctl
+ * when it works on the links database), like cgit's ctx.
+ */
+#ifndef LZ_CTX_H
+#define LZ_CTX_H
+
+#include <stdint.h>
+
+#include "conf.h"
+#include "db.h"
+#include "ratelimit.h"
+#include "req.h"
+
+struct links_ctx {
+	struct lz_conf	*conf;
+	struct lz_db	 db;
+	struct lz_rl	*conv_rl;	/* conversion reports per client, shared
+					   by the workers (made before fork) */
+	struct lz_rl	*hook_rl;	/* webhook additions and test events
+					   per account, the same way */
+};
+
+extern struct links_ctx links;
+
+/* Per-request data of the link service (req->app). */
+struct links_req {
+	int64_t		 account_id;	/* authenticated account, or 0 */
+	int64_t		 key_id;
+	const struct lz_plan *plan;
+	int64_t		 session_id;	/* dashboard session, or 0 */
+	char		 csrf[64];	/* its CSRF token */
+};
+
+/* Route flags. */
+#define RF_AUTH		0x01	/* API key required; counts against quota */
+#define RF_SESSION	0x10	/* dashboard session required */
+#define RF_CSRF		0x20	/* state-changing: Origin check, and the
+				   session's X-CSRF-Token when RF_SESSION */
+
+/* The route table's handlers. */
+void	api_links_create(struct lz_req *);
+void	api_links_list(struct lz_req *);
+void	api_links_get(struct lz_req *);
+void	api_links_delete(struct lz_req *);
+
+/* The id of /api/v1/links/<id>...: 0, or -1 after answering 404. */
+int	api_links_path_id(struct lz_req *, int64_t *id);
+
+/* Visits (visit/page_redirect.c) and statistics (api_stats.c). */
+void	redirect_visit(struct lz_req *);
+/* The router's answer when no route matched: JSON under the APIs, the
+ * 404 page elsewhere. */
+void	redirect_notfound(struct lz_req *);
+void	api_links_stats(struct lz_req *);
+
+/* Conversion reports (api_conv.c): the pixel, the JSON report, the CORS
+ * preflight. */
+void	conv_pixel(struct lz_req *);
+void	conv_post(struct lz_req *);
+void	conv_preflight(struct lz_req *);
+
+/* GET /api/v1/openapi.json (api_openapi.c): the API's OpenAPI document. */
+void	links_openapi(struct lz_req *);
+
+/*
+ * The dashboard's JSON API under /dashboard/api/ (api_dashboard.c,
+ * DESIGN 3.8).  The pages themselves are static files in www/dashboard/,
+ * served by nginx.  Links are created, listed and deleted by the
+ * handlers of /api/v1/links above, behind a session instead of a key.
+ */
+/* Worker start: loads the webhook key (before the sandbox closes the key
+ * file off).  A failure is logged; adding and rotating webhooks then
+ * answer 500. */
+void	dash_init(void);
+/* The security headers of every /dashboard/ answer. */
+void	dash_headers(struct lz_req *);
+/* 1 when the request's Host is dashboard_host (or none is set). */
+int	dash_host_ok(struct lz_req *);
+void	dash_session(struct lz_req *);
+void	dash_signup(struct lz_req *);
+void	dash_signin(struct lz_req *);
+void	dash_signout(struct lz_req *);
+void	dash_password(struct lz_req *);
+void	dash_account(struct lz_req *);
+void	dash_keys_list(struct lz_req *);
+void	dash_keys_create(struct lz_req *);
+void	dash_keys_revoke(struct lz_req *);
+void	dash_hooks_list(struct lz_req *);
+void	dash_hooks_add(struct lz_req *);
+void	dash_hooks_rotate(struct lz_req *);
+void	dash_hooks_disable(struct lz_req *);
+void	dash_hooks_test(struct lz_req *);
+void	dash_hooks_deliveries(struct lz_req *);
+
+/* auth.c: checks the API key and the quota of an RF_AUTH route;
+ * returns -1 after answering 401 or 429. */
+int	auth_api_key(struct lz_req *);
+
+#endif

@@ -1,0 +1,310 @@
+/*
+ * accounts.c -- the SQL of accounts, API keys, passwords and usage.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "db.h"
+#include "store/accounts.h"
+#include "store/store.h"
+#include "util.h"
+
+enum { ST_ACCOUNT_ADD, ST_ACCOUNT_BY_ID, ST_ACCOUNT_BY_EMAIL, ST_ACCOUNT_LIST,
+    ST_ACCOUNT_SET_PLAN, ST_ACCOUNT_SET_DISABLED, ST_ACCOUNT_PWHASH,
+    ST_ACCOUNT_SET_PASSWORD, ST_KEY_ADD, ST_KEY_AUTH, ST_KEY_LIST,
+    ST_KEY_REVOKE, ST_KEY_REVOKE_ANY, ST_KEY_TOUCH, ST_USAGE_TAKE,
+    ST_USAGE_GET, ST__MAX };
+
+#define ACCOUNT_COLS \
+	"id, email, plan, disabled, " \
+	"CASE WHEN password_hash IS NULL THEN 0 ELSE 1 END, created_at"
+
+#define KEY_COLS \
+	"k.id, k.account_id, k.prefix, k.last4, k.name, k.created_at, " \
+	"k.last_used_at, k.revoked_at"
+
+static const struct lz_sql sql[ST__MAX] = {
+	[ST_ACCOUNT_ADD] = { "account add",
+	    "INSERT INTO accounts (email, plan, password_hash, created_at) "
+	    "VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING "
+	    "RETURNING id" },
+	[ST_ACCOUNT_BY_ID] = { "account by id",
+	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE id = $1" },
+	[ST_ACCOUNT_BY_EMAIL] = { "account by e-mail",
+	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE email = $1" },
+	[ST_ACCOUNT_LIST] = { "account list",
+	    "SELECT " ACCOUNT_COLS " FROM accounts ORDER BY id" },
+	[ST_ACCOUNT_SET_PLAN] = { "account plan",
+	    "UPDATE accounts SET plan = $1 WHERE id = $2" },
+	[ST_ACCOUNT_SET_DISABLED] = { "account disable",
+	    "UPDATE accounts SET disabled = $1 WHERE id = $2" },
+	[ST_ACCOUNT_PWHASH] = { "account password",
+	    "SELECT id, password_hash, disabled FROM accounts WHERE "
+	    "($1 IS NOT NULL AND email = $1) OR ($1 IS NULL AND id = $2)" },
+	[ST_ACCOUNT_SET_PASSWORD] = { "account set password",
+	    "UPDATE accounts SET password_hash = $1 WHERE id = $2" },
+
+	[ST_KEY_ADD] = { "key add",
+	    "INSERT INTO api_keys (account_id, hash, prefix, last4, name, "
+	    "created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id" },
+	[ST_KEY_AUTH] = { "key auth",
+	    "SELECT " KEY_COLS ", a.plan, a.disabled, k.hash FROM api_keys k "
+	    "JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1" },
+	[ST_KEY_LIST] = { "key list",
+	    "SELECT " KEY_COLS " FROM api_keys k WHERE k.account_id = $1 "
+	    "ORDER BY k.id" },
+	[ST_KEY_REVOKE] = { "key revoke",
+	    "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND "
+	    "account_id = $3 AND revoked_at IS NULL" },
+	[ST_KEY_REVOKE_ANY] = { "key revoke (any account)",
+	    "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND "
+	    "revoked_at IS NULL" },
+	[ST_KEY_TOUCH] = { "key touch",
+	    "UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND "
+	    "(last_used_at IS NULL OR last_used_at < $1 - 60000)" },
+
+	[ST_USAGE_TAKE] = { "usage take",
+	    "INSERT INTO usage (account_id, month, calls) VALUES ($1, $2, 1) "
+	    "ON CONFLICT (account_id, month) DO UPDATE SET calls = calls + 1 "
+	    "WHERE calls < $3 RETURNING calls" },
+	[ST_USAGE_GET] = { "usage get",
+	    "SELECT calls FROM usage WHERE account_id = $1 AND month = $2" },
+};
+
+struct lz_sqlset store_accounts_sql = LZ_SQLSET("accounts", sql);
+static struct lz_sqlset *const set = &store_accounts_sql;
+
+/* ---- accounts -------------------------------------------------------- */
+
+static void
+row_account(struct lz_stmt *st, void *arg)
+{
+	struct account	*a = arg;
+
+	memset(a, 0, sizeof(*a));
+	a->id = lz_col_i64(st, 0);
+	lz_col_copy(st, 1, a->email, sizeof(a->email));
+	lz_col_copy(st, 2, a->plan, sizeof(a->plan));
+	a->disabled = lz_col_int(st, 3);
+	a->has_password = lz_col_int(st, 4);
+	a->created_at = lz_col_i64(st, 5);
+}
+
+int64_t
+store_account_add(struct lz_db *db, const char *email, const char *plan,
+    const char *password_hash, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(email), LZ_TEXT(plan),
+	    LZ_TEXT(password_hash), LZ_I64(now) };
+	int64_t			 id = 0;
+
+	return lz_one_i64(lz_db_stmtv(db, set, ST_ACCOUNT_ADD, v,
+	    LZ_NELEM(v)), &id) == -1 ? -1 : id;
+}
+
+int
+store_account_get(struct lz_db *db, int64_t id, const char *email,
+    struct account *a)
+{
+	const struct lz_val	 byid = LZ_I64(id), bymail = LZ_TEXT(email);
+	struct lz_stmt		*st;
+
+	st = email != NULL ? lz_db_stmtv(db, set, ST_ACCOUNT_BY_EMAIL,
+	    &bymail, 1) : lz_db_stmtv(db, set, ST_ACCOUNT_BY_ID, &byid, 1);
+	return (int)lz_each(st, row_account, a);
+}
+
+struct account_fn {
+	void	(*fn)(const struct account *, void *);
+	void	*arg;
+};
+
+static void
+each_account(struct lz_stmt *st, void *arg)
+{
+	struct account_fn	*f = arg;
+	struct account		 a;
+
+	row_account(st, &a);
+	f->fn(&a, f->arg);
+}
+
+long
+store_account_list(struct lz_db *db,
+    void (*fn)(const struct account *, void *), void *arg)
+{
+	struct account_fn	 f = { fn, arg };
+
+	return lz_each(lz_db_stmt(db, set, ST_ACCOUNT_LIST), each_account,
+	    &f);
+}
+
+int
+store_account_set_plan(struct lz_db *db, int64_t id, const char *plan)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(plan), LZ_I64(id) };
+
+	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_PLAN, v,
+	    LZ_NELEM(v)));
+}
+
+int
+store_account_set_disabled(struct lz_db *db, int64_t id, int disabled)
+{
+	const struct lz_val	 v[] = { LZ_I64(disabled), LZ_I64(id) };
+
+	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_DISABLED, v,
+	    LZ_NELEM(v)));
+}
+
+int
+store_account_pwhash(struct lz_db *db, int64_t id, const char *email,
+    int64_t *idp, char *hash, size_t hashlen, int *disabled)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(email), LZ_I64(id) };
+	struct lz_stmt		*st;
+	int			 rc;
+
+	st = lz_db_stmtv(db, set, ST_ACCOUNT_PWHASH, v, LZ_NELEM(v));
+	if ((rc = lz_row(st)) == 1) {
+		*idp = lz_col_i64(st, 0);
+		lz_col_copy(st, 1, hash, hashlen);
+		*disabled = lz_col_int(st, 2);
+		lz_reset(st);
+	}
+	return rc;
+}
+
+int
+store_account_set_password(struct lz_db *db, int64_t id, const char *hash)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(hash), LZ_I64(id) };
+
+	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_PASSWORD, v,
+	    LZ_NELEM(v)));
+}
+
+/* ---- API keys -------------------------------------------------------- */
+
+static void
+row_key(struct lz_stmt *st, struct apikey *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->id = lz_col_i64(st, 0);
+	k->account_id = lz_col_i64(st, 1);
+	lz_col_copy(st, 2, k->prefix, sizeof(k->prefix));
+	lz_col_copy(st, 3, k->last4, sizeof(k->last4));
+	lz_col_copy(st, 4, k->name, sizeof(k->name));
+	k->created_at = lz_col_i64(st, 5);
+	k->last_used_at = lz_col_i64(st, 6);
+	k->revoked_at = lz_col_i64(st, 7);
+}
+
+int64_t
+store_key_add(struct lz_db *db, int64_t account_id,
+    const unsigned char hash[KEY_HASH_LEN], const char *prefix,
+    const char *last4, const char *name, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_I64(account_id),
+	    LZ_BLOB(hash, KEY_HASH_LEN), LZ_TEXT(prefix), LZ_TEXT(last4),
+	    LZ_TEXT(name ? name : ""), LZ_I64(now) };
+
+	return lz_run_id(lz_db_stmtv(db, set, ST_KEY_ADD, v, LZ_NELEM(v)));
+}
+
+int
+store_key_auth(struct lz_db *db, const unsigned char hash[KEY_HASH_LEN],
+    struct apikey *k)
+{
+	const struct lz_val	 v = LZ_BLOB(hash, KEY_HASH_LEN);
+	struct lz_stmt		*st;
+	int			 rc;
+
+	st = lz_db_stmtv(db, set, ST_KEY_AUTH, &v, 1);
+	if ((rc = store_row_by_hash(st, 10, hash, KEY_HASH_LEN)) == 1) {
+		row_key(st, k);
+		lz_col_copy(st, 8, k->plan, sizeof(k->plan));
+		k->account_disabled = lz_col_int(st, 9);
+		lz_reset(st);
+	}
+	return rc;
+}
+
+struct key_fn {
+	void	(*fn)(const struct apikey *, void *);
+	void	*arg;
+};
+
+static void
+each_key(struct lz_stmt *st, void *arg)
+{
+	struct key_fn	*f = arg;
+	struct apikey	 k;
+
+	row_key(st, &k);
+	f->fn(&k, f->arg);
+}
+
+long
+store_key_list(struct lz_db *db, int64_t account_id,
+    void (*fn)(const struct apikey *, void *), void *arg)
+{
+	const struct lz_val	 v = LZ_I64(account_id);
+	struct key_fn		 f = { fn, arg };
+
+	return lz_each(lz_db_stmtv(db, set, ST_KEY_LIST, &v, 1), each_key,
+	    &f);
+}
+
+int
+store_key_revoke(struct lz_db *db, int64_t id, int64_t account_id,
+    int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
+
+	return lz_run_changed(store_stmt_of(db, set, ST_KEY_REVOKE,
+	    ST_KEY_REVOKE_ANY, account_id, v, LZ_NELEM(v)));
+}
+
+int
+store_key_touch(struct lz_db *db, int64_t id, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_KEY_TOUCH, v, LZ_NELEM(v)));
+}
+
+/* ---- usage ----------------------------------------------------------- */
+
+int
+store_usage_take(struct lz_db *db, int64_t account_id, const char *month,
+    long long quota, long long *calls)
+{
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(month),
+	    LZ_I64(quota) };
+	int64_t			 n;
+	int			 rc;
+
+	if (quota <= 0) {
+		*calls = store_usage_get(db, account_id, month);
+		return *calls < 0 ? -1 : 0;
+	}
+	rc = lz_one_i64(lz_db_stmtv(db, set, ST_USAGE_TAKE, v, LZ_NELEM(v)),
+	    &n);
+	if (rc == 1)
+		*calls = n;
+	else if (rc == 0)
+		*calls = quota;	/* the upsert's WHERE refused: used up */
+	return rc;
+}
+
+long long
+store_usage_get(struct lz_db *db, int64_t account_id, const char *month)
+{
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(month) };
+	int64_t			 n = 0;
+
+	return lz_one_i64(lz_db_stmtv(db, set, ST_USAGE_GET, v, LZ_NELEM(v)),
+	    &n) == -1 ? -1 : n;
+}

@@ -1,0 +1,55 @@
+/*
+ * store/links.h -- links (link.h has the representation, linkops.h the
+ * rules; these are only the SQL).
+ */
+#ifndef LZ_STORE_LINKS_H
+#define LZ_STORE_LINKS_H
+
+#include <stdint.h>
+
+struct link;
+struct lz_db;
+struct lz_stmt;
+
+/* Live links of an account (for the link cap); -1 on error. */
+long long store_link_count(struct lz_db *, int64_t account_id);
+/* Inserts l (slug set); sets l->id.  0, 1 when the slug is taken, -1. */
+int	store_link_insert(struct lz_db *, struct link *);
+/* A live link by id of account_id (ACCOUNT_ANY: of anyone).  1, 0, -1. */
+int	store_link_get(struct lz_db *, int64_t id, int64_t account_id,
+	    struct link *);
+/* A link by id, live or deleted (clicks read back from journals).
+ * 1, 0, -1. */
+int	store_link_by_id(struct lz_db *, int64_t id, struct link *);
+/* A link by slug, live or deleted.  1, 0, -1. */
+int	store_link_by_slug(struct lz_db *, const char *slug, struct link *);
+/*
+ * Live links of account_id (ACCOUNT_ANY: of all accounts), newest first,
+ * with id below before (0: from the newest).  Calls fn for up to limit
+ * links; returns the count or -1.
+ */
+long	store_link_list(struct lz_db *, int64_t account_id, int64_t before,
+	    long limit, void (*fn)(struct link *, void *), void *arg);
+/* Marks a live link of account_id (ACCOUNT_ANY: of anyone) deleted.
+ * 1, 0 (no such live link), -1. */
+int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
+	    int64_t now);
+
+/* ---- for the store files --------------------------------------------- */
+
+/* The columns store_link_each reads, of a table called links.
+ * dialect: json_group_object is json_object_agg in PostgreSQL. */
+#define STORE_LINK_COLS \
+	"id, account_id, slug, target_url, title, mode, variants, " \
+	"redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, " \
+	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
+	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
+	"flag_reason, conversions, (SELECT json_group_object(r.currency, " \
+	"r.micros) FROM link_revenue r WHERE r.link_id = links.id)"
+
+/* Reads each row of STORE_LINK_COLS, hands it to fn and frees it;
+ * returns the rows or -1. */
+long	store_link_each(struct lz_stmt *, void (*fn)(struct link *, void *),
+	    void *arg);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * safety.c -- the SQL of blocklist entries and flagged links.
+ */
+#include "config.h"
+
+#include "db.h"
+#include "store/links.h"
+#include "store/safety.h"
+#include "store/store.h"
+#include "util.h"
+
+enum { ST_BL_FIND, ST_BL_UPSERT, ST_BL_PRUNE, ST_BL_REMOVE, ST_BL_LIST,
+    ST_BL_COUNT, ST_LINK_SCAN, ST_LINK_FLAG, ST_LINK_UNFLAG, ST_LINK_FLAGGED,
+    ST__MAX };
+
+static const struct lz_sql sql[ST__MAX] = {
+	[ST_BL_FIND] = { "blocklist find",
+	    "SELECT source, reason FROM blocklist WHERE kind = $1 AND "
+	    "value = $2 LIMIT 1" },
+	[ST_BL_UPSERT] = { "blocklist upsert",
+	    "INSERT INTO blocklist (kind, value, source, reason, added_at, "
+	    "seen_at) VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (kind, "
+	    "value, source) DO UPDATE SET reason = excluded.reason, "
+	    "seen_at = excluded.seen_at" },
+	[ST_BL_PRUNE] = { "blocklist prune",
+	    "DELETE FROM blocklist WHERE source = $1 AND seen_at < $2" },
+	[ST_BL_REMOVE] = { "blocklist remove",
+	    "DELETE FROM blocklist WHERE kind = $1 AND value = $2 AND "
+	    "($3 IS NULL OR source = $3)" },
+	[ST_BL_LIST] = { "blocklist list",
+	    "SELECT kind, value, source, reason, added_at FROM blocklist "
+	    "WHERE $1 IS NULL OR source = $1 ORDER BY kind, value, source "
+	    "LIMIT $2" },
+	[ST_BL_COUNT] = { "blocklist count",
+	    "SELECT source, count(*), max(seen_at) FROM blocklist "
+	    "GROUP BY source ORDER BY source" },
+	[ST_LINK_SCAN] = { "link scan",
+	    "SELECT " STORE_LINK_COLS " FROM links WHERE id > $1 AND "
+	    "deleted_at IS NULL AND flagged_at IS NULL ORDER BY id LIMIT $2" },
+	[ST_LINK_FLAG] = { "link flag",
+	    "UPDATE links SET flagged_at = $1, flag_reason = $2 WHERE id = $3 "
+	    "AND flagged_at IS NULL" },
+	[ST_LINK_UNFLAG] = { "link unflag",
+	    "UPDATE links SET flagged_at = NULL, flag_reason = NULL WHERE "
+	    "id = $1 AND flagged_at IS NOT NULL" },
+	[ST_LINK_FLAGGED] = { "flagged links",
+	    "SELECT " STORE_LINK_COLS " FROM links WHERE flagged_at IS NOT "
+	    "NULL AND deleted_at IS NULL ORDER BY flagged_at DESC, id DESC "
+	    "LIMIT $1" },
+};
+
+struct lz_sqlset store_safety_sql = LZ_SQLSET("safety", sql);
+static struct lz_sqlset *const set = &store_safety_sql;
+
+int
+store_bl_find(struct lz_db *db, const char *kind, const char *value,
+    char *source, size_t srclen, char *reason, size_t reasonlen)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(kind), LZ_TEXT(value) };
+	struct lz_stmt		*st;
+	int			 rc;
+
+	/* Called ~35 times per destination: the binds copy nothing. */
+	st = lz_db_stmtv(db, set, ST_BL_FIND, v, LZ_NELEM(v));
+	if ((rc = lz_row(st)) == 1) {
+		lz_col_copy(st, 0, source, srclen);
+		lz_col_copy(st, 1, reason, reasonlen);
+		lz_reset(st);
+	}
+	return rc;
+}
+
+int
+store_bl_upsert(struct lz_db *db, const char *kind, const char *value,
+    const char *source, const char *reason, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(kind), LZ_TEXT(value),
+	    LZ_TEXT(source), LZ_TEXT(reason ? reason : ""), LZ_I64(now) };
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_BL_UPSERT, v, LZ_NELEM(v)));
+}
+
+long
+store_bl_prune(struct lz_db *db, const char *source, int64_t before)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(source), LZ_I64(before) };
+
+	return (long)lz_run(lz_db_stmtv(db, set, ST_BL_PRUNE, v,
+	    LZ_NELEM(v)));
+}
+
+long
+store_bl_remove(struct lz_db *db, const char *kind, const char *value,
+    const char *source)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(kind), LZ_TEXT(value),
+	    LZ_TEXT(source) };
+
+	return (long)lz_run(lz_db_stmtv(db, set, ST_BL_REMOVE, v,
+	    LZ_NELEM(v)));
+}
+
+struct bl_fn {
+	void	(*fn)(const struct bl_row *, void *);
+	void	*arg;
+};
+
+static void
+each_entry(struct lz_stmt *st, void *arg)
+{
+	struct bl_fn	*f = arg;
+	struct bl_row	 r;
+
+	r.kind = lz_col_text(st, 0);
+	r.value = lz_col_text(st, 1);
+	r.source = lz_col_text(st, 2);
+	r.reason = lz_col_text(st, 3);
+	r.added_at = lz_col_i64(st, 4);
+	f->fn(&r, f->arg);
+}
+
+long
+store_bl_list(struct lz_db *db, const char *source, long limit,
+    void (*fn)(const struct bl_row *, void *), void *arg)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(source), LZ_I64(limit) };
+	struct bl_fn		 f = { fn, arg };
+
+	return lz_each(lz_db_stmtv(db, set, ST_BL_LIST, v, LZ_NELEM(v)),
+	    each_entry, &f);
+}
+
+struct count_fn {
+	void	(*fn)(const char *, long long, int64_t, void *);
+	void	*arg;
+};
+
+static void
+each_source(struct lz_stmt *st, void *arg)
+{
+	struct count_fn	*f = arg;
+
+	f->fn(lz_col_text(st, 0), lz_col_i64(st, 1), lz_col_i64(st, 2),
+	    f->arg);
+}
+
+long
+store_bl_count(struct lz_db *db, void (*fn)(const char *source,
+    long long entries, int64_t seen_at, void *), void *arg)
+{
+	struct count_fn	 f = { fn, arg };
+
+	return lz_each(lz_db_stmt(db, set, ST_BL_COUNT), each_source, &f);
+}
+
+long
+store_link_scan(struct lz_db *db, int64_t after, long limit,
+    void (*fn)(struct link *, void *), void *arg)
+{
+	const struct lz_val	 v[] = { LZ_I64(after), LZ_I64(limit) };
+
+	return store_link_each(lz_db_stmtv(db, set, ST_LINK_SCAN, v,
+	    LZ_NELEM(v)), fn, arg);
+}
+
+int
+store_link_flag(struct lz_db *db, int64_t id, int64_t now,
+    const char *reason)
+{
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_TEXT(reason),
+	    LZ_I64(id) };
+
+	return lz_run_changed(lz_db_stmtv(db, set, ST_LINK_FLAG, v,
+	    LZ_NELEM(v)));
+}
+
+int
+store_link_unflag(struct lz_db *db, int64_t id)
+{
+	const struct lz_val	 v = LZ_I64(id);
+
+	return lz_run_changed(lz_db_stmtv(db, set, ST_LINK_UNFLAG, &v, 1));
+}
+
+long
+store_link_flagged(struct lz_db *db, long limit,
+    void (*fn)(struct link *, void *), void *arg)
+{
+	const struct lz_val	 v = LZ_I64(limit);
+
+	return store_link_each(lz_db_stmtv(db, set, ST_LINK_FLAGGED, &v, 1),
+	    fn, arg);
+}

@@ -1,0 +1,72 @@
+/*
+ * store/store.h -- the link service's storage (DESIGN 1, 7).
+ *
+ * One file per subsystem in this folder holds its statements (db.h's
+ * tables, indexed by an enum) next to the functions that run them,
+ * behind a header named for what it stores:
+ *
+ *	accounts.h	accounts, API keys, passwords, monthly usage
+ *	links.h		links
+ *	clicks.h	clicks, click journals, the statistics read from them
+ *	conversions.h	conversions and revenue
+ *	webhooks.h	subscriptions, the outbox, delivery attempts
+ *	safety.h	blocklist entries, flagged links
+ *	sessions.h	dashboard sessions, sign-in failures, password tries
+ *
+ * Store functions take the connection first and speak only db.h's
+ * statement API, so another engine runs them unchanged; no SQL is ever
+ * built from data.  They return what db.h's steps return: 1 found or
+ * changed, 0 not, -1 on an error (logged), or a count or -1.
+ *
+ * An account id of 0 matches nothing; "any account" is ACCOUNT_ANY of
+ * store/admin.h, which only admin tools include.
+ */
+#ifndef LZ_STORE_H
+#define LZ_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+extern const struct lz_migration lz_links_migrations[];
+extern const size_t lz_links_nmigrations;
+
+/* Opens the links database and checks its schema version (statements
+ * are prepared on first use).  0, or -1 with err. */
+int	store_open(struct lz_db *, const char *path, char *err, size_t errlen);
+
+/* Every statement set of the service, NULL-terminated: the unit suite
+ * and lz-links -t prepare them all. */
+extern struct lz_sqlset *const store_sqlsets[];
+
+/* ---- for the store files --------------------------------------------- */
+
+extern struct lz_sqlset store_accounts_sql, store_links_sql,
+	    store_clicks_sql, store_conversions_sql, store_webhooks_sql,
+	    store_safety_sql, store_sessions_sql;
+
+/*
+ * Statement own of set for account_id, with v[0..n) bound and account_id
+ * as $n+1; or statement any, with v alone, for ACCOUNT_ANY.  NULL
+ * (logged) when a process that did not call store_admin() asks for any
+ * account.
+ */
+struct lz_stmt *store_stmt_of(struct lz_db *, struct lz_sqlset *, size_t own,
+	    size_t any, int64_t account_id, const struct lz_val *v, size_t n);
+
+/* Statement i of set with a link and a time range as $1, $2, $3, and x
+ * as $4: the statistics' statements. */
+struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
+	    int64_t link_id, int64_t from, int64_t to, int64_t x);
+
+/*
+ * The row of st, found by the hash bound to it: 1 when its column col
+ * holds hash (compared in constant time: the index found it, but the
+ * comparison must not tell how much of it matched), readable until
+ * lz_reset(); 0 when there is none (or another); -1.
+ */
+int	store_row_by_hash(struct lz_stmt *, int col, const unsigned char *hash,
+	    size_t len);
+
+#endif

@@ -1,0 +1,438 @@
+/*
+ * webhooks.c -- the SQL of webhook subscriptions and the outbox.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "db.h"
+#include "store/store.h"
+#include "store/webhooks.h"
+#include "util.h"
+#include "webhook.h"
+
+enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
+    ST_WEBHOOK_LIST_ANY, ST_WEBHOOK_COUNT, ST_WEBHOOK_SET_SECRET,
+    ST_WEBHOOK_SET_SECRET_ANY, ST_WEBHOOK_DISABLE, ST_WEBHOOK_DISABLE_ANY,
+    ST_WEBHOOK_TARGETS, ST_DELIVERY_ADD, ST_DELIVERY_CANCEL, ST_DELIVERY_DUE,
+    ST_DELIVERY_LEASE, ST_ATTEMPT_ADD, ST_DELIVERY_DELIVERED,
+    ST_DELIVERY_FAILED, ST_DELIVERY_LIST, ST_DELIVERY_BY_UUID,
+    ST_ATTEMPT_LIST, ST_DELIVERY_PURGE, ST__MAX };
+
+#define WEBHOOK_COLS \
+	"w.id, w.account_id, w.url, w.events, w.secret_box, w.created_at, " \
+	"w.rotated_at, w.disabled_at, w.disabled_reason"
+
+/* A list adds the deliveries not finished yet. */
+#define WEBHOOK_LIST \
+	"SELECT " WEBHOOK_COLS ", (SELECT count(*) FROM " \
+	"webhook_deliveries d WHERE d.webhook_id = w.id AND " \
+	"d.next_at IS NOT NULL) FROM webhooks w "
+
+#define DELIVERY_COLS \
+	"id, uuid, webhook_id, event, body, state, attempts, created_at, " \
+	"next_at, finished_at, last_status, last_error"
+
+static const struct lz_sql sql[ST__MAX] = {
+	[ST_WEBHOOK_ADD] = { "webhook add",
+	    "INSERT INTO webhooks (account_id, url, events, secret_box, "
+	    "created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id" },
+	[ST_WEBHOOK_GET] = { "webhook get",
+	    "SELECT " WEBHOOK_COLS " FROM webhooks w WHERE w.id = $1 AND "
+	    "w.account_id = $2" },
+	[ST_WEBHOOK_GET_ANY] = { "webhook get (any account)",
+	    "SELECT " WEBHOOK_COLS " FROM webhooks w WHERE w.id = $1" },
+	[ST_WEBHOOK_LIST] = { "webhook list",
+	    WEBHOOK_LIST "WHERE w.account_id = $1 ORDER BY w.id" },
+	[ST_WEBHOOK_LIST_ANY] = { "webhook list (any account)",
+	    WEBHOOK_LIST "ORDER BY w.id" },
+	[ST_WEBHOOK_COUNT] = { "webhook count",
+	    "SELECT count(*) FROM webhooks WHERE account_id = $1 AND "
+	    "disabled_at IS NULL" },
+	[ST_WEBHOOK_SET_SECRET] = { "webhook rotate",
+	    "UPDATE webhooks SET secret_box = $1, rotated_at = $2 WHERE "
+	    "id = $3 AND account_id = $4 AND disabled_at IS NULL" },
+	[ST_WEBHOOK_SET_SECRET_ANY] = { "webhook rotate (any account)",
+	    "UPDATE webhooks SET secret_box = $1, rotated_at = $2 WHERE "
+	    "id = $3 AND disabled_at IS NULL" },
+	[ST_WEBHOOK_DISABLE] = { "webhook disable",
+	    "UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE "
+	    "id = $3 AND account_id = $4 AND disabled_at IS NULL" },
+	[ST_WEBHOOK_DISABLE_ANY] = { "webhook disable (any account)",
+	    "UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE "
+	    "id = $3 AND disabled_at IS NULL" },
+	[ST_WEBHOOK_TARGETS] = { "webhook targets",
+	    "SELECT id FROM webhooks WHERE account_id = $1 AND "
+	    "disabled_at IS NULL AND (events & $2) != 0 ORDER BY id" },
+
+	[ST_DELIVERY_ADD] = { "delivery add",
+	    "INSERT INTO webhook_deliveries (uuid, webhook_id, event, body, "
+	    "created_at, next_at) VALUES ($1, $2, $3, $4, $5, $5)" },
+	[ST_DELIVERY_CANCEL] = { "delivery cancel",
+	    "UPDATE webhook_deliveries SET state = 'cancelled', next_at = NULL, "
+	    "lease = NULL, finished_at = $1, last_error = $2 WHERE "
+	    "webhook_id = $3 AND next_at IS NOT NULL" },
+	/* Per subscription its oldest due ones: a slow receiver with a
+	 * backlog cannot crowd the others out of a run. */
+	[ST_DELIVERY_DUE] = { "delivery due",
+	    "SELECT d.id, d.webhook_id FROM webhooks w JOIN "
+	    "webhook_deliveries d ON d.id IN (SELECT x.id FROM "
+	    "webhook_deliveries x WHERE x.webhook_id = w.id AND "
+	    "x.next_at <= $1 ORDER BY x.next_at LIMIT $2) WHERE "
+	    "w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3" },
+	[ST_DELIVERY_LEASE] = { "delivery lease",
+	    "UPDATE webhook_deliveries SET next_at = $1, lease = $2 WHERE "
+	    "id = $3 AND next_at <= $4 RETURNING " DELIVERY_COLS },
+	[ST_ATTEMPT_ADD] = { "attempt add",
+	    "INSERT INTO webhook_attempts (delivery_id, at, status, error, "
+	    "duration_ms) VALUES ($1, $2, $3, $4, $5)" },
+	[ST_DELIVERY_DELIVERED] = { "delivery delivered",
+	    "UPDATE webhook_deliveries SET state = 'delivered', "
+	    "attempts = attempts + 1, last_status = $1, last_error = NULL, "
+	    "next_at = NULL, lease = NULL, finished_at = $2 WHERE id = $3 AND "
+	    "state = 'pending'" },
+	[ST_DELIVERY_FAILED] = { "delivery failed",
+	    "UPDATE webhook_deliveries SET attempts = attempts + 1, "
+	    "last_status = $1, last_error = $2, next_at = $3, lease = NULL, "
+	    "state = CASE WHEN $3 IS NULL THEN 'failed' ELSE 'pending' END, "
+	    "finished_at = CASE WHEN $3 IS NULL THEN $4 END WHERE id = $5 AND "
+	    "lease = $6 AND state = 'pending'" },
+	[ST_DELIVERY_LIST] = { "delivery list",
+	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
+	    "webhook_id = $1 AND ($2 = 0 OR id < $2) ORDER BY id DESC "
+	    "LIMIT $3" },
+	[ST_DELIVERY_BY_UUID] = { "delivery by uuid",
+	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
+	    "uuid = $1" },
+	[ST_ATTEMPT_LIST] = { "attempt list",
+	    "SELECT at, status, error, duration_ms FROM webhook_attempts "
+	    "WHERE delivery_id = $1 ORDER BY id" },
+	[ST_DELIVERY_PURGE] = { "delivery purge",
+	    "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM "
+	    "webhook_deliveries WHERE finished_at < $1 ORDER BY finished_at "
+	    "LIMIT $2)" },
+};
+
+struct lz_sqlset store_webhooks_sql = LZ_SQLSET("webhooks", sql);
+static struct lz_sqlset *const set = &store_webhooks_sql;
+
+/* ---- subscriptions --------------------------------------------------- */
+
+static void
+row_webhook(struct lz_stmt *st, void *arg)
+{
+	struct webhook	*w = arg;
+	const void	*box;
+	size_t		 len;
+
+	memset(w, 0, sizeof(*w));
+	w->id = lz_col_i64(st, 0);
+	w->account_id = lz_col_i64(st, 1);
+	lz_col_copy(st, 2, w->url, sizeof(w->url));
+	w->events = (unsigned)lz_col_int(st, 3);
+	if ((box = lz_col_blob(st, 4, &len)) != NULL &&
+	    len == WEBHOOK_BOX_LEN)
+		memcpy(w->box, box, WEBHOOK_BOX_LEN);
+	w->created_at = lz_col_i64(st, 5);
+	w->rotated_at = lz_col_i64(st, 6);
+	w->disabled_at = lz_col_i64(st, 7);
+	lz_col_copy(st, 8, w->disabled_reason, sizeof(w->disabled_reason));
+}
+
+int64_t
+store_webhook_add(struct lz_db *db, int64_t account_id, const char *url,
+    unsigned events, const unsigned char *box, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(url),
+	    LZ_I64(events), LZ_BLOB(box, WEBHOOK_BOX_LEN), LZ_I64(now) };
+
+	return lz_run_id(lz_db_stmtv(db, set, ST_WEBHOOK_ADD, v,
+	    LZ_NELEM(v)));
+}
+
+int
+store_webhook_get(struct lz_db *db, int64_t id, int64_t account_id,
+    struct webhook *w)
+{
+	const struct lz_val	 v = LZ_I64(id);
+	struct lz_stmt		*st;
+
+	if ((st = store_stmt_of(db, set, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY,
+	    account_id, &v, 1)) == NULL)
+		return -1;
+	return (int)lz_each(st, row_webhook, w);
+}
+
+struct webhook_fn {
+	void	(*fn)(const struct webhook *, void *);
+	void	*arg;
+};
+
+static void
+each_webhook(struct lz_stmt *st, void *arg)
+{
+	struct webhook_fn	*f = arg;
+	struct webhook		 w;
+
+	row_webhook(st, &w);
+	w.pending = lz_col_i64(st, 9);
+	f->fn(&w, f->arg);
+}
+
+long
+store_webhook_list(struct lz_db *db, int64_t account_id,
+    void (*fn)(const struct webhook *, void *), void *arg)
+{
+	struct webhook_fn	 f = { fn, arg };
+	struct lz_stmt		*st;
+
+	if ((st = store_stmt_of(db, set, ST_WEBHOOK_LIST, ST_WEBHOOK_LIST_ANY,
+	    account_id, NULL, 0)) == NULL)
+		return -1;
+	return lz_each(st, each_webhook, &f);
+}
+
+long long
+store_webhook_count(struct lz_db *db, int64_t account_id)
+{
+	const struct lz_val	 v = LZ_I64(account_id);
+	int64_t			 n;
+
+	return lz_one_i64(lz_db_stmtv(db, set, ST_WEBHOOK_COUNT, &v, 1),
+	    &n) == 1 ? n : -1;
+}
+
+int
+store_webhook_set_secret(struct lz_db *db, int64_t id, int64_t account_id,
+    const unsigned char *box, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_BLOB(box, WEBHOOK_BOX_LEN),
+	    LZ_I64(now), LZ_I64(id) };
+
+	return lz_run_changed(store_stmt_of(db, set, ST_WEBHOOK_SET_SECRET,
+	    ST_WEBHOOK_SET_SECRET_ANY, account_id, v, LZ_NELEM(v)));
+}
+
+int
+store_webhook_disable(struct lz_db *db, int64_t id, int64_t account_id,
+    const char *reason, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_TEXT(reason),
+	    LZ_I64(id) };
+
+	return lz_run_changed(store_stmt_of(db, set, ST_WEBHOOK_DISABLE,
+	    ST_WEBHOOK_DISABLE_ANY, account_id, v, LZ_NELEM(v)));
+}
+
+int
+store_webhook_targets(struct lz_db *db, int64_t account_id, unsigned bit,
+    int64_t *ids, int max)
+{
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_I64(bit) };
+	struct lz_stmt		*st;
+	int			 rc = 0, n = 0;
+
+	st = lz_db_stmtv(db, set, ST_WEBHOOK_TARGETS, v, LZ_NELEM(v));
+	while (n < max && (rc = lz_step(st)) == 1)
+		ids[n++] = lz_col_i64(st, 0);
+	if (n == max)
+		lz_reset(st);
+	else if (rc == -1)
+		return -1;
+	return n;
+}
+
+/* ---- the outbox ------------------------------------------------------ */
+
+static void
+row_delivery(struct lz_stmt *st, void *arg)
+{
+	struct webhook_delivery	*d = arg;
+	const char		*body;
+
+	memset(d, 0, sizeof(*d));
+	d->id = lz_col_i64(st, 0);
+	lz_col_copy(st, 1, d->uuid, sizeof(d->uuid));
+	d->webhook_id = lz_col_i64(st, 2);
+	lz_col_copy(st, 3, d->event, sizeof(d->event));
+	body = lz_col_textn(st, 4, &d->bodylen);
+	d->body = xstrndup(body, d->bodylen);
+	lz_col_copy(st, 5, d->state, sizeof(d->state));
+	d->attempts = lz_col_int(st, 6);
+	d->created_at = lz_col_i64(st, 7);
+	d->next_at = lz_col_i64(st, 8);
+	d->finished_at = lz_col_i64(st, 9);
+	d->last_status = lz_col_int(st, 10);
+	lz_col_copy(st, 11, d->last_error, sizeof(d->last_error));
+}
+
+int
+store_delivery_add(struct lz_db *db, int64_t webhook_id, const char *uuid,
+    const char *event, const char *body, size_t len, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(uuid), LZ_I64(webhook_id),
+	    LZ_TEXT(event), LZ_TEXTN(body, len), LZ_I64(now) };
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_DELIVERY_ADD, v,
+	    LZ_NELEM(v)));
+}
+
+long
+store_delivery_cancel(struct lz_db *db, int64_t webhook_id, const char *why,
+    int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_TEXT(why),
+	    LZ_I64(webhook_id) };
+
+	return (long)lz_run(lz_db_stmtv(db, set, ST_DELIVERY_CANCEL, v,
+	    LZ_NELEM(v)));
+}
+
+struct due_fn {
+	void	(*fn)(int64_t, int64_t, void *);
+	void	*arg;
+};
+
+static void
+each_due(struct lz_stmt *st, void *arg)
+{
+	struct due_fn	*f = arg;
+
+	f->fn(lz_col_i64(st, 0), lz_col_i64(st, 1), f->arg);
+}
+
+long
+store_delivery_due(struct lz_db *db, int64_t now, int per_hook, long limit,
+    void (*fn)(int64_t, int64_t, void *), void *arg)
+{
+	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(per_hook),
+	    LZ_I64(limit) };
+	struct due_fn		 f = { fn, arg };
+
+	return lz_each(lz_db_stmtv(db, set, ST_DELIVERY_DUE, v, LZ_NELEM(v)),
+	    each_due, &f);
+}
+
+int
+store_delivery_lease(struct lz_db *db, int64_t id, const char *lease,
+    int64_t until, int64_t now, struct webhook_delivery *d)
+{
+	const struct lz_val	 v[] = { LZ_I64(until), LZ_TEXT(lease),
+	    LZ_I64(id), LZ_I64(now) };
+
+	return (int)lz_each(lz_db_stmtv(db, set, ST_DELIVERY_LEASE, v,
+	    LZ_NELEM(v)), row_delivery, d);
+}
+
+int
+store_attempt_add(struct lz_db *db, int64_t delivery_id,
+    const struct webhook_attempt *a)
+{
+	const struct lz_val	 v[] = { LZ_I64(delivery_id), LZ_I64(a->at),
+	    LZ_I64_IF(a->status > 0, a->status),
+	    LZ_TEXT(a->error[0] ? a->error : NULL), LZ_I64(a->duration_ms) };
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_ATTEMPT_ADD, v,
+	    LZ_NELEM(v)));
+}
+
+int
+store_delivery_delivered(struct lz_db *db, int64_t id, int status,
+    int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_I64(status), LZ_I64(now),
+	    LZ_I64(id) };
+
+	return lz_run_changed(lz_db_stmtv(db, set, ST_DELIVERY_DELIVERED, v,
+	    LZ_NELEM(v)));
+}
+
+int
+store_delivery_failed(struct lz_db *db, int64_t id, const char *lease,
+    int status, const char *error, int64_t next_at, int64_t now)
+{
+	const struct lz_val	 v[] = { LZ_I64_IF(status > 0, status),
+	    LZ_TEXT(error), LZ_I64_IF(next_at > 0, next_at), LZ_I64(now),
+	    LZ_I64(id), LZ_TEXT(lease) };
+
+	return lz_run_changed(lz_db_stmtv(db, set, ST_DELIVERY_FAILED, v,
+	    LZ_NELEM(v)));
+}
+
+struct delivery_fn {
+	void	(*fn)(const struct webhook_delivery *, void *);
+	void	*arg;
+};
+
+static void
+each_delivery(struct lz_stmt *st, void *arg)
+{
+	struct delivery_fn	*f = arg;
+	struct webhook_delivery	 d;
+
+	row_delivery(st, &d);
+	f->fn(&d, f->arg);
+	webhook_delivery_free(&d);
+}
+
+long
+store_delivery_list(struct lz_db *db, int64_t webhook_id, int64_t before,
+    long limit, void (*fn)(const struct webhook_delivery *, void *),
+    void *arg)
+{
+	const struct lz_val	 v[] = { LZ_I64(webhook_id), LZ_I64(before),
+	    LZ_I64(limit) };
+	struct delivery_fn	 f = { fn, arg };
+
+	return lz_each(lz_db_stmtv(db, set, ST_DELIVERY_LIST, v, LZ_NELEM(v)),
+	    each_delivery, &f);
+}
+
+int
+store_delivery_by_uuid(struct lz_db *db, const char *uuid,
+    struct webhook_delivery *d)
+{
+	const struct lz_val	 v = LZ_TEXT(uuid);
+
+	return (int)lz_each(lz_db_stmtv(db, set, ST_DELIVERY_BY_UUID, &v, 1),
+	    row_delivery, d);
+}
+
+struct attempt_fn {
+	void	(*fn)(const struct webhook_attempt *, void *);
+	void	*arg;
+};
+
+static void
+each_attempt(struct lz_stmt *st, void *arg)
+{
+	struct attempt_fn	*f = arg;
+	struct webhook_attempt	 a;
+
+	memset(&a, 0, sizeof(a));
+	a.at = lz_col_i64(st, 0);
+	a.status = lz_col_int(st, 1);
+	lz_col_copy(st, 2, a.error, sizeof(a.error));
+	a.duration_ms = lz_col_i64(st, 3);
+	f->fn(&a, f->arg);
+}
+
+long
+store_attempt_list(struct lz_db *db, int64_t delivery_id,
+    void (*fn)(const struct webhook_attempt *, void *), void *arg)
+{
+	const struct lz_val	 v = LZ_I64(delivery_id);
+	struct attempt_fn	 f = { fn, arg };
+
+	return lz_each(lz_db_stmtv(db, set, ST_ATTEMPT_LIST, &v, 1),
+	    each_attempt, &f);
+}
+
+long
+store_delivery_purge(struct lz_db *db, int64_t before, long limit)
+{
+	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
+
+	return (long)lz_run(lz_db_stmtv(db, set, ST_DELIVERY_PURGE, v,
+	    LZ_NELEM(v)));
+}

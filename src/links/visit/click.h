@@ -1,0 +1,84 @@
+/*
+ * click.h -- one visit of a short link, as recorded (DESIGN 3.4) and as
+ * handed to the statistics and to the click webhook event, and the rules
+ * of a click entering storage, in one place.
+ *
+ * Strings of a struct click point into storage owned by whoever fills it
+ * (the redirect handler, or the code that reads clicks back) and live as
+ * long as it.
+ *
+ * Redirects of capped links store their click at once (the cap check and
+ * the count are one transaction); all others write it to the click
+ * journal (clicklog.h), which calls here when it moves clicks into the
+ * database.  Either way click_store() runs inside the caller's write
+ * transaction, so what else a click causes (the click webhook event) is
+ * one more call here, committed or rolled back with the click.
+ */
+#ifndef LZ_CLICK_H
+#define LZ_CLICK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct link;
+struct lz_db;
+
+#define VISITOR_ID_LEN	16	/* bytes of the keyed visitor hash */
+
+struct click {
+	int64_t		 link_id;
+	int64_t		 at;		/* ms since the epoch */
+	const char	*suffix;	/* channel label of /slug/suffix, "" */
+	char		 country[3];	/* ISO 3166-1 alpha-2, "" unknown */
+	const char	*device;	/* "mobile", "tablet" or "desktop" */
+	const char	*os;		/* e.g. "ios", "android", "windows" */
+	const char	*browser;	/* e.g. "chrome", "safari" */
+	const char	*referrer;	/* Referer header, "" none */
+	const char	*variant;	/* A/B index ("0".."9"), device or
+					   country key chosen, "" fallback */
+	const char	*target;	/* the URL the visitor was sent to */
+	unsigned char	 visitor[VISITOR_ID_LEN]; /* keyed hash, daily salt;
+					   never the raw address */
+	int		 bot;		/* bots are recorded but never
+					   counted, capped or sent */
+};
+
+/* Bytes of a Referer kept, with the NUL (fits a journal record). */
+#define CLICK_REFERRER_MAX	860
+
+/*
+ * Copies a Referer header to out (outlen bytes): cut at a character
+ * boundary to fit; "" when it is not UTF-8 without control characters.
+ */
+void	click_referrer(const char *raw, char *out, size_t outlen);
+
+/* The lower-case host of a referrer URL into out; "" when none. */
+void	click_referrer_host(const char *referrer, char *out, size_t outlen);
+
+#define CLICK_CAP	0x01	/* refuse a human click past max_clicks */
+
+/*
+ * Human clicks of one link stored but not counted yet: a batch of clicks
+ * counts them with one UPDATE per run of a link instead of one per click
+ * (click_tally_flush(), in the same transaction).  Zero it to start.
+ */
+struct click_tally {
+	int64_t	 link_id;
+	int64_t	 n;
+};
+
+/*
+ * Stores click c of link l, in the caller's transaction.  A human click
+ * (not c->bot) counts in the link's clicks: at once, or in tally when
+ * one is given.  With CLICK_CAP (and no tally), a human click of a link
+ * that reached max_clicks is refused and nothing changes.  Returns 1
+ * stored, 0 refused (capped), -1 on error.
+ */
+int	click_store(struct lz_db *, const struct link *l,
+	    const struct click *c, int64_t now, int flags,
+	    struct click_tally *tally);
+
+/* Writes the counts kept in tally and empties it.  0 or -1. */
+int	click_tally_flush(struct lz_db *, struct click_tally *);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * linkcache.c -- a small direct-mapped cache of links by slug.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <sodium.h>
+
+#include "link.h"
+#include "store/links.h"
+#include "visit/linkcache.h"
+
+struct slot {
+	struct link	 l;		/* l.slug is the key; NULL: empty */
+	int64_t		 loaded;	/* ms */
+};
+
+static struct slot	 slots[LINKCACHE_SLOTS];
+static unsigned char	 hkey[crypto_shorthash_KEYBYTES];
+static int		 keyed;
+
+/* SipHash with a random key: slugs chosen to collide gain nothing. */
+static struct slot *
+slot_of(const char *slug)
+{
+	unsigned char	 h[crypto_shorthash_BYTES];
+
+	if (!keyed) {
+		randombytes_buf(hkey, sizeof(hkey));
+		keyed = 1;
+	}
+	crypto_shorthash(h, (const unsigned char *)slug, strlen(slug), hkey);
+	return &slots[(h[0] | (unsigned)h[1] << 8) % LINKCACHE_SLOTS];
+}
+
+int
+linkcache_get(struct lz_db *db, const char *slug, int64_t now_ms,
+    const struct link **out)
+{
+	struct slot	*s = slot_of(slug);
+	int		 rc;
+
+	if (s->l.slug != NULL && strcmp(s->l.slug, slug) == 0 &&
+	    now_ms - s->loaded < LINKCACHE_TTL_MS && now_ms >= s->loaded) {
+		*out = &s->l;
+		return 1;
+	}
+	link_free(&s->l);
+	if ((rc = store_link_by_slug(db, slug, &s->l)) != 1)
+		return rc;
+	s->loaded = now_ms;
+	*out = &s->l;
+	/* A capped link's count must be fresh on every visit. */
+	if (s->l.max_clicks != 0)
+		s->loaded = now_ms - LINKCACHE_TTL_MS;
+	return 1;
+}
+
+void
+linkcache_clear(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < LINKCACHE_SLOTS; i++)
+		link_free(&slots[i].l);
+}

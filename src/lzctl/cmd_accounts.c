@@ -1,0 +1,243 @@
+/*
+ * cmd_accounts.c -- lzctl account and key.  The rules are account.c's;
+ * this file only reads arguments and prints.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "account.h"
+#include "ctx.h"
+#include "keys.h"
+#include "lzctl.h"
+#include "lztime.h"
+#include "store/accounts.h"
+#include "store/admin.h"
+#include "store/links.h"
+#include "store/sessions.h"
+#include "util.h"
+
+/* ---- accounts -------------------------------------------------------- */
+
+static int
+account_add(struct ctl_args *a)
+{
+	const char	*email = a->argv[0], *plan = ctl_conf->default_plan;
+	int64_t		 id;
+
+	if (a->opt[0].set)
+		plan = a->opt[0].s;
+	if (!account_email_ok(email)) {
+		ctl_err("'%s' is not an e-mail address", email);
+		return 1;
+	}
+	if (lz_conf_plan(ctl_conf, plan) == NULL) {
+		ctl_err("no plan '%s' (see plan.* in lz.conf)", plan);
+		return 1;
+	}
+	ctl_links_open();
+	if ((id = account_create(email, plan, NULL, lz_now_ms())) < 0)
+		return 1;
+	if (id == 0) {
+		ctl_err("an account with e-mail %s exists", email);
+		return 1;
+	}
+	printf("%lld\n", (long long)id);
+	return 0;
+}
+
+static void
+print_account(const struct account *a, void *arg)
+{
+	char	 ts[32];
+
+	(void)arg;
+	lz_time_fmt_iso(a->created_at, ts, sizeof(ts), 0);
+	printf("%lld\t%s\t%s\t%s\t%s\n", (long long)a->id, a->email, a->plan,
+	    a->disabled ? "disabled" : "active", ts);
+}
+
+static int
+account_list(struct ctl_args *a)
+{
+	(void)a;
+	printf("ID\tEMAIL\tPLAN\tSTATUS\tCREATED\n");
+	return store_account_list(&links.db, print_account, NULL) < 0;
+}
+
+static int
+account_show(struct ctl_args *a)
+{
+	struct account	 acct;
+	char		 date[16], month[8];
+	int64_t		 id;
+
+	if ((id = ctl_account_id(a->argv[0])) == 0)
+		return EXIT_NOTFOUND;
+	if (store_account_get(&links.db, id, NULL, &acct) != 1)
+		return 1;
+	lz_time_fmt_date(lz_now_ms(), date, sizeof(date));
+	snprintf(month, sizeof(month), "%.7s", date);
+	printf("id:       %lld\nemail:    %s\nplan:     %s\n"
+	    "status:   %s\nlinks:    %lld\ncalls:    %lld this month "
+	    "(%s)\n", (long long)acct.id, acct.email, acct.plan,
+	    acct.disabled ? "disabled" : "active",
+	    store_link_count(&links.db, acct.id),
+	    store_usage_get(&links.db, acct.id, month), month);
+	return 0;
+}
+
+static int
+account_plan(struct ctl_args *a)
+{
+	int64_t	 id;
+
+	if (lz_conf_plan(ctl_conf, a->argv[1]) == NULL) {
+		ctl_err("no plan '%s' (see plan.* in lz.conf)", a->argv[1]);
+		return 1;
+	}
+	if ((id = ctl_account_id(a->argv[0])) == 0)
+		return EXIT_NOTFOUND;
+	return store_account_set_plan(&links.db, id, a->argv[1]) == 1 ? 0 : 1;
+}
+
+/*
+ * Sets the dashboard password of an account from the first line of
+ * standard input (so it never shows in ps or the shell history) and ends
+ * the account's dashboard sessions.
+ */
+static int
+account_password(struct ctl_args *a)
+{
+	char	*line = NULL;
+	size_t	 cap = 0;
+	ssize_t	 n;
+	int64_t	 id;
+	int	 rc = 1;
+
+	if ((id = ctl_account_id(a->argv[0])) == 0)
+		return EXIT_NOTFOUND;
+	if ((n = getline(&line, &cap, stdin)) <= 0) {
+		ctl_err("give the new password on standard input");
+		goto out;
+	}
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	if (!account_password_ok(line)) {
+		ctl_err("a password has %d to %d characters", PASSWORD_MIN_LEN,
+		    PASSWORD_MAX_LEN);
+		goto out;
+	}
+	if (account_set_password(id, line) == 1 &&
+	    store_session_delete_others(&links.db, id, 0) == 0)
+		rc = 0;
+out:
+	if (line != NULL) {
+		sodium_memzero(line, cap);
+		free(line);
+	}
+	return rc;
+}
+
+/* account disable and account enable. */
+static int
+account_disable(struct ctl_args *a)
+{
+	int64_t	 id;
+
+	if ((id = ctl_account_id(a->argv[0])) == 0)
+		return EXIT_NOTFOUND;
+	return store_account_set_disabled(&links.db, id,
+	    strcmp(a->cmd->name, "disable") == 0) == 1 ? 0 : 1;
+}
+
+static const struct ctl_cmd account_cmds[] = {
+	{ "add", "EMAIL [--plan PLAN]", 1, 1, 0, account_add,
+	  { { .name = "plan", .ch = 'p', .type = CTL_STR } } },
+	{ "list", "", 0, 0, CTL_DB, account_list, { { 0 } } },
+	{ "show", "ACCOUNT", 1, 1, CTL_DB, account_show, { { 0 } } },
+	{ "plan", "ACCOUNT PLAN", 2, 2, CTL_DB, account_plan, { { 0 } } },
+	{ "password", "ACCOUNT < password", 1, 1, CTL_DB, account_password,
+	  { { 0 } } },
+	{ "disable", "ACCOUNT", 1, 1, CTL_DB, account_disable, { { 0 } } },
+	{ "enable", "ACCOUNT", 1, 1, CTL_DB, account_disable, { { 0 } } },
+};
+
+const struct ctl_group ctl_account = CTL_GROUP("account", NULL,
+    account_cmds);
+
+/* ---- API keys -------------------------------------------------------- */
+
+static int
+key_create(struct ctl_args *a)
+{
+	char		 key[KEY_LEN + 1];
+	int64_t		 account;
+
+	if ((account = ctl_account_id(a->argv[0])) == 0)
+		return EXIT_NOTFOUND;
+	if (apikey_create(account, a->opt[0].set ? a->opt[0].s : "",
+	    lz_now_ms(), key) < 0)
+		return 1;
+	/* Shown once: only the hash is stored. */
+	printf("%s\n", key);
+	sodium_memzero(key, sizeof(key));
+	return 0;
+}
+
+static void
+print_key(const struct apikey *k, void *arg)
+{
+	char	 ts[32], used[32];
+
+	(void)arg;
+	lz_time_fmt_iso(k->created_at, ts, sizeof(ts), 0);
+	if (k->last_used_at)
+		lz_time_fmt_iso(k->last_used_at, used, sizeof(used), 0);
+	else
+		snprintf(used, sizeof(used), "never");
+	printf("%lld\t%s...%s\t%s\t%s\t%s\t%s\n", (long long)k->id, k->prefix,
+	    k->last4, k->revoked_at ? "revoked" : "active", ts, used,
+	    k->name);
+}
+
+static int
+key_list(struct ctl_args *a)
+{
+	int64_t	 account;
+
+	if ((account = ctl_account_id(a->argv[0])) == 0)
+		return EXIT_NOTFOUND;
+	printf("ID\tKEY\tSTATUS\tCREATED\tLAST USED\tNAME\n");
+	return store_key_list(&links.db, account, print_key, NULL) < 0;
+}
+
+static int
+key_revoke(struct ctl_args *a)
+{
+	int64_t	 id;
+	int	 rc;
+
+	if (ctl_id(a->argv[0], "key", &id) == -1)
+		return EXIT_USAGE;
+	ctl_links_open();
+	if ((rc = store_key_revoke(&links.db, id, ACCOUNT_ANY,
+	    lz_now_ms())) == 0) {
+		ctl_err("no active key %lld", (long long)id);
+		return EXIT_NOTFOUND;
+	}
+	return rc == 1 ? 0 : 1;
+}
+
+static const struct ctl_cmd key_cmds[] = {
+	{ "create", "ACCOUNT [--name NAME]", 1, 1, CTL_DB, key_create,
+	  { { .name = "name", .ch = 'n', .type = CTL_STR } } },
+	{ "list", "ACCOUNT", 1, 1, CTL_DB, key_list, { { 0 } } },
+	{ "revoke", "KEY-ID", 1, 1, 0, key_revoke, { { 0 } } },
+};
+
+const struct ctl_group ctl_key = CTL_GROUP("key", "API keys", key_cmds);

@@ -1,0 +1,501 @@
+/*
+ * pstore_catalog.c -- the prompt library's SQL of everything around the
+ * prompts: tags, tools, integrations, models, collections, tutorials and
+ * keywords (pstore.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "pstore.h"
+#include "util.h"
+
+#define COLL_COLS \
+	"id, slug, title, title_en, summary, summary_en, kicker, kicker_en, " \
+	"unlock_cost, updated_at, translation"
+
+/* The prompts of a tool visible by now (param n) beyond its base count. */
+#define TOOL_COUNT(n) \
+	"t.base_count + (SELECT count(*) FROM prompts p WHERE " \
+	"p.tool_id = t.id AND " PSTORE_SCHEDULED("p", n) ")"
+
+/* dialect: instr(a, b) > 0 is strpos(a, b) > 0 in PostgreSQL. */
+#define HAS(col, n)	"(" n " IS NULL OR instr(" col ", " n ") > 0)"
+
+enum { RD_TAGS, RD_TAGS_SCHEDULED, RD_TOOLS, RD_TOOLS_COUNT, RD_INTEGRATIONS,
+    RD_MODELS, RD_MODELS_COUNT, RD_COLLECTIONS, RD_COLLECTIONS_COUNT,
+    RD_COLLECTION, RD_ITEMS, RD_ITEMS_COUNT, RD_TUTORIALS, RD_TUTORIALS_COUNT,
+    RD_TUTORIAL, RD_KEYWORDS, RD_KEYWORDS_COUNT, RD_KEYWORD, RD__MAX };
+
+static const struct lz_sql sql[RD__MAX] = {
+	/* Tags are few: their counts are merged and sorted in C. */
+	[RD_TAGS] = { "tags",
+	    "SELECT id, slug, label, label_en, base_count FROM tags WHERE "
+	    HAS("search", "$1") " ORDER BY id" },
+	[RD_TAGS_SCHEDULED] = { "scheduled tags",
+	    "SELECT pt.tag_id, count(*) FROM prompts p JOIN prompt_tags pt "
+	    "ON pt.prompt_id = p.id WHERE " PSTORE_SCHEDULED("p", "$1")
+	    " GROUP BY "
+	    "pt.tag_id" },
+
+	/* $1 medium, $2 query, $3 limit, $4 offset, $5 now */
+	[RD_TOOLS] = { "tools",
+	    "SELECT t.key, t.label, t.label_en, t.medium, t.description, "
+	    "t.description_en, " TOOL_COUNT("$5") " FROM tools t "
+	    "WHERE ($1 IS NULL OR t.medium = $1) AND " HAS("t.search", "$2")
+	    " ORDER BY t.id LIMIT $3 OFFSET $4" },
+	[RD_TOOLS_COUNT] = { "tool count",
+	    "SELECT count(*) FROM tools t WHERE ($1 IS NULL OR t.medium = $1) "
+	    "AND " HAS("t.search", "$2") },
+	[RD_INTEGRATIONS] = { "integrations",
+	    "SELECT i.key, i.tool_key, i.name, i.vendor, i.category, "
+	    "i.generator_kind, i.generator_url, t.key, " TOOL_COUNT("$1")
+	    " FROM "
+	    "integrations i JOIN tools t ON t.id = i.tool_id ORDER BY i.id" },
+
+	/* $1 category, $2 query, $3 limit, $4 offset */
+	[RD_MODELS] = { "models",
+	    "SELECT " PSTORE_MODEL_COLS " FROM models WHERE "
+	    "($1 IS NULL OR category = $1) AND " HAS("search", "$2")
+	    " ORDER BY id LIMIT $3 OFFSET $4" },
+	[RD_MODELS_COUNT] = { "model count",
+	    "SELECT count(*) FROM models WHERE ($1 IS NULL OR category = $1) "
+	    "AND " HAS("search", "$2") },
+
+	[RD_COLLECTIONS] = { "collections",
+	    "SELECT " COLL_COLS " FROM collections "
+	    "ORDER BY updated_at DESC, slug LIMIT $1 OFFSET $2" },
+	[RD_COLLECTIONS_COUNT] = { "collection count",
+	    "SELECT count(*) FROM collections" },
+	[RD_COLLECTION] = { "collection",
+	    "SELECT " COLL_COLS " FROM collections WHERE slug = $1" },
+	/* $1 collection, $2 now, $3 limit, $4 offset */
+	[RD_ITEMS] = { "collection items",
+	    "SELECT ci.position, ci.note, ci.note_en, x.slug, x.title, "
+	    "x.title_en, p.is_pro FROM collection_items ci "
+	    "JOIN prompts p ON p.id = ci.prompt_id "
+	    "JOIN prompt_text x ON x.prompt_id = p.id "
+	    "WHERE ci.collection_id = $1 AND p.visible_at <= $2 "
+	    "ORDER BY ci.position LIMIT $3 OFFSET $4" },
+	[RD_ITEMS_COUNT] = { "collection item count",
+	    "SELECT count(*) FROM collection_items ci "
+	    "JOIN prompts p ON p.id = ci.prompt_id "
+	    "WHERE ci.collection_id = $1 AND p.visible_at <= $2" },
+
+	/* $1 query, $2 limit, $3 offset */
+	[RD_TUTORIALS] = { "tutorials",
+	    "SELECT slug, title, summary, NULL, source_url, published_at, "
+	    "updated_at FROM tutorials WHERE " HAS("search", "$1")
+	    " ORDER BY published_at DESC, slug LIMIT $2 OFFSET $3" },
+	[RD_TUTORIALS_COUNT] = { "tutorial count",
+	    "SELECT count(*) FROM tutorials WHERE " HAS("search", "$1") },
+	[RD_TUTORIAL] = { "tutorial",
+	    "SELECT slug, title, summary, markdown, source_url, published_at, "
+	    "updated_at FROM tutorials WHERE slug = $1" },
+
+	/* $1 query, $2 category, $3 limit, $4 offset */
+	[RD_KEYWORDS] = { "keywords",
+	    "SELECT " PSTORE_KW_COLS " FROM keywords WHERE " HAS("search", "$1")
+	    " AND ($2 IS NULL OR category = $2) ORDER BY id LIMIT $3 "
+	    "OFFSET $4" },
+	[RD_KEYWORDS_COUNT] = { "keyword count",
+	    "SELECT count(*) FROM keywords WHERE " HAS("search", "$1")
+	    " AND ($2 IS NULL OR category = $2)" },
+	[RD_KEYWORD] = { "keyword",
+	    "SELECT " PSTORE_KW_COLS " FROM keywords WHERE slug = $1" },
+};
+
+struct lz_sqlset pstore_catalog_sql = LZ_SQLSET("prompt catalog", sql);
+static struct lz_sqlset *const set = &pstore_catalog_sql;
+
+/* A row reader: reads a row of st and calls the caller's fn with it. */
+typedef void row_fn(struct lz_stmt *, void *fn, void *arg);
+
+struct rows {
+	row_fn	*row;
+	void	*fn;
+	void	*arg;
+};
+
+static void
+each(struct lz_stmt *st, void *arg)
+{
+	struct rows	*r = arg;
+
+	r->row(st, r->fn, r->arg);
+}
+
+/* Runs st, handing each row to row(st, fn, arg); the rows or -1. */
+static long
+rows(struct lz_stmt *st, row_fn *row, void *fn, void *arg)
+{
+	struct rows	 r = { row, fn, arg };
+
+	return lz_each(st, each, &r);
+}
+
+/*
+ * A page of a list: the rows of statement list with v[0..n) bound, to
+ * row(fn, arg); then the size of the whole list, statement count with
+ * v[0..nc).  The size, or -1.
+ */
+static long long
+page(struct lz_db *db, int list, int count, const struct lz_val *v,
+    size_t n, size_t nc, row_fn *row, void *fn, void *arg)
+{
+	if (rows(lz_db_stmtv(db, set, list, v, n), row, fn, arg) < 0)
+		return -1;
+	return pstore_count(lz_db_stmtv(db, set, count, v, nc));
+}
+
+/* ---- tags ------------------------------------------------------------ */
+
+struct tagent {
+	int64_t		 id;
+	char		*slug, *label, *label_en;
+	long long	 count;
+};
+
+struct tagents {
+	struct tagent	*v;
+	size_t		 n;
+};
+
+static int
+tagent_by_id(const void *key, const void *elem)
+{
+	int64_t	 id = *(const int64_t *)key;
+	int64_t	 other = ((const struct tagent *)elem)->id;
+
+	return id < other ? -1 : id > other;
+}
+
+/* Most used first, then by slug (byte order, as SQLite's BINARY). */
+static int
+tagent_order(const void *a, const void *b)
+{
+	const struct tagent	*x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->slug, y->slug);
+}
+
+static void
+tagent_free(struct tagent *e)
+{
+	free(e->slug);
+	free(e->label);
+	free(e->label_en);
+}
+
+static void
+add_tag(struct lz_stmt *st, void *arg)
+{
+	struct tagents	*t = arg;
+	struct tagent	*e;
+	const char	*en;
+
+	t->v = xreallocarray(t->v, t->n + 1, sizeof(*t->v));
+	e = &t->v[t->n++];
+	e->id = lz_col_i64(st, 0);
+	e->slug = xstrdup(lz_col_text(st, 1));
+	e->label = xstrdup(lz_col_text(st, 2));
+	en = lz_col_text_or_null(st, 3);
+	e->label_en = en ? xstrdup(en) : NULL;
+	e->count = lz_col_i64(st, 4);
+}
+
+static void
+add_scheduled(struct lz_stmt *st, void *arg)
+{
+	struct tagents	*t = arg;
+	struct tagent	*e;
+	int64_t		 id = lz_col_i64(st, 0);
+
+	if (t->n > 0 && (e = bsearch(&id, t->v, t->n, sizeof(*t->v),
+	    tagent_by_id)) != NULL)
+		e->count += lz_col_i64(st, 1);
+}
+
+long long
+pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
+    long long offset, long limit, void (*fn)(const struct tagrow *, void *),
+    void *arg)
+{
+	const struct lz_val	 vq = LZ_TEXT(q), vnow = LZ_I64(now);
+	struct tagents		 t = { NULL, 0 };
+	struct tagrow		 r;
+	size_t			 kept, i;
+	long long		 total = -1;
+
+	if (lz_each(lz_db_stmtv(db, set, RD_TAGS, &vq, 1), add_tag, &t) < 0 ||
+	    lz_each(lz_db_stmtv(db, set, RD_TAGS_SCHEDULED, &vnow, 1),
+	    add_scheduled, &t) < 0)
+		goto out;
+	for (i = 0, kept = 0; i < t.n; i++)
+		if (t.v[i].count >= min_count)
+			t.v[kept++] = t.v[i];
+		else
+			tagent_free(&t.v[i]);
+	t.n = kept;
+	if (t.n > 1)
+		qsort(t.v, t.n, sizeof(*t.v), tagent_order);
+	for (i = (size_t)(offset < (long long)t.n ? offset : (long long)t.n);
+	    i < t.n && (long)(i - (size_t)offset) < limit; i++) {
+		r.slug = t.v[i].slug;
+		r.label = t.v[i].label;
+		r.label_en = t.v[i].label_en;
+		r.count = t.v[i].count;
+		fn(&r, arg);
+	}
+	total = (long long)t.n;
+out:
+	for (i = 0; i < t.n; i++)
+		tagent_free(&t.v[i]);
+	free(t.v);
+	return total;
+}
+
+/* ---- tools, integrations, models ------------------------------------- */
+
+static void
+row_tool(struct lz_stmt *st, void *fn, void *arg)
+{
+	struct toolrow	 t;
+
+	t.key = lz_col_text(st, 0);
+	t.label = lz_col_text(st, 1);
+	t.label_en = lz_col_text_or_null(st, 2);
+	t.medium = lz_col_text(st, 3);
+	t.description = lz_col_text(st, 4);
+	t.description_en = lz_col_text_or_null(st, 5);
+	t.count = lz_col_i64(st, 6);
+	((void (*)(const struct toolrow *, void *))fn)(&t, arg);
+}
+
+long long
+pstore_tools(struct lz_db *db, const char *medium, const char *q, int64_t now,
+    long long offset, long limit, void (*fn)(const struct toolrow *, void *),
+    void *arg)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(medium), LZ_TEXT(q),
+	    LZ_I64(limit), LZ_I64(offset), LZ_I64(now) };
+
+	return page(db, RD_TOOLS, RD_TOOLS_COUNT, v, LZ_NELEM(v), 2, row_tool,
+	    (void *)fn, arg);
+}
+
+static void
+row_integration(struct lz_stmt *st, void *fn, void *arg)
+{
+	struct integrow	 i;
+
+	i.key = lz_col_text(st, 0);
+	i.tool_key = lz_col_text(st, 1);
+	i.name = lz_col_text(st, 2);
+	i.vendor = lz_col_text(st, 3);
+	i.category = lz_col_text(st, 4);
+	i.generator_kind = lz_col_text(st, 5);
+	i.generator_url = lz_col_text(st, 6);
+	i.tool = lz_col_text(st, 7);
+	i.count = lz_col_i64(st, 8);
+	((void (*)(const struct integrow *, void *))fn)(&i, arg);
+}
+
+long
+pstore_integrations(struct lz_db *db, int64_t now,
+    void (*fn)(const struct integrow *, void *), void *arg)
+{
+	const struct lz_val	 v = LZ_I64(now);
+
+	return rows(lz_db_stmtv(db, set, RD_INTEGRATIONS, &v, 1),
+	    row_integration, (void *)fn, arg);
+}
+
+static void
+row_model(struct lz_stmt *st, void *fn, void *arg)
+{
+	struct modelrow	 m;
+
+	m.key = lz_col_text(st, 0);
+	m.name = lz_col_text(st, 1);
+	m.category = lz_col_text(st, 2);
+	m.version = lz_col_text(st, 3);
+	m.vendor = lz_col_text(st, 4);
+	m.notes = lz_col_text(st, 5);
+	m.notes_en = lz_col_text_or_null(st, 6);
+	m.source_url = lz_col_text(st, 7);
+	m.checked_on = lz_col_text(st, 8);
+	m.verified_on = lz_col_text(st, 9);
+	m.verification = lz_col_text(st, 10);
+	m.status = lz_col_text(st, 11);
+	m.tool_key = lz_col_text(st, 12);
+	m.generator_url = lz_col_text(st, 13);
+	m.record_type = lz_col_text(st, 14);
+	((void (*)(const struct modelrow *, void *))fn)(&m, arg);
+}
+
+long long
+pstore_models(struct lz_db *db, const char *category, const char *q,
+    long long offset, long limit, void (*fn)(const struct modelrow *, void *),
+    void *arg)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(category), LZ_TEXT(q),
+	    LZ_I64(limit), LZ_I64(offset) };
+
+	return page(db, RD_MODELS, RD_MODELS_COUNT, v, LZ_NELEM(v), 2,
+	    row_model, (void *)fn, arg);
+}
+
+/* ---- collections ----------------------------------------------------- */
+
+static void
+row_collection(struct lz_stmt *st, void *fn, void *arg)
+{
+	struct collrow	 c;
+
+	c.id = lz_col_i64(st, 0);
+	c.slug = lz_col_text(st, 1);
+	c.title = lz_col_text(st, 2);
+	c.title_en = lz_col_text_or_null(st, 3);
+	c.summary = lz_col_text(st, 4);
+	c.summary_en = lz_col_text_or_null(st, 5);
+	c.kicker = lz_col_text_or_null(st, 6);
+	c.kicker_en = lz_col_text_or_null(st, 7);
+	c.has_cost = !lz_col_null(st, 8);
+	c.unlock_cost = lz_col_i64(st, 8);
+	c.updated_at = lz_col_i64(st, 9);
+	c.translation = lz_col_text(st, 10);
+	((void (*)(const struct collrow *, void *))fn)(&c, arg);
+}
+
+long long
+pstore_collections(struct lz_db *db, long long offset, long limit,
+    void (*fn)(const struct collrow *, void *), void *arg)
+{
+	const struct lz_val	 v[] = { LZ_I64(limit), LZ_I64(offset) };
+
+	return page(db, RD_COLLECTIONS, RD_COLLECTIONS_COUNT, v, LZ_NELEM(v),
+	    0, row_collection, (void *)fn, arg);
+}
+
+/* The item called slug of statement i: 1, 0, -1. */
+static int
+by_slug(struct lz_db *db, int i, const char *slug, row_fn *row, void *fn,
+    void *arg)
+{
+	const struct lz_val	 v = LZ_TEXT(slug);
+
+	return (int)rows(lz_db_stmtv(db, set, i, &v, 1), row, fn, arg);
+}
+
+int
+pstore_collection(struct lz_db *db, const char *slug,
+    void (*fn)(const struct collrow *, void *), void *arg)
+{
+	return by_slug(db, RD_COLLECTION, slug, row_collection, (void *)fn,
+	    arg);
+}
+
+static void
+row_item(struct lz_stmt *st, void *fn, void *arg)
+{
+	struct itemrow	 i;
+
+	i.position = lz_col_i64(st, 0);
+	i.note = lz_col_text(st, 1);
+	i.note_en = lz_col_text_or_null(st, 2);
+	i.slug = lz_col_text(st, 3);
+	i.title = lz_col_text(st, 4);
+	i.title_en = lz_col_text_or_null(st, 5);
+	i.is_pro = lz_col_int(st, 6);
+	((void (*)(const struct itemrow *, void *))fn)(&i, arg);
+}
+
+long long
+pstore_collection_items(struct lz_db *db, int64_t id, int64_t now,
+    long long offset, long limit, void (*fn)(const struct itemrow *, void *),
+    void *arg)
+{
+	const struct lz_val	 v[] = { LZ_I64(id), LZ_I64(now), LZ_I64(limit),
+	    LZ_I64(offset) };
+
+	return page(db, RD_ITEMS, RD_ITEMS_COUNT, v, LZ_NELEM(v), 2, row_item,
+	    (void *)fn, arg);
+}
+
+/* ---- tutorials and keywords ------------------------------------------ */
+
+static void
+row_tutorial(struct lz_stmt *st, void *fn, void *arg)
+{
+	struct tutrow	 t;
+
+	t.slug = lz_col_text(st, 0);
+	t.title = lz_col_text(st, 1);
+	t.summary = lz_col_text(st, 2);
+	t.markdown = lz_col_text_or_null(st, 3);
+	t.source_url = lz_col_text(st, 4);
+	t.published_at = lz_col_i64(st, 5);
+	t.updated_at = lz_col_i64(st, 6);
+	((void (*)(const struct tutrow *, void *))fn)(&t, arg);
+}
+
+long long
+pstore_tutorials(struct lz_db *db, const char *q, long long offset,
+    long limit, void (*fn)(const struct tutrow *, void *), void *arg)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(q), LZ_I64(limit),
+	    LZ_I64(offset) };
+
+	return page(db, RD_TUTORIALS, RD_TUTORIALS_COUNT, v, LZ_NELEM(v), 1,
+	    row_tutorial, (void *)fn, arg);
+}
+
+int
+pstore_tutorial(struct lz_db *db, const char *slug,
+    void (*fn)(const struct tutrow *, void *), void *arg)
+{
+	return by_slug(db, RD_TUTORIAL, slug, row_tutorial, (void *)fn, arg);
+}
+
+static void
+row_keyword(struct lz_stmt *st, void *fn, void *arg)
+{
+	struct kwrow	 k;
+
+	k.slug = lz_col_text(st, 0);
+	k.term = lz_col_text(st, 1);
+	k.term_en = lz_col_text(st, 2);
+	k.category = lz_col_text(st, 3);
+	k.definition = lz_col_text(st, 4);
+	k.when_to_use = lz_col_text(st, 5);
+	k.how_to_ask = lz_col_text(st, 6);
+	k.gotcha = lz_col_text(st, 7);
+	k.related = lz_col_text(st, 8);
+	k.tags = lz_col_text(st, 9);
+	k.updated_at = lz_col_i64(st, 10);
+	((void (*)(const struct kwrow *, void *))fn)(&k, arg);
+}
+
+long long
+pstore_keywords(struct lz_db *db, const char *q, const char *category,
+    long long offset, long limit, void (*fn)(const struct kwrow *, void *),
+    void *arg)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(q), LZ_TEXT(category),
+	    LZ_I64(limit), LZ_I64(offset) };
+
+	return page(db, RD_KEYWORDS, RD_KEYWORDS_COUNT, v, LZ_NELEM(v), 2,
+	    row_keyword, (void *)fn, arg);
+}
+
+int
+pstore_keyword(struct lz_db *db, const char *slug,
+    void (*fn)(const struct kwrow *, void *), void *arg)
+{
+	return by_slug(db, RD_KEYWORD, slug, row_keyword, (void *)fn, arg);
+}

@@ -1,0 +1,382 @@
+/*
+ * check_store.c -- the storage layer: db.h's statement API, every
+ * statement of both services against a fresh database (what catches a
+ * typo in a rarely used one), and "any account" (store/admin.h).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "db.h"
+#include "link.h"
+#include "pstore.h"
+#include "store/accounts.h"
+#include "store/admin.h"
+#include "store/links.h"
+#include "store/store.h"
+#include "util.h"
+
+static char	 dir[64];
+
+static void
+mkdir_tmp(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/lz-check-store-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void
+rm_tmp(void)
+{
+	char	 cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* ---- the statement API ------------------------------------------------ */
+
+enum { T_CREATE, T_PUT, T_GET, T_SWAPPED, T_ALL, T_SUM, T_BLOB, T_BAD,
+    T_TWO, T__MAX };
+
+static const struct lz_sql tsql[T__MAX] = {
+	[T_CREATE] = { "create",
+	    "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT, b BLOB)" },
+	[T_PUT] = { "put",
+	    "INSERT INTO t (k, v, b) VALUES ($1, $2, $3) RETURNING k" },
+	[T_GET] = { "get", "SELECT v, b FROM t WHERE k = $1" },
+	/* $2 before $1, and $1 twice: bound by number all the same. */
+	[T_SWAPPED] = { "swapped",
+	    "UPDATE t SET v = $2 || '/' || $2 WHERE k >= $1 AND k < $1 + 10" },
+	[T_ALL] = { "all", "SELECT k, v FROM t ORDER BY k" },
+	[T_SUM] = { "sum", "SELECT sum(k) FROM t" },
+	[T_BLOB] = { "blob",
+	    "SELECT b IS NULL, length(b) FROM t WHERE k = $1" },
+	[T_BAD] = { "bad", "SELECT nosuch FROM t" },
+	[T_TWO] = { "two", "SELECT 1; SELECT 2" },
+};
+
+static struct lz_sqlset tset = LZ_SQLSET("test", tsql);
+
+static struct lz_db	 tdb;
+
+static void
+tdb_setup(void)
+{
+	char	 path[96], err[256];
+
+	mkdir_tmp();
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	ck_assert_msg(lz_db_open(&tdb, path, LZ_DB_CREATE, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(lz_run(lz_db_stmt(&tdb, &tset, T_CREATE)), 0);
+}
+
+static void
+tdb_teardown(void)
+{
+	lz_db_close(&tdb);
+	rm_tmp();
+}
+
+static void
+put(int64_t k, const char *v)
+{
+	struct lz_stmt	*st = lz_db_stmt(&tdb, &tset, T_PUT);
+	int64_t		 got = 0;
+
+	lz_bind_i64(st, 1, k);
+	lz_bind_text(st, 2, v);
+	ck_assert_int_eq(lz_one_i64(st, &got), 1);
+	ck_assert_int_eq(got, k);
+}
+
+static void
+count_row(struct lz_stmt *st, void *arg)
+{
+	(void)st;
+	(*(int *)arg)++;
+}
+
+START_TEST(stmt_binds_by_number)
+{
+	struct lz_stmt	*st;
+	int		 n = 0;
+
+	put(1, "a");
+	put(5, "b");
+	put(20, "c");
+	st = lz_db_stmt(&tdb, &tset, T_SWAPPED);
+	lz_bind_text(st, 2, "x");
+	lz_bind_i64(st, 1, 1);
+	ck_assert_int_eq(lz_run(st), 2);
+	st = lz_db_stmt(&tdb, &tset, T_GET);
+	lz_bind_i64(st, 1, 5);
+	ck_assert_int_eq(lz_row(st), 1);
+	ck_assert_str_eq(lz_col_text(st, 0), "x/x");
+	lz_reset(st);
+	ck_assert_int_eq(lz_each(lz_db_stmt(&tdb, &tset, T_ALL), count_row,
+	    &n), 3);
+	ck_assert_int_eq(n, 3);
+}
+END_TEST
+
+START_TEST(stmt_rows_and_nulls)
+{
+	struct lz_stmt	*st;
+	int64_t		 v = -1;
+
+	/* No row: 0 and the value left alone. */
+	st = lz_db_stmt(&tdb, &tset, T_GET);
+	lz_bind_i64(st, 1, 7);
+	ck_assert_int_eq(lz_row(st), 0);
+	st = lz_db_stmt(&tdb, &tset, T_SUM);
+	ck_assert_int_eq(lz_one_i64(st, &v), 1);
+	ck_assert_int_eq(v, 0);			/* NULL reads as 0 */
+	put(7, NULL);
+	st = lz_db_stmt(&tdb, &tset, T_GET);
+	lz_bind_i64(st, 1, 7);
+	ck_assert_int_eq(lz_row(st), 1);
+	ck_assert(lz_col_null(st, 0));
+	ck_assert_str_eq(lz_col_text(st, 0), "");
+	ck_assert_ptr_null(lz_col_text_or_null(st, 0));
+	lz_reset(st);
+	/* A statement handed out again starts over, bindings cleared. */
+	st = lz_db_stmt(&tdb, &tset, T_GET);
+	ck_assert_int_eq(lz_row(st), 0);
+	lz_db_reset_all(&tdb);
+}
+END_TEST
+
+START_TEST(stmt_blobs)
+{
+	struct lz_stmt	*st;
+	const void	*p;
+	size_t		 len;
+
+	st = lz_db_stmt(&tdb, &tset, T_PUT);
+	lz_bind_i64(st, 1, 1);
+	lz_bind_blob(st, 3, "", 0);		/* empty, not NULL */
+	ck_assert_int_eq(lz_run(st), 1);
+	st = lz_db_stmt(&tdb, &tset, T_PUT);
+	lz_bind_i64(st, 1, 2);
+	lz_bind_blob(st, 3, "a\0b", 3);
+	ck_assert_int_eq(lz_run(st), 1);
+	st = lz_db_stmt(&tdb, &tset, T_BLOB);
+	lz_bind_i64(st, 1, 1);
+	ck_assert_int_eq(lz_row(st), 1);
+	ck_assert_int_eq(lz_col_int(st, 0), 0);
+	ck_assert_int_eq(lz_col_int(st, 1), 0);
+	lz_reset(st);
+	st = lz_db_stmt(&tdb, &tset, T_GET);
+	lz_bind_i64(st, 1, 2);
+	ck_assert_int_eq(lz_row(st), 1);
+	p = lz_col_blob(st, 1, &len);
+	ck_assert_uint_eq(len, 3);
+	ck_assert(memcmp(p, "a\0b", 3) == 0);
+	lz_reset(st);
+}
+END_TEST
+
+START_TEST(stmt_failures)
+{
+	struct lz_stmt	*st;
+	int		 n = 0;
+
+	/* A statement that cannot be prepared fails its steps, again and
+	 * again; so does one bound to a parameter it lacks. */
+	st = lz_db_stmt(&tdb, &tset, T_BAD);
+	ck_assert_int_eq(lz_each(st, count_row, &n), -1);
+	st = lz_db_stmt(&tdb, &tset, T_BAD);
+	ck_assert_int_eq(lz_run(st), -1);
+	st = lz_db_stmt(&tdb, &tset, T_TWO);
+	ck_assert_int_eq(lz_row(st), -1);
+	st = lz_db_stmt(&tdb, &tset, T_GET);
+	lz_bind_i64(st, 2, 1);
+	ck_assert_int_eq(lz_row(st), -1);
+	/* ... and the next use of it is whole again. */
+	st = lz_db_stmt(&tdb, &tset, T_GET);
+	lz_bind_i64(st, 1, 1);
+	ck_assert_int_eq(lz_row(st), 0);
+	/* A constraint: -1, and the statement is reset. */
+	put(3, "x");
+	st = lz_db_stmt(&tdb, &tset, T_PUT);
+	lz_bind_i64(st, 1, 3);
+	ck_assert_int_eq(lz_run(st), -1);
+	ck_assert_int_eq(n, 0);
+}
+END_TEST
+
+START_TEST(stmt_transactions)
+{
+	struct lz_stmt	*st;
+
+	ck_assert_int_eq(lz_db_in_txn(&tdb), 0);
+	ck_assert_int_eq(lz_db_begin(&tdb), 0);
+	put(1, "a");
+	ck_assert_int_eq(lz_db_in_txn(&tdb), 1);
+	/* The end of a request rolls back what it left open. */
+	lz_db_reset_all(&tdb);
+	ck_assert_int_eq(lz_db_in_txn(&tdb), 0);
+	st = lz_db_stmt(&tdb, &tset, T_GET);
+	lz_bind_i64(st, 1, 1);
+	ck_assert_int_eq(lz_row(st), 0);
+	ck_assert_int_eq(lz_db_begin_read(&tdb), 1);
+	ck_assert_int_eq(lz_db_begin_read(&tdb), 0);
+	ck_assert_int_eq(lz_db_commit(&tdb), 0);
+}
+END_TEST
+
+/* ---- every statement of the link service ------------------------------ */
+
+static struct lz_db	 ldb;
+
+static void
+links_setup(void)
+{
+	char	 path[96], err[256];
+	int	 from, to;
+
+	mkdir_tmp();
+	snprintf(path, sizeof(path), "%s/links.db", dir);
+	ck_assert_msg(lz_db_open(&ldb, path, LZ_DB_CREATE, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(lz_db_migrate(&ldb, lz_links_migrations,
+	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s",
+	    err);
+	lz_db_close(&ldb);
+	ck_assert_msg(store_open(&ldb, path, err, sizeof(err)) == 0, "%s",
+	    err);
+}
+
+static void
+links_teardown(void)
+{
+	lz_db_close(&ldb);
+	rm_tmp();
+}
+
+START_TEST(links_statements_prepare)
+{
+	char	 err[512];
+
+	ck_assert_msg(lz_db_prepare_all(&ldb, store_sqlsets, err,
+	    sizeof(err)) == 0, "%s", err);
+}
+END_TEST
+
+static int64_t
+add_link(int64_t account, const char *slug)
+{
+	struct link	 l;
+	int64_t		 id;
+
+	memset(&l, 0, sizeof(l));
+	l.account_id = account;
+	l.slug = xstrdup(slug);
+	l.target_url = xstrdup("https://example.com/");
+	l.redirect_type = 302;
+	l.created_at = 1000;
+	ck_assert_int_eq(store_link_insert(&ldb, &l), 0);
+	id = l.id;
+	link_free(&l);
+	return id;
+}
+
+static void
+count_link(struct link *l, void *arg)
+{
+	(void)l;
+	(*(int *)arg)++;
+}
+
+/* Account 0 matches nothing; any account is for admin tools only.  (The
+ * refusal comes first: with CK_FORK=no the suite is one process.) */
+START_TEST(links_account_any)
+{
+	struct link	 l;
+	int64_t		 a, id;
+	int		 n = 0;
+
+	a = store_account_add(&ldb, "a@example.com", "free", NULL, 1000);
+	ck_assert_int_gt(a, 0);
+	id = add_link(a, "mine");
+	ck_assert_int_eq(store_link_get(&ldb, id, 0, &l), 0);
+	ck_assert_int_eq(store_link_delete(&ldb, id, 0, 2000), 0);
+	ck_assert_int_eq(store_link_list(&ldb, 0, 0, 10, count_link, &n), 0);
+	ck_assert_int_eq(store_link_get(&ldb, id, ACCOUNT_ANY, &l), -1);
+	ck_assert_int_eq(store_link_delete(&ldb, id, ACCOUNT_ANY, 2000), -1);
+	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 1);
+	link_free(&l);
+
+	store_admin();
+	ck_assert_int_eq(store_link_list(&ldb, ACCOUNT_ANY, 0, 10, count_link,
+	    &n), 1);
+	ck_assert_int_eq(store_link_get(&ldb, id, ACCOUNT_ANY, &l), 1);
+	link_free(&l);
+	ck_assert_int_eq(store_link_delete(&ldb, id, ACCOUNT_ANY, 2000), 1);
+	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 0);
+}
+END_TEST
+
+/* ---- every statement of the prompt library ---------------------------- */
+
+START_TEST(prompts_statements_prepare)
+{
+	struct lz_sqlset *const	 build[] = { &pstore_build_sql, NULL };
+	struct lz_db		 db;
+	char			 path[96], err[512];
+
+	mkdir_tmp();
+	snprintf(path, sizeof(path), "%s/prompts.db", dir);
+	ck_assert_msg(pstore_create(&db, path, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_msg(lz_db_prepare_all(&db, build, err, sizeof(err)) == 0,
+	    "%s", err);
+	ck_assert_int_eq(pstore_build_begin(&db), 0);
+	ck_assert_msg(pstore_build_end(&db, err, sizeof(err)) == 0, "%s", err);
+	lz_db_close(&db);
+	ck_assert_msg(pstore_open(&db, path, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_msg(lz_db_prepare_all(&db, pstore_sqlsets, err,
+	    sizeof(err)) == 0, "%s", err);
+	lz_db_close(&db);
+	rm_tmp();
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("store");
+	TCase	*t;
+	SRunner	*sr;
+	int	 failed;
+
+	t = tcase_create("statements");
+	tcase_add_checked_fixture(t, tdb_setup, tdb_teardown);
+	tcase_add_test(t, stmt_binds_by_number);
+	tcase_add_test(t, stmt_rows_and_nulls);
+	tcase_add_test(t, stmt_blobs);
+	tcase_add_test(t, stmt_failures);
+	tcase_add_test(t, stmt_transactions);
+	suite_add_tcase(s, t);
+	t = tcase_create("links");
+	tcase_add_checked_fixture(t, links_setup, links_teardown);
+	tcase_add_test(t, links_statements_prepare);
+	tcase_add_test(t, links_account_any);
+	suite_add_tcase(s, t);
+	t = tcase_create("prompts");
+	tcase_add_test(t, prompts_statements_prepare);
+	suite_add_tcase(s, t);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
