@@ -50,12 +50,15 @@
  * before.  WAL_TRIM_FAILS failed tries in a row that copied back no more
  * mean a long read transaction (an admin's sqlite3 shell): then the
  * mover tries only every WAL_TRIM_BACKOFF_MS, since each try holds
- * writers back for up to WAL_TRIM_WAIT_MS.
+ * writers back for up to WAL_TRIM_WAIT_MS.  Otherwise at most every
+ * WAL_TRIM_EVERY_MS, however often the mover moves: checkpoints of
+ * their own (lz-hooks') must find it idle most of the time.
  */
 #define WAL_TRIM_BYTES		(4 * 1024 * 1024)
 #define WAL_TRIM_WAIT_MS	500
 #define WAL_TRIM_FAILS		3
 #define WAL_TRIM_BACKOFF_MS	(30 * 1000)
+#define WAL_TRIM_EVERY_MS	1000
 
 /* A journal record.  Strings are NUL-terminated within their field. */
 struct rec {
@@ -525,12 +528,14 @@ wal_trim(struct lz_db *db)
 	static int64_t	 next_ms;
 	static int	 stuck, last = -1;
 	int64_t		 now = lz_mono_us() / 1000;
-	int		 copied = -1;
+	int		 copied = -1, rc;
 
 	if (now < next_ms)
 		return;
-	if (lz_db_wal_trim(db, WAL_TRIM_BYTES, WAL_TRIM_WAIT_MS, &copied) !=
-	    2) {
+	rc = lz_db_wal_trim(db, WAL_TRIM_BYTES, WAL_TRIM_WAIT_MS, &copied);
+	if (rc != 0)
+		next_ms = now + WAL_TRIM_EVERY_MS;
+	if (rc != 2) {
 		stuck = 0;
 		last = -1;
 		return;
