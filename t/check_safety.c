@@ -383,8 +383,8 @@ import_file(const char *name, enum bl_format fmt, const char *source,
 
 	snprintf(path, sizeof(path), "%s/%s", LZ_TEST_DATA, name);
 	ck_assert_ptr_nonnull(f = fopen(path, "r"));
-	ck_assert_msg(bl_import(&links.db, f, fmt, source, 0, now, st, err,
-	    sizeof(err)) == 0, "%s: %s", name, err);
+	ck_assert_msg(bl_import(&links.db, f, fmt, source, 0, now, NULL, st,
+	    err, sizeof(err)) == 0, "%s: %s", name, err);
 	fclose(f);
 }
 
@@ -454,7 +454,7 @@ START_TEST(test_import_empty_keeps_list)
 	ck_assert_ptr_nonnull(f = fmemopen((void *)(uintptr_t)"# nothing\n",
 	    10, "r"));
 	ck_assert_int_eq(bl_import(&links.db, f, BL_HOSTS, "hosts", 0, 2000,
-	    &st, err, sizeof(err)), -1);
+	    NULL, &st, err, sizeof(err)), -1);
 	ck_assert(strstr(err, "unchanged") != NULL);
 	fclose(f);
 	ck_assert_int_eq(scan("https://tracker-malware.test/", why,
