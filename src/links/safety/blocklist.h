@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util.h"
+
 struct canon;
 struct lz_db;
 
