@@ -55,10 +55,35 @@ extern struct lz_sqlset store_accounts_sql, store_links_sql,
 struct lz_stmt *store_stmt_of(struct lz_db *, struct lz_sqlset *, size_t own,
 	    size_t any, int64_t account_id, const struct lz_val *v, size_t n);
 
-/* Statement i of set with a link and a time range as $1, $2, $3, and x
- * as $4: the statistics' statements. */
+/*
+ * A range of whole hours [from, to) as the rollups hold it (DESIGN
+ * 3.10): the whole UTC days [day[0], day[1]) from the rows of days, the
+ * hours [head[0], head[1]) before them and [tail[0], tail[1]) after them
+ * from the rows of hours.  Empty parts are empty ranges.
+ */
+struct store_range {
+	int64_t	 day[2], head[2], tail[2];
+};
+
+/* r for [from, to), both on whole hours. */
+void	store_range(int64_t from, int64_t to, struct store_range *r);
+
+/*
+ * Statement i of set with a link as $1 and a range as $2 to $7 (day,
+ * head, tail): the statistics' statements, which read each part of the
+ * range with "at >= $2 AND at < $3" and so on.
+ */
 struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
-	    int64_t link_id, int64_t from, int64_t to, int64_t x);
+	    int64_t link_id, const struct store_range *);
+
+/*
+ * Deletes in short write transactions of batch rows each: fn(db, before,
+ * batch) deletes at most batch rows older than before and returns how
+ * many, or -1.  Goes on while batches are full, up to max rows in all
+ * (the next run goes on).  Returns the rows deleted, or -1.
+ */
+long	store_purge(struct lz_db *, long (*fn)(struct lz_db *, int64_t before,
+	    long batch), int64_t before, long batch, long max);
 
 /*
  * The row of st, found by the hash bound to it: 1 when its column col
