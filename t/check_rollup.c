@@ -477,6 +477,7 @@ START_TEST(t_stats_ranges)
 		{ B + 90 * 60000, B + 50 * HOUR + 17 },
 		{ B + 3 * HOUR, B + 7 * HOUR },
 		{ B + 5 * HOUR + 1, B + 5 * HOUR + 2 },
+		{ D0 + DAY, D0 + 2 * DAY },	/* by hour */
 		{ D0 + DAY, D0 + 3 * DAY },
 		{ 0, NOW },
 	};
@@ -514,6 +515,13 @@ START_TEST(t_stats_ranges)
 				    from, to, link));
 		sum = vsum = 0;
 		json_array_foreach(json_object_get(j, "series"), k, item) {
+			/* Each bucket as the raw clicks have it. */
+			int64_t	 t = (r.from / r.bucket + (int64_t)k) *
+			    r.bucket;
+
+			ck_assert_int_eq(json_integer_value(json_object_get(
+			    item, "clicks")), raw("bot = 0", t > from ? t :
+			    from, t + r.bucket < to ? t + r.bucket : to, link));
 			sum += json_integer_value(json_object_get(item,
 			    "clicks"));
 			vsum += json_integer_value(json_object_get(item,

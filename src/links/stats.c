@@ -165,7 +165,8 @@ variant_rates(json_t *rows, json_t *vclicks)
 static int
 add_conversions(json_t *j, struct lz_db *db, int64_t id,
     const struct stats_range *r, const struct store_range *sr,
-    int64_t clicks, json_t *totals, struct build *b)
+    const struct store_range *ser, int64_t clicks, json_t *totals,
+    struct build *b)
 {
 	json_t	*bd, *vclicks;
 	size_t	 i;
@@ -186,7 +187,7 @@ add_conversions(json_t *j, struct lz_db *db, int64_t id,
 		for (i = 0; i < json_array_size(b->series); i++)
 			json_object_set_new(json_array_get(b->series, i),
 			    "revenue", json_object());
-		if (store_conv_series(db, id, sr, r->bucket, series_conv,
+		if (store_conv_series(db, id, ser, r->bucket, series_conv,
 		    b) == -1)
 			goto out;
 	}
@@ -216,16 +217,18 @@ int
 stats_add(json_t *j, struct lz_db *db, int64_t id, struct stats_range *r,
     json_t *(*money)(int64_t))
 {
-	struct store_range	 sr;
+	struct store_range	 sr, ser;
 	struct build		 b;
 	json_t			*totals, *bd, *arr;
 	int64_t			 clicks, bots, visitors, k, nb;
 	size_t			 i;
 
-	/* Whole hours, as the rollups hold them. */
+	/* Whole hours, as the rollups hold them; a series by hour reads
+	 * hours alone. */
 	r->from = r->from / LZ_HOUR_MS * LZ_HOUR_MS;
 	r->to = (r->to + LZ_HOUR_MS - 1) / LZ_HOUR_MS * LZ_HOUR_MS;
-	store_range(r->from, r->to, &sr);
+	store_range(r->from, r->to, 1, &sr);
+	store_range(r->from, r->to, r->bucket % LZ_DAY_MS == 0, &ser);
 	memset(&b, 0, sizeof(b));
 	b.money = money;
 	if (store_stats_totals(db, id, &sr, &clicks, &bots, &visitors) == -1)
@@ -244,7 +247,7 @@ stats_add(json_t *j, struct lz_db *db, int64_t id, struct stats_range *r,
 			    "s:i, s:i}", "t", stats_time(k * r->bucket),
 			    "clicks", 0, "visitors", 0, "conversions", 0));
 		json_object_set_new(j, "series", b.series);
-		if (store_stats_series(db, id, &sr, r->bucket, series_one,
+		if (store_stats_series(db, id, &ser, r->bucket, series_one,
 		    &b) == -1)
 			return -1;
 	}
@@ -258,5 +261,5 @@ stats_add(json_t *j, struct lz_db *db, int64_t id, struct stats_range *r,
 		    STATS_TOP, breakdown_one, arr) == -1)
 			return -1;
 	}
-	return add_conversions(j, db, id, r, &sr, clicks, totals, &b);
+	return add_conversions(j, db, id, r, &sr, &ser, clicks, totals, &b);
 }

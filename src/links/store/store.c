@@ -67,14 +67,14 @@ store_stmt_of(struct lz_db *db, struct lz_sqlset *set, size_t own, size_t any,
 }
 
 void
-store_range(int64_t from, int64_t to, struct store_range *r)
+store_range(int64_t from, int64_t to, int days, struct store_range *r)
 {
 	int64_t	 d0, d1;
 
 	memset(r, 0, sizeof(*r));
 	d0 = (from + LZ_DAY_MS - 1) / LZ_DAY_MS * LZ_DAY_MS;
 	d1 = to / LZ_DAY_MS * LZ_DAY_MS;
-	if (d0 >= d1) {			/* no whole day: hours alone */
+	if (!days || d0 >= d1) {	/* hours alone */
 		r->head[0] = from;
 		r->head[1] = to;
 		return;

@@ -65,8 +65,10 @@ struct store_range {
 	int64_t	 day[2], head[2], tail[2];
 };
 
-/* r for [from, to), both on whole hours. */
-void	store_range(int64_t from, int64_t to, struct store_range *r);
+/* r for [from, to), both on whole hours; with days 0, in hours alone
+ * (a series by hour). */
+void	store_range(int64_t from, int64_t to, int days,
+	    struct store_range *r);
 
 /*
  * Statement i of set with a link as $1 and a range as $2 to $7 (day,
