@@ -125,8 +125,6 @@ main(int argc, char *argv[])
 		cdf[k] = h += zipf ? 1.0 / (double)(k + 1) : 1.0;
 	if (mkdir(jdir, 0700) == -1)
 		die(jdir, strerror(errno));
-	if (getenv("MT_CACHE_KIB") != NULL)
-		lz_db_cache_kib(&db, atoi(getenv("MT_CACHE_KIB")));
 	if (clicklog_open(&db, jdir, err, sizeof(err)) == -1)
 		die(jdir, err);
 	for (i = 0; i < n; i++) {
