@@ -34,8 +34,9 @@
 struct ru_entry {
 	uint64_t	 hash;
 	size_t		 off, len;	/* the identity in bytes */
-	int64_t		 n;		/* a row's count */
-	int64_t		 first, last;	/* a visit's clicks */
+	int64_t		 n;		/* a row's count, a visit's
+					   clicks */
+	int64_t		 first, last;	/* a visit's first and last */
 	size_t		 texts;		/* in bytes: the last click's
 					   "variant\0suffix\0" */
 };
@@ -170,6 +171,7 @@ rollup_click(struct rollup *ru, const struct click *c, const char *rhost)
 	before = ru->n;
 	i = find(ru);
 	e = &ru->e[i];
+	e->n++;
 	if (ru->n > before || c->at < e->first)
 		e->first = c->at;
 	/* The newest click, the one stored last on a tie. */
@@ -247,26 +249,23 @@ write_visit(struct lz_db *db, struct rollup *ru, size_t i, int64_t horizon,
 	}
 	variant = ru->bytes.p + ru->e[i].texts;
 	suffix = variant + strlen(variant) + 1;
-	if ((rc = store_visitor_new(db, day, link_id, id + ID_HEAD, first,
-	    last, variant, suffix)) != 0) {
+	if ((rc = store_visitor_add(db, day, link_id, id + ID_HEAD, first,
+	    last, variant, suffix, ru->e[i].n, &old)) != 0) {
 		if (rc == 1)
 			add_visitor(ru, link_id, first, 1);
 		return rc;
 	}
-	/* Seen before in the day: an earlier click that arrived late moves
-	 * the visitor-day to its hour. */
-	if (store_visitor_get(db, day, link_id, id + ID_HEAD, &old) != 1)
+	if (first >= old)
+		return 1;
+	/* An earlier click of the day arrived late: the visitor-day moves
+	 * to its hour. */
+	if (store_visitor_first(db, day, link_id, id + ID_HEAD, first) == -1)
 		return -1;
 	if (first / LZ_HOUR_MS < old / LZ_HOUR_MS) {
 		add_visitor(ru, link_id, old, -1);
 		add_visitor(ru, link_id, first, 1);
 	}
-	/* ru->bytes may have moved. */
-	id = ident(ru, &ru->e[i]);
-	variant = ru->bytes.p + ru->e[i].texts;
-	suffix = variant + strlen(variant) + 1;
-	return store_visitor_put(db, day, link_id, id + ID_HEAD, first, last,
-	    variant, suffix) == -1 ? -1 : 1;
+	return 1;
 }
 
 int

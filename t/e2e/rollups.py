@@ -63,13 +63,14 @@ CHECKS = {
         "SELECT count(*) FROM (SELECT * FROM cwant EXCEPT SELECT link_id, "
         "dim, span, at, key, currency, n, valued, micros FROM "
         "conversion_rollups)",
-    # The visitors of the last 31 days: each one's first and last click.
+    # The visitors of the last 31 days: each one's first and last click
+    # and how many.
     "visitor-days wrong or missing":
         "SELECT count(*) FROM (SELECT at / 86400000, link_id, visitor, "
-        "min(at), max(at) FROM clicks WHERE bot = 0 AND at / 86400000 >= "
-        "CAST(strftime('%s', 'now') AS INTEGER) / 86400 - 30 GROUP BY 1, "
-        "2, 3 EXCEPT SELECT day, link_id, visitor, first_at, last_at FROM "
-        "click_visitors)",
+        "min(at), max(at), count(*) FROM clicks WHERE bot = 0 AND "
+        "at / 86400000 >= CAST(strftime('%s', 'now') AS INTEGER) / 86400 - "
+        "30 GROUP BY 1, 2, 3 EXCEPT SELECT day, link_id, visitor, first_at, "
+        "last_at, clicks FROM click_visitors)",
 }
 
 

@@ -309,7 +309,7 @@ class TestRetention(Base):
         self.assertEqual(self.stats(link["id"], q)["totals"]["clicks"], 50)
         # A visitor-day of 40 days ago: past what attribution reads.
         self.inst.sql("INSERT INTO click_visitors VALUES (%d, %d, x'01', "
-                      "0, 0, '', '')" % (today // DAY - 40, link["id"]))
+                      "0, 0, '', '', 1)" % (today // DAY - 40, link["id"]))
 
         self.inst.write_conf("trusted_proxies = 127.0.0.1\n"
                              "clicks_retention_days = 3\n")

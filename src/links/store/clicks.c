@@ -15,7 +15,7 @@
 
 enum { ST_CLICK_COUNT, ST_CLICK_ADD, ST_CLICK_INSERT, ST_JOURNAL_GET,
     ST_JOURNAL_SET, ST_JOURNAL_DEL, ST_JOURNAL_LIST, ST_ROLLUP_ADD,
-    ST_VISITOR_NEW, ST_VISITOR_GET, ST_VISITOR_PUT, ST_VISITOR_LAST, ST_STATS_TOTALS,
+    ST_VISITOR_ADD, ST_VISITOR_FIRST, ST_VISITOR_LAST, ST_STATS_TOTALS,
     ST_STATS_SERIES, ST_STATS_BREAKDOWN, ST_CLICK_NEXT_LINK, ST_CLICK_NEXT,
     ST_ROLLUP_CLEAR, ST_VISITOR_CLEAR, ST_CLICK_EACH, ST_CLICK_PRUNE,
     ST_VISITOR_PRUNE, ST__MAX };
@@ -73,27 +73,28 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (link_id, dim, "
 	    "span, at, key, bot) DO UPDATE SET n = click_rollups.n + "
 	    "excluded.n" },
-	[ST_VISITOR_NEW] = { "visitor new",
+	/*
+	 * The first click stays (the caller moves it back, store.h), so
+	 * what comes back is the row's first click before this batch, and
+	 * its clicks: the batch's alone when the row is new.  The last
+	 * click's variant and suffix go with it; a tie goes to the click
+	 * stored last.
+	 */
+	[ST_VISITOR_ADD] = { "visitor add",
 	    "INSERT INTO click_visitors (day, link_id, visitor, first_at, "
-	    "last_at, variant, suffix) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-	    "ON CONFLICT (day, link_id, visitor) DO NOTHING" },
-	[ST_VISITOR_GET] = { "visitor get",
-	    "SELECT first_at FROM click_visitors WHERE day = $1 AND "
-	    "link_id = $2 AND visitor = $3" },
-	/* The last click's variant and suffix go with it; a tie goes to
-	 * the click stored last. */
-	[ST_VISITOR_PUT] = { "visitor put",
-	    "INSERT INTO click_visitors (day, link_id, visitor, first_at, "
-	    "last_at, variant, suffix) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-	    "ON CONFLICT (day, link_id, visitor) DO UPDATE SET "
-	    "first_at = CASE WHEN excluded.first_at < click_visitors.first_at "
-	    "THEN excluded.first_at ELSE click_visitors.first_at END, "
+	    "last_at, variant, suffix, clicks) VALUES ($1, $2, $3, $4, $5, $6, "
+	    "$7, $8) ON CONFLICT (day, link_id, visitor) DO UPDATE SET "
+	    "clicks = click_visitors.clicks + excluded.clicks, "
 	    "last_at = CASE WHEN excluded.last_at >= click_visitors.last_at "
 	    "THEN excluded.last_at ELSE click_visitors.last_at END, "
 	    "variant = CASE WHEN excluded.last_at >= click_visitors.last_at "
 	    "THEN excluded.variant ELSE click_visitors.variant END, "
 	    "suffix = CASE WHEN excluded.last_at >= click_visitors.last_at "
-	    "THEN excluded.suffix ELSE click_visitors.suffix END" },
+	    "THEN excluded.suffix ELSE click_visitors.suffix END "
+	    "RETURNING first_at, clicks" },
+	[ST_VISITOR_FIRST] = { "visitor first",
+	    "UPDATE click_visitors SET first_at = $4 WHERE day = $1 AND "
+	    "link_id = $2 AND visitor = $3" },
 	[ST_VISITOR_LAST] = { "visitor last",
 	    "SELECT variant, suffix, last_at FROM click_visitors WHERE "
 	    "day = $1 AND link_id = $2 AND visitor = $3 AND last_at >= $4 AND "
@@ -247,44 +248,36 @@ store_rollup_add(struct lz_db *db, int64_t link_id, int dim, int span,
 }
 
 int
-store_visitor_get(struct lz_db *db, int64_t day, int64_t link_id,
-    const unsigned char *visitor, int64_t *first_at)
-{
-	const struct lz_val	 v[] = { LZ_I64(day), LZ_I64(link_id),
-	    LZ_BLOB(visitor, VISITOR_ID_LEN) };
-
-	return lz_one_i64(lz_db_stmtv(db, set, ST_VISITOR_GET, v, LZ_NELEM(v)),
-	    first_at);
-}
-
-static int
-visitor_write(struct lz_db *db, int i, int64_t day, int64_t link_id,
+store_visitor_add(struct lz_db *db, int64_t day, int64_t link_id,
     const unsigned char *visitor, int64_t first_at, int64_t last_at,
-    const char *variant, const char *suffix)
+    const char *variant, const char *suffix, int64_t clicks,
+    int64_t *old_first)
 {
 	const struct lz_val	 v[] = { LZ_I64(day), LZ_I64(link_id),
 	    LZ_BLOB(visitor, VISITOR_ID_LEN), LZ_I64(first_at),
-	    LZ_I64(last_at), LZ_TEXT(str(variant)), LZ_TEXT(str(suffix)) };
+	    LZ_I64(last_at), LZ_TEXT(str(variant)), LZ_TEXT(str(suffix)),
+	    LZ_I64(clicks) };
+	struct lz_stmt		*st;
+	int			 rc;
 
-	return lz_run_changed(lz_db_stmtv(db, set, i, v, LZ_NELEM(v)));
+	st = lz_db_stmtv(db, set, ST_VISITOR_ADD, v, LZ_NELEM(v));
+	if ((rc = lz_row(st)) != 1)
+		return -1;
+	*old_first = lz_col_i64(st, 0);
+	rc = lz_col_i64(st, 1) == clicks;
+	lz_reset(st);
+	return rc;
 }
 
 int
-store_visitor_new(struct lz_db *db, int64_t day, int64_t link_id,
-    const unsigned char *visitor, int64_t first_at, int64_t last_at,
-    const char *variant, const char *suffix)
+store_visitor_first(struct lz_db *db, int64_t day, int64_t link_id,
+    const unsigned char *visitor, int64_t first_at)
 {
-	return visitor_write(db, ST_VISITOR_NEW, day, link_id, visitor,
-	    first_at, last_at, variant, suffix);
-}
+	const struct lz_val	 v[] = { LZ_I64(day), LZ_I64(link_id),
+	    LZ_BLOB(visitor, VISITOR_ID_LEN), LZ_I64(first_at) };
 
-int
-store_visitor_put(struct lz_db *db, int64_t day, int64_t link_id,
-    const unsigned char *visitor, int64_t first_at, int64_t last_at,
-    const char *variant, const char *suffix)
-{
-	return visitor_write(db, ST_VISITOR_PUT, day, link_id, visitor,
-	    first_at, last_at, variant, suffix) == -1 ? -1 : 0;
+	return lz_run_ok(lz_db_stmtv(db, set, ST_VISITOR_FIRST, v,
+	    LZ_NELEM(v)));
 }
 
 int

@@ -55,19 +55,17 @@ int	store_rollup_add(struct lz_db *, int64_t link_id, int dim, int span,
 	    int64_t at, const char *key, size_t keylen, int bot, int64_t n);
 
 /*
- * A visitor of a link on a UTC day (click_visitors).  new: makes the row
- * unless there is one; 1 made, 0 there was one, -1.  get: 1 with the
- * time of the first click, 0 when there is none, -1.  put: makes the row
- * or moves its first click back and its last one on; 0 or -1.
+ * A visitor of a link on a UTC day (click_visitors).  add: makes the
+ * row of clicks clicks from first_at to last_at, or adds them to it and
+ * moves its last click on -- never its first: 1 made, 0 there was one,
+ * with its first click in *old_first (move it back with first()), -1.
  */
-int	store_visitor_new(struct lz_db *, int64_t day, int64_t link_id,
+int	store_visitor_add(struct lz_db *, int64_t day, int64_t link_id,
 	    const unsigned char *visitor, int64_t first_at, int64_t last_at,
-	    const char *variant, const char *suffix);
-int	store_visitor_get(struct lz_db *, int64_t day, int64_t link_id,
-	    const unsigned char *visitor, int64_t *first_at);
-int	store_visitor_put(struct lz_db *, int64_t day, int64_t link_id,
-	    const unsigned char *visitor, int64_t first_at, int64_t last_at,
-	    const char *variant, const char *suffix);
+	    const char *variant, const char *suffix, int64_t clicks,
+	    int64_t *old_first);
+int	store_visitor_first(struct lz_db *, int64_t day, int64_t link_id,
+	    const unsigned char *visitor, int64_t first_at);
 /*
  * The last click of the visitor's day if it is in [since, until]: 1
  * with its variant, suffix (cut to fit) and time, 0 when none, -1.
