@@ -399,42 +399,6 @@ out:
 	return rc;
 }
 
-/* The smaller of two answers of the next_* look-ups: 1 with *v, 0, -1. */
-static int
-least(int rc1, int64_t v1, int rc2, int64_t v2, int64_t *v)
-{
-	if (rc1 == -1 || rc2 == -1)
-		return -1;
-	if (rc1 == 0 && rc2 == 0)
-		return 0;
-	*v = rc2 == 0 || (rc1 == 1 && v1 < v2) ? v1 : v2;
-	return 1;
-}
-
-static int
-next_link(struct lz_db *db, int64_t after, int64_t *link_id)
-{
-	int64_t	 a = 0, b = 0;
-	int	 ra, rb;
-
-	ra = store_click_next_link(db, after, &a);
-	rb = store_conv_next_link(db, after, &b);
-	return least(ra, a, rb, b, link_id);
-}
-
-static int
-next_day(struct lz_db *db, int64_t link_id, int64_t at, int64_t *day)
-{
-	int64_t	 a = 0, b = 0, t;
-	int	 ra, rb, rc;
-
-	ra = store_click_next(db, link_id, at, &a);
-	rb = store_conv_next(db, link_id, at, &b);
-	if ((rc = least(ra, a, rb, b, &t)) == 1)
-		*day = t / LZ_DAY_MS * LZ_DAY_MS;
-	return rc;
-}
-
 int
 rollup_rebuild(struct lz_db *db, int64_t link_id, int64_t since, int64_t now,
     void (*progress)(const struct rollup_progress *, void *), void *arg)
@@ -447,13 +411,14 @@ rollup_rebuild(struct lz_db *db, int64_t link_id, int64_t since, int64_t now,
 	memset(&ru, 0, sizeof(ru));
 	memset(&p, 0, sizeof(p));
 	since = since > 0 ? since / LZ_DAY_MS * LZ_DAY_MS : 0;
-	if (link == 0 && (rc = next_link(db, 0, &link)) != 1)
+	if (link == 0 && (rc = store_rollup_next_link(db, 0, &link)) != 1)
 		return rc;
 	for (;;) {
 		p.links++;
 		p.link_id = link;
 		day = since;
-		while ((rc = next_day(db, link, day, &day)) == 1) {
+		while ((rc = store_rollup_next(db, link, day, &day)) == 1) {
+			day = day / LZ_DAY_MS * LZ_DAY_MS;
 			if (rebuild_day(db, &ru, link, day, now, &p) == -1)
 				return -1;
 			if (progress != NULL)
@@ -461,7 +426,7 @@ rollup_rebuild(struct lz_db *db, int64_t link_id, int64_t since, int64_t now,
 			day += LZ_DAY_MS;
 		}
 		if (rc == -1 || link_id != 0 ||
-		    (rc = next_link(db, link, &link)) != 1)
+		    (rc = store_rollup_next_link(db, link, &link)) != 1)
 			break;
 	}
 	rollup_free(&ru);

@@ -16,36 +16,13 @@
 enum { ST_CLICK_COUNT, ST_CLICK_ADD, ST_CLICK_INSERT, ST_JOURNAL_GET,
     ST_JOURNAL_SET, ST_JOURNAL_DEL, ST_JOURNAL_LIST, ST_ROLLUP_ADD,
     ST_VISITOR_ADD, ST_VISITOR_FIRST, ST_VISITOR_LAST, ST_STATS_TOTALS,
-    ST_STATS_SERIES, ST_STATS_BREAKDOWN, ST_CLICK_NEXT_LINK, ST_CLICK_NEXT,
+    ST_STATS_SERIES, ST_STATS_BREAKDOWN, ST_ROLLUP_NEXT_LINK, ST_ROLLUP_NEXT,
     ST_ROLLUP_CLEAR, ST_VISITOR_CLEAR, ST_CLICK_EACH, ST_CLICK_PRUNE,
     ST_VISITOR_PRUNE, ST__MAX };
 
-/*
- * cols of the click rollups of link $1 where cond holds, in the three
- * parts of a range (store.h): the days [$2, $3), the hours [$4, $5) and
- * [$6, $7).  Three plain ranges of the primary key, whatever the planner.
- */
-#define PARTS(cols, cond) \
-	"SELECT " cols " FROM click_rollups WHERE link_id = $1 AND " cond \
-	" AND span = 24 AND at >= $2 AND at < $3 UNION ALL " \
-	"SELECT " cols " FROM click_rollups WHERE link_id = $1 AND " cond \
-	" AND span = 1 AND at >= $4 AND at < $5 UNION ALL " \
-	"SELECT " cols " FROM click_rollups WHERE link_id = $1 AND " cond \
-	" AND span = 1 AND at >= $6 AND at < $7"
-
-/* The first value of col at or after $2 in the rows of link $1 of one
- * table where cond holds: a seek in its index. */
-#define FIRST(col, table, cond) \
-	"(SELECT " col " FROM " table " WHERE " cond " ORDER BY " col \
-	" LIMIT 1)"
-
-/* The first hour and day of dim d of the click rollups of link $1 at or
- * after $2, as more rows of a UNION ALL. */
-#define NEXT_ROW(d) \
-	" UNION ALL SELECT " FIRST("at", "click_rollups", "link_id = $1 AND " \
-	"dim = " #d " AND span = 1 AND at >= $2") \
-	" UNION ALL SELECT " FIRST("at", "click_rollups", "link_id = $1 AND " \
-	"dim = " #d " AND span = 24 AND at >= $2")
+#define PARTS(cols, cond)	STORE_PARTS("click_rollups", cols, cond)
+#define FIRST(col, table, cond)	STORE_FIRST(col, table, cond)
+#define NEXT_ROW(table, d)	STORE_NEXT_ROLLUP(table, d)
 
 static const struct lz_sql sql[ST__MAX] = {
 	/* The cap is exact: the count only moves while under it. */
@@ -114,17 +91,26 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "SELECT key, sum(n) AS c FROM (" PARTS("key, n", "dim = $9 AND "
 	    "bot = 0") ") AS r GROUP BY key ORDER BY c DESC, key LIMIT $8" },
 
-	[ST_CLICK_NEXT_LINK] = { "click next link",
+	/* What a rebuild has to do: rows of clicks or conversions, raw or
+	 * rolled up (any dim of the rollups: it also clears rows that
+	 * should not be there). */
+	[ST_ROLLUP_NEXT_LINK] = { "rollup next link",
 	    "SELECT min(x) FROM (SELECT " FIRST("link_id", "clicks",
 	    "link_id > $1") " AS x UNION ALL SELECT " FIRST("link_id",
-	    "click_rollups", "link_id > $1") " AS x) AS r" },
-	/* Any row of any dim and span: a rebuild also clears rows that
-	 * should not be there. */
-	[ST_CLICK_NEXT] = { "click next",
+	    "click_rollups", "link_id > $1") " UNION ALL SELECT "
+	    FIRST("link_id", "conversions", "link_id > $1") " UNION ALL SELECT "
+	    FIRST("link_id", "conversion_rollups", "link_id > $1") ") AS r" },
+	[ST_ROLLUP_NEXT] = { "rollup next",
 	    "SELECT min(x) FROM (SELECT " FIRST("at", "clicks",
-	    "link_id = $1 AND at >= $2") " AS x"
-	    NEXT_ROW(0) NEXT_ROW(1) NEXT_ROW(2) NEXT_ROW(3) NEXT_ROW(4)
-	    NEXT_ROW(5) NEXT_ROW(6) NEXT_ROW(7) NEXT_ROW(8) ") AS r" },
+	    "link_id = $1 AND at >= $2") " AS x UNION ALL SELECT " FIRST("at",
+	    "conversions", "link_id = $1 AND at >= $2")
+	    NEXT_ROW("click_rollups", 0) NEXT_ROW("click_rollups", 1)
+	    NEXT_ROW("click_rollups", 2) NEXT_ROW("click_rollups", 3)
+	    NEXT_ROW("click_rollups", 4) NEXT_ROW("click_rollups", 5)
+	    NEXT_ROW("click_rollups", 6) NEXT_ROW("click_rollups", 7)
+	    NEXT_ROW("click_rollups", 8) NEXT_ROW("conversion_rollups", 0)
+	    NEXT_ROW("conversion_rollups", 1) NEXT_ROW("conversion_rollups", 2)
+	    NEXT_ROW("conversion_rollups", 3) ") AS r" },
 	[ST_ROLLUP_CLEAR] = { "rollup clear",
 	    "DELETE FROM click_rollups WHERE link_id = $1 AND "
 	    "dim IN (0, 1, 2, 3, 4, 5, 6, 7, 8) AND span IN (1, 24) AND "
@@ -374,35 +360,21 @@ store_stats_breakdown(struct lz_db *db, enum stats_dim dim, int64_t link_id,
 	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
 }
 
-/* A min() that is NULL when nothing matched: 1 with *v, 0, -1. */
-static int
-one_min(struct lz_stmt *st, int64_t *v)
-{
-	int	 rc;
-
-	if ((rc = lz_row(st)) != 1)
-		return rc;
-	rc = !lz_col_null(st, 0);
-	*v = lz_col_i64(st, 0);
-	lz_reset(st);
-	return rc;
-}
-
 int
-store_click_next_link(struct lz_db *db, int64_t link_id, int64_t *next)
+store_rollup_next_link(struct lz_db *db, int64_t link_id, int64_t *next)
 {
 	const struct lz_val	 v = LZ_I64(link_id);
 
-	return one_min(lz_db_stmtv(db, set, ST_CLICK_NEXT_LINK, &v, 1), next);
+	return store_min(lz_db_stmtv(db, set, ST_ROLLUP_NEXT_LINK, &v, 1), next);
 }
 
 int
-store_click_next(struct lz_db *db, int64_t link_id, int64_t at,
+store_rollup_next(struct lz_db *db, int64_t link_id, int64_t at,
     int64_t *next)
 {
 	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(at) };
 
-	return one_min(lz_db_stmtv(db, set, ST_CLICK_NEXT, v, LZ_NELEM(v)),
+	return store_min(lz_db_stmtv(db, set, ST_ROLLUP_NEXT, v, LZ_NELEM(v)),
 	    next);
 }
 
@@ -463,17 +435,11 @@ store_click_each(struct lz_db *db, int64_t link_id, int64_t from, int64_t to,
 long
 store_click_prune(struct lz_db *db, int64_t before, long limit)
 {
-	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
-
-	return (long)lz_run(lz_db_stmtv(db, set, ST_CLICK_PRUNE, v,
-	    LZ_NELEM(v)));
+	return store_purge_rows(db, set, ST_CLICK_PRUNE, before, limit);
 }
 
 long
 store_visitor_prune(struct lz_db *db, int64_t before_day, long limit)
 {
-	const struct lz_val	 v[] = { LZ_I64(before_day), LZ_I64(limit) };
-
-	return (long)lz_run(lz_db_stmtv(db, set, ST_VISITOR_PRUNE, v,
-	    LZ_NELEM(v)));
+	return store_purge_rows(db, set, ST_VISITOR_PRUNE, before_day, limit);
 }

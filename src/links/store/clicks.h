@@ -95,12 +95,12 @@ int	store_stats_breakdown(struct lz_db *, enum stats_dim, int64_t link_id,
 
 /* ---- rebuilding the rollups (rollup.h) and retention ------------------ */
 
-/* The next link after link_id with clicks or click rollups: 1 with
- * *next, 0 none, -1. */
-int	store_click_next_link(struct lz_db *, int64_t link_id, int64_t *next);
-/* The time of the first click or hour of click rollups of link_id at or
- * after at: 1 with *next, 0 none, -1. */
-int	store_click_next(struct lz_db *, int64_t link_id, int64_t at,
+/* The next link after link_id with clicks or conversions, raw or rolled
+ * up: 1 with *next, 0 none, -1. */
+int	store_rollup_next_link(struct lz_db *, int64_t link_id, int64_t *next);
+/* The time of the first click or conversion, raw or rolled up, of
+ * link_id at or after at: 1 with *next, 0 none, -1. */
+int	store_rollup_next(struct lz_db *, int64_t link_id, int64_t at,
 	    int64_t *next);
 /* Deletes the click rollups and visitors of link_id on the UTC day
  * starting at day_ms.  0 or -1. */

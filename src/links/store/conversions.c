@@ -14,18 +14,10 @@
 
 enum { ST_CONV_SEEN, ST_CONV_INSERT, ST_CONV_COUNT, ST_CONV_REVENUE,
     ST_CONV_ROLLUP, ST_CONV_TOTALS, ST_CONV_SERIES, ST_CONV_BY_SUFFIX,
-    ST_CONV_BY_CURRENCY, ST_CONV_BY_VARIANT, ST_CONV_NEXT_LINK, ST_CONV_NEXT,
-    ST_CONV_ROLLUP_CLEAR, ST_CONV_EACH, ST__MAX };
+    ST_CONV_BY_CURRENCY, ST_CONV_BY_VARIANT, ST_CONV_ROLLUP_CLEAR, ST_CONV_EACH, ST__MAX };
 
-/* cols of the conversion rollups of link $1 where cond holds, in the
- * three parts of a range (store.h), as clicks.c reads its rollups. */
 #define PARTS(cols, cond) \
-	"SELECT " cols " FROM conversion_rollups WHERE link_id = $1 AND " \
-	cond " AND span = 24 AND at >= $2 AND at < $3 UNION ALL " \
-	"SELECT " cols " FROM conversion_rollups WHERE link_id = $1 AND " \
-	cond " AND span = 1 AND at >= $4 AND at < $5 UNION ALL " \
-	"SELECT " cols " FROM conversion_rollups WHERE link_id = $1 AND " \
-	cond " AND span = 1 AND at >= $6 AND at < $7"
+	STORE_PARTS("conversion_rollups", cols, cond)
 
 /* Revenue of a group: NULL when none of its conversions had a value. */
 #define REVENUE	"CASE WHEN sum(valued) > 0 THEN sum(micros) END"
@@ -45,20 +37,6 @@ enum { ST_CONV_SEEN, ST_CONV_INSERT, ST_CONV_COUNT, ST_CONV_REVENUE,
 	PARTS(key " AS key, currency, n AS cnt, valued, micros", cond) \
 	") AS p GROUP BY key, currency) AS g) AS r WHERE rk <= $8 " \
 	"ORDER BY rk, currency"
-
-/* The first value of col in the rows of one table where cond holds. */
-#define FIRST(col, table, cond) \
-	"(SELECT " col " FROM " table " WHERE " cond " ORDER BY " col \
-	" LIMIT 1)"
-
-/* The first hour and day of dim d of the conversion rollups of link $1
- * at or after $2, as more rows of a UNION ALL (any row: a rebuild also
- * clears rows that should not be there). */
-#define NEXT_ROW(d) \
-	" UNION ALL SELECT " FIRST("at", "conversion_rollups", "link_id = $1 " \
-	"AND dim = " #d " AND span = 1 AND at >= $2") \
-	" UNION ALL SELECT " FIRST("at", "conversion_rollups", "link_id = $1 " \
-	"AND dim = " #d " AND span = 24 AND at >= $2")
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_CONV_SEEN] = { "conversion seen",
@@ -101,14 +79,6 @@ static const struct lz_sql sql[ST__MAX] = {
 	/* Not attributed (dim 3) is the value NULL. */
 	[ST_CONV_BY_VARIANT] = { "conversions by variant",
 	    CONV_BY("CASE WHEN dim = 2 THEN key END", "dim IN (2, 3)") },
-	[ST_CONV_NEXT_LINK] = { "conversion next link",
-	    "SELECT min(x) FROM (SELECT " FIRST("link_id", "conversions",
-	    "link_id > $1") " AS x UNION ALL SELECT " FIRST("link_id",
-	    "conversion_rollups", "link_id > $1") " AS x) AS r" },
-	[ST_CONV_NEXT] = { "conversion next",
-	    "SELECT min(x) FROM (SELECT " FIRST("at", "conversions",
-	    "link_id = $1 AND at >= $2") " AS x"
-	    NEXT_ROW(0) NEXT_ROW(1) NEXT_ROW(2) NEXT_ROW(3) ") AS r" },
 	[ST_CONV_ROLLUP_CLEAR] = { "conversion rollup clear",
 	    "DELETE FROM conversion_rollups WHERE link_id = $1 AND "
 	    "dim IN (0, 1, 2, 3) AND span IN (1, 24) AND at >= $2 AND "
@@ -271,37 +241,6 @@ store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
 	st = store_stmt_range(db, set, by[dim], link_id, r);
 	lz_bind_i64(st, 8, limit);
 	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
-}
-
-/* A min() that is NULL when nothing matched: 1 with *v, 0, -1. */
-static int
-one_min(struct lz_stmt *st, int64_t *v)
-{
-	int	 rc;
-
-	if ((rc = lz_row(st)) != 1)
-		return rc;
-	rc = !lz_col_null(st, 0);
-	*v = lz_col_i64(st, 0);
-	lz_reset(st);
-	return rc;
-}
-
-int
-store_conv_next_link(struct lz_db *db, int64_t link_id, int64_t *next)
-{
-	const struct lz_val	 v = LZ_I64(link_id);
-
-	return one_min(lz_db_stmtv(db, set, ST_CONV_NEXT_LINK, &v, 1), next);
-}
-
-int
-store_conv_next(struct lz_db *db, int64_t link_id, int64_t at, int64_t *next)
-{
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(at) };
-
-	return one_min(lz_db_stmtv(db, set, ST_CONV_NEXT, v, LZ_NELEM(v)),
-	    next);
 }
 
 int

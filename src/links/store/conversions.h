@@ -77,15 +77,8 @@ int	store_conv_breakdown(struct lz_db *, enum conv_dim, int64_t link_id,
 	    void (*fn)(const char *key, int64_t key_n, const char *currency,
 	    int64_t n, int has_rev, int64_t micros, void *), void *arg);
 
-/* ---- rebuilding the rollups (rollup.h) -------------------------------- */
+/* ---- rebuilding the rollups (rollup.h; clicks.h finds what to do) ----- */
 
-/* The next link after link_id with conversions or their rollups: 1 with
- * *next, 0 none, -1. */
-int	store_conv_next_link(struct lz_db *, int64_t link_id, int64_t *next);
-/* The time of the first conversion or hour of conversion rollups of
- * link_id at or after at: 1 with *next, 0 none, -1. */
-int	store_conv_next(struct lz_db *, int64_t link_id, int64_t at,
-	    int64_t *next);
 /* Deletes the conversion rollups of link_id on the UTC day starting at
  * day_ms.  0 or -1. */
 int	store_conv_rollup_clear(struct lz_db *, int64_t link_id,

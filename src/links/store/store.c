@@ -100,6 +100,28 @@ store_stmt_range(struct lz_db *db, struct lz_sqlset *set, size_t i,
 	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
 }
 
+int
+store_min(struct lz_stmt *st, int64_t *v)
+{
+	int	 rc;
+
+	if ((rc = lz_row(st)) != 1)
+		return rc;
+	rc = !lz_col_null(st, 0);
+	*v = lz_col_i64(st, 0);
+	lz_reset(st);
+	return rc;
+}
+
+long
+store_purge_rows(struct lz_db *db, struct lz_sqlset *set, size_t i,
+    int64_t before, long limit)
+{
+	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
+
+	return (long)lz_run(lz_db_stmtv(db, set, i, v, LZ_NELEM(v)));
+}
+
 long
 store_purge(struct lz_db *db, long (*fn)(struct lz_db *, int64_t, long),
     int64_t before, long batch, long max)
