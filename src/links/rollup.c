@@ -22,12 +22,11 @@
  * An entry is a sum of the batch, found by its identity, a string of
  * bytes: a kind, then the fields that tell entries of that kind apart.
  *
- *	'h' or 'd'	a row of click_rollups of an hour or a day:
- *			link (8), at (8), dim (1), bot (1), key (the rest)
- *	'v'		a visitor-day: link (8), day (8), visitor (16)
+ *	'h'	a row of click_rollups of an hour (and so of its day):
+ *		link (8), at (8), dim (1), bot (1), key (the rest)
+ *	'v'	a visitor-day: link (8), day (8), visitor (16)
  */
 #define K_HOUR		'h'
-#define K_DAY		'd'
 #define K_VISIT		'v'
 #define ID_HEAD		(1 + 8 + 8)	/* kind, link, at or day */
 
@@ -272,8 +271,8 @@ int
 rollup_write(struct lz_db *db, struct rollup *ru, int64_t now, int whole)
 {
 	const unsigned char	*id;
-	int64_t			 horizon, n;
-	size_t			 i, nvisits, nhours;
+	int64_t			 horizon;
+	size_t			 i, nvisits;
 	long			 late = 0;
 	int			 rc;
 
@@ -287,25 +286,15 @@ rollup_write(struct lz_db *db, struct rollup *ru, int64_t now, int whole)
 			goto fail;
 		late += rc == 0;
 	}
-	/* A day's rows are the sums of its hours'. */
-	nhours = ru->n;
-	for (i = 0; i < nhours; i++) {
+	/* Each hour's row with its day's, in one statement. */
+	for (i = 0; i < ru->n; i++) {
 		id = ident(ru, &ru->e[i]);
 		if (id[0] != K_HOUR || ru->e[i].n == 0)
 			continue;
-		n = ru->e[i].n;
-		add_row(ru, K_DAY, get64(id + 1), get64(id + 9) / LZ_DAY_MS *
-		    LZ_DAY_MS, id[ID_HEAD], id[ID_HEAD + 1], (const char *)id +
-		    ID_HEAD + 2, ru->e[i].len - ID_HEAD - 2, n);
-	}
-	for (i = 0; i < ru->n; i++) {
-		id = ident(ru, &ru->e[i]);
-		if (id[0] == K_VISIT || ru->e[i].n == 0)
-			continue;
 		if (store_rollup_add(db, get64(id + 1), id[ID_HEAD],
-		    id[0] == K_DAY ? 24 : 1, get64(id + 9),
-		    (const char *)id + ID_HEAD + 2, ru->e[i].len - ID_HEAD - 2,
-		    id[ID_HEAD + 1], ru->e[i].n) == -1)
+		    get64(id + 9), (const char *)id + ID_HEAD + 2,
+		    ru->e[i].len - ID_HEAD - 2, id[ID_HEAD + 1],
+		    ru->e[i].n) == -1)
 			goto fail;
 	}
 	if (late > 0)

@@ -45,11 +45,12 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_JOURNAL_LIST] = { "journal list",
 	    "SELECT name FROM click_journals ORDER BY name" },
 
+	/* An hour's row and its day's. */
 	[ST_ROLLUP_ADD] = { "rollup add",
 	    "INSERT INTO click_rollups (link_id, dim, span, at, key, bot, n) "
-	    "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (link_id, dim, "
-	    "span, at, key, bot) DO UPDATE SET n = click_rollups.n + "
-	    "excluded.n" },
+	    "VALUES ($1, $2, 1, $3, $5, $6, $7), ($1, $2, 24, $4, $5, $6, $7) "
+	    "ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE SET "
+	    "n = click_rollups.n + excluded.n" },
 	/*
 	 * The first click stays (the caller moves it back, store.h), so
 	 * what comes back is the row's first click before this batch, and
@@ -223,12 +224,12 @@ store_journal_list(struct lz_db *db, void (*fn)(const char *, void *),
 }
 
 int
-store_rollup_add(struct lz_db *db, int64_t link_id, int dim, int span,
-    int64_t at, const char *key, size_t keylen, int bot, int64_t n)
+store_rollup_add(struct lz_db *db, int64_t link_id, int dim, int64_t hour,
+    const char *key, size_t keylen, int bot, int64_t n)
 {
 	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(dim),
-	    LZ_I64(span), LZ_I64(at), LZ_TEXTN(key, keylen), LZ_I64(bot),
-	    LZ_I64(n) };
+	    LZ_I64(hour), LZ_I64(hour / LZ_DAY_MS * LZ_DAY_MS),
+	    LZ_TEXTN(key, keylen), LZ_I64(bot), LZ_I64(n) };
 
 	return lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADD, v, LZ_NELEM(v)));
 }

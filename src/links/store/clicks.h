@@ -50,9 +50,10 @@ enum stats_dim {
 #define ROLLUP_DIM(d)	((int)(d) + 1)	/* a value of enum stats_dim */
 #define ROLLUP_VISITORS	8		/* new visitor-days */
 
-/* Adds n to a row of click_rollups (made when missing).  0 or -1. */
-int	store_rollup_add(struct lz_db *, int64_t link_id, int dim, int span,
-	    int64_t at, const char *key, size_t keylen, int bot, int64_t n);
+/* Adds n to a row of click_rollups of an hour and to the row of its
+ * day (made when missing).  0 or -1. */
+int	store_rollup_add(struct lz_db *, int64_t link_id, int dim,
+	    int64_t hour, const char *key, size_t keylen, int bot, int64_t n);
 
 /*
  * A visitor of a link on a UTC day (click_visitors).  add: makes the
