@@ -121,14 +121,14 @@ id_head(struct rollup *ru, char kind, int64_t link_id, int64_t t)
 	lz_buf_add(&ru->id, &t, sizeof(t));
 }
 
-/* Adds n to a row of click_rollups. */
+/* Adds n to a row of click_rollups of the hour at (and of its day). */
 static void
-add_row(struct rollup *ru, char kind, int64_t link_id, int64_t at, int dim,
-    int bot, const char *key, size_t keylen, int64_t n)
+add_row(struct rollup *ru, int64_t link_id, int64_t at, int dim, int bot,
+    const char *key, size_t keylen, int64_t n)
 {
 	size_t	 i;
 
-	id_head(ru, kind, link_id, at);
+	id_head(ru, K_HOUR, link_id, at);
 	lz_buf_putc(&ru->id, (char)dim);
 	lz_buf_putc(&ru->id, (char)(bot != 0));
 	lz_buf_add(&ru->id, key, keylen);
@@ -158,10 +158,9 @@ rollup_click(struct rollup *ru, const struct click *c, const char *rhost)
 	int64_t		 hour = c->at / LZ_HOUR_MS * LZ_HOUR_MS;
 	size_t		 i, before;
 
-	ru->clicks++;
-	add_row(ru, K_HOUR, c->link_id, hour, ROLLUP_ALL, c->bot, "", 0, 1);
+	add_row(ru, c->link_id, hour, ROLLUP_ALL, c->bot, "", 0, 1);
 	for (i = 0; i < STATS_DIM__MAX; i++)
-		add_row(ru, K_HOUR, c->link_id, hour, ROLLUP_DIM(i), c->bot,
+		add_row(ru, c->link_id, hour, ROLLUP_DIM(i), c->bot,
 		    keys[i], strlen(keys[i]), 1);
 	if (c->bot)
 		return;
@@ -192,7 +191,6 @@ empty(struct rollup *ru)
 	if (ru->slots != NULL)
 		memset(ru->slots, 0, ru->nslots * sizeof(*ru->slots));
 	ru->n = 0;
-	ru->clicks = 0;
 	lz_buf_reset(&ru->bytes);
 }
 
@@ -218,7 +216,7 @@ get64(const unsigned char *p)
 static void
 add_visitor(struct rollup *ru, int64_t link_id, int64_t at, int64_t n)
 {
-	add_row(ru, K_HOUR, link_id, at / LZ_HOUR_MS * LZ_HOUR_MS,
+	add_row(ru, link_id, at / LZ_HOUR_MS * LZ_HOUR_MS,
 	    ROLLUP_VISITORS, 0, "", 0, n);
 }
 

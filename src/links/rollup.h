@@ -5,9 +5,9 @@
  * A struct rollup sums a batch of clicks in memory: per link and hour,
  * the total and each value of each breakdown, people and bots apart, and
  * each visitor-day's first and last click.  rollup_write() then writes
- * one upsert per (link, hour or day, breakdown, value) of the batch --
- * not one per click -- and one look-up and upsert per visitor-day, in
- * the caller's transaction: the click mover's, with the clicks and the
+ * one upsert per (link, hour, breakdown, value) of the batch, which also
+ * adds to its day's row -- not one per click -- and one upsert per
+ * visitor-day, in the caller's transaction: the click mover's, with the clicks and the
  * journal's position (visit/click.h), so a crash neither loses nor
  * repeats a sum.
  *
@@ -47,7 +47,6 @@ struct rollup {
 	struct lz_buf	 bytes;		/* identities and texts of e */
 	struct lz_buf	 id;		/* the identity being looked up */
 	unsigned char	 key[16];	/* of the hash */
-	long		 clicks;
 };
 
 /* Adds click c, whose referrer's host is rhost. */
