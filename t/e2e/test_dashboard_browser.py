@@ -58,7 +58,8 @@ INSERT INTO clicks (link_id, at, suffix, country, device, os, browser,
     referrer, referrer_host, variant, visitor, bot)
 WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s
     WHERE i + 1 < 1000000)
-SELECT :link, :t0 + i * :step, substr('  igfbml', 1 + 2 * (i % 4), 2),
+SELECT :link, :t0 + i * :step,
+    rtrim(substr('  igfbml', 1 + 2 * (i % 4), 2)),
     substr('TWJPUSDEFRGBKR', 1 + 2 * (i % 7), 2),
     CASE i % 3 WHEN 0 THEN 'mobile' WHEN 1 THEN 'desktop' ELSE 'tablet' END,
     CASE i % 3 WHEN 0 THEN 'ios' WHEN 1 THEN 'windows' ELSE 'android' END,
