@@ -105,7 +105,7 @@ q1(const char *sql)
 
 /* ---- traffic ---------------------------------------------------------- */
 
-static const char *const countries[] = { "TW", "JP", "US", "" };
+static const char countries[][3] = { "TW", "JP", "US", "" };
 static const char *const devices[] = { "mobile", "desktop", "tablet" };
 static const char *const oses[] = { "ios", "android", "windows", "" };
 static const char *const browsers[] = { "safari", "chrome", "firefox" };
