@@ -26,11 +26,12 @@ BENCHES = {
     "hooks": ["bench/hooks"],              # and bench/events-click.c
     "redirect": ["bench/redirect"],
     "search": ["bench/search"],            # and gen-prompts, search-time.c
+    "stats": ["bench/stats"],              # and mover-time.c
     "geo-mem": ["@bench/geo-mem", "2", "20000"],
 }
 # Run by the benchmarks above, or their baseline.
 HELPERS = {"benchlib.py", "gen-prompts", "null-fcgi.c", "events-click.c",
-           "search-time.c", "geo-mem.c"}
+           "search-time.c", "geo-mem.c", "mover-time.c"}
 LIMIT = 300             # seconds for one benchmark, however slow
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """lzctl's progress line (src/lzctl/progress.c): on a terminal, the long
-commands -- prompts import, blocklist import, backup, restore -- rewrite
+commands -- prompts import, blocklist import, backup, restore, stats
+rebuild -- rewrite
 one line of standard error with \\r and end it with a final line; when
 standard error is not a terminal they print nothing of it, and their
 standard output is the same either way."""
@@ -96,6 +97,19 @@ class Progress(unittest.TestCase):
                   [r"reading and checking the file \.\.\.",
                    r"writing prompts: 0 of \d+ \(0%\)",
                    r"creating the indexes \.\.\."], "database written")
+
+    def test_stats_rebuild(self):
+        acct = self.inst.account("rebuild@example.com")
+        self.inst.sql("INSERT INTO links (account_id, slug, target_url, "
+                      "created_at) VALUES (%d, 'rb', 'https://e.example/', "
+                      "0)" % acct)
+        self.inst.sql("INSERT INTO clicks (link_id, at, visitor) SELECT id, "
+                      "strftime('%s', 'now') * 1000, randomblob(16) FROM "
+                      "links WHERE slug = 'rb'")
+        out = self.both(["stats", "rebuild"],
+                        [r"rebuilding the rollups \(link-days\): 1"],
+                        "rebuilt")
+        self.assertIn("rebuilt 1 link-days", out)
 
     def test_backup_and_restore(self):
         self.inst.ctl("account", "add", "progress@example.com")
