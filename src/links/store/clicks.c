@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "db.h"
 #include "store/clicks.h"
 #include "store/store.h"
@@ -14,7 +16,8 @@ enum { ST_CLICK_COUNT, ST_CLICK_ADD, ST_CLICK_INSERT, ST_JOURNAL_GET,
     ST_JOURNAL_SET, ST_JOURNAL_DEL, ST_JOURNAL_LIST, ST_STATS_TOTALS,
     ST_STATS_SERIES, ST_STATS_BY_COUNTRY, ST_STATS_BY_DEVICE, ST_STATS_BY_OS,
     ST_STATS_BY_BROWSER, ST_STATS_BY_REFERRER_HOST, ST_STATS_BY_SUFFIX,
-    ST_STATS_BY_VARIANT, ST_CLICK_NTH, ST_CLICK_LAST, ST__MAX };
+    ST_STATS_BY_VARIANT, ST_CLICK_NTH, ST_CLICK_LAST, ST_CLICK_RANGE_COUNT,
+    ST_CLICK_PAGE, ST__MAX };
 
 /* Human clicks of a link in [$2, $3), grouped by one column, at most
  * $4 values. */
@@ -67,6 +70,17 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "SELECT variant, suffix, at FROM clicks WHERE link_id = $1 AND "
 	    "at >= $2 AND at <= $3 AND visitor = $4 AND bot = 0 "
 	    "ORDER BY at DESC LIMIT 1" },
+
+	/* The raw clicks, for their export (DESIGN 3.9). */
+	[ST_CLICK_RANGE_COUNT] = { "click range count",
+	    "SELECT count(*) FROM clicks WHERE link_id = $1 AND at >= $2 AND "
+	    "at < $3" },
+	/* Newest first from ($3, $4) down, keyset on (at, id). */
+	[ST_CLICK_PAGE] = { "click page",
+	    "SELECT id, at, suffix, country, device, os, browser, referrer, "
+	    "variant, bot FROM clicks WHERE link_id = $1 AND at >= $2 AND "
+	    "at <= $3 AND (at < $3 OR id < $4) ORDER BY at DESC, id DESC "
+	    "LIMIT $5" },
 };
 
 struct lz_sqlset store_clicks_sql = LZ_SQLSET("clicks", sql);
@@ -262,4 +276,53 @@ store_click_last(struct lz_db *db, int64_t link_id,
 		lz_reset(st);
 	}
 	return rc;
+}
+
+long long
+store_click_range_count(struct lz_db *db, int64_t link_id, int64_t from,
+    int64_t to)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(to) };
+	int64_t			 n;
+
+	return lz_one_i64(lz_db_stmtv(db, set, ST_CLICK_RANGE_COUNT, v,
+	    LZ_NELEM(v)), &n) == 1 ? n : -1;
+}
+
+struct click_fn {
+	void	(*fn)(int64_t, const struct click *, void *);
+	void	*arg;
+};
+
+static void
+each_click(struct lz_stmt *st, void *arg)
+{
+	struct click_fn	*f = arg;
+	struct click	 c;
+
+	memset(&c, 0, sizeof(c));
+	c.at = lz_col_i64(st, 1);
+	c.suffix = lz_col_text(st, 2);
+	lz_col_copy(st, 3, c.country, sizeof(c.country));
+	c.device = lz_col_text(st, 4);
+	c.os = lz_col_text(st, 5);
+	c.browser = lz_col_text(st, 6);
+	c.referrer = lz_col_text(st, 7);
+	c.variant = lz_col_text(st, 8);
+	c.bot = lz_col_int(st, 9);
+	f->fn(lz_col_i64(st, 0), &c, f->arg);
+}
+
+long
+store_click_page(struct lz_db *db, int64_t link_id, int64_t from,
+    int64_t before_at, int64_t before_id, long limit,
+    void (*fn)(int64_t id, const struct click *, void *), void *arg)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(before_at), LZ_I64(before_id), LZ_I64(limit) };
+	struct click_fn		 f = { fn, arg };
+
+	return lz_each(lz_db_stmtv(db, set, ST_CLICK_PAGE, v, LZ_NELEM(v)),
+	    each_click, &f);
 }

@@ -57,6 +57,25 @@ int	store_stats_breakdown(struct lz_db *, enum stats_dim, int64_t link_id,
 	    int64_t from, int64_t to, long limit,
 	    void (*fn)(const char *key, int64_t clicks, void *), void *arg);
 
+/* ---- the raw clicks, as kept (DESIGN 3.9, 3.10) ----------------------- */
+
+/* Stored clicks of link_id in [from, to), bots too; -1 on error. */
+long long store_click_range_count(struct lz_db *, int64_t link_id,
+	    int64_t from, int64_t to);
+/*
+ * Up to limit stored clicks of link_id (bots too) at from or later that
+ * come before (before_at, before_id) in the order newest first -- at
+ * descending, then id descending -- so that a page goes on where the one
+ * before ended (a first page: before_at = to, before_id = 0).  fn gets
+ * each click's id and the click (c->link_id, c->target and c->visitor
+ * are not read back: no visitor hash leaves the store this way; strings
+ * valid during the call).  One statement: a short read of its own.
+ * Returns the clicks or -1.
+ */
+long	store_click_page(struct lz_db *, int64_t link_id, int64_t from,
+	    int64_t before_at, int64_t before_id, long limit,
+	    void (*fn)(int64_t id, const struct click *, void *), void *arg);
+
 /* ---- the clicks a conversion is attributed to (conversion.h) ---------- */
 
 /*
