@@ -271,7 +271,8 @@ START_TEST(links_statements_prepare)
 END_TEST
 
 static int64_t
-add_link(int64_t account, const char *slug)
+add_titled(int64_t account, const char *slug, const char *title,
+    const char *url)
 {
 	struct link	 l;
 	int64_t		 id;
@@ -279,13 +280,20 @@ add_link(int64_t account, const char *slug)
 	memset(&l, 0, sizeof(l));
 	l.account_id = account;
 	l.slug = xstrdup(slug);
-	l.target_url = xstrdup("https://example.com/");
+	l.title = title ? xstrdup(title) : NULL;
+	l.target_url = xstrdup(url);
 	l.redirect_type = 302;
 	l.created_at = 1000;
 	ck_assert_int_eq(store_link_insert(&ldb, &l), 0);
 	id = l.id;
 	link_free(&l);
 	return id;
+}
+
+static int64_t
+add_link(int64_t account, const char *slug)
+{
+	return add_titled(account, slug, NULL, "https://example.com/");
 }
 
 static void
@@ -330,26 +338,6 @@ START_TEST(links_account_any)
 	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 0);
 }
 END_TEST
-
-static int64_t
-add_titled(int64_t account, const char *slug, const char *title,
-    const char *url)
-{
-	struct link	 l;
-	int64_t		 id;
-
-	memset(&l, 0, sizeof(l));
-	l.account_id = account;
-	l.slug = xstrdup(slug);
-	l.title = title ? xstrdup(title) : NULL;
-	l.target_url = xstrdup(url);
-	l.redirect_type = 302;
-	l.created_at = 1000;
-	ck_assert_int_eq(store_link_insert(&ldb, &l), 0);
-	id = l.id;
-	link_free(&l);
-	return id;
-}
 
 /* The slugs a filtered list shows, newest first, joined by spaces. */
 static void

@@ -70,9 +70,8 @@ csv_cell(struct lz_buf *b, const char *s, int last)
 }
 
 static void
-take_click(int64_t id, const struct click *c, void *arg)
+take_click(struct page *pg, int64_t id, const struct click *c)
 {
-	struct page	*pg = arg;
 	const char	*text[] = { NULL, c->suffix, c->country, c->device,
 	    c->os, c->browser, c->referrer, c->variant };
 	static const char *const names[] = { "time", "suffix", "country",
@@ -103,38 +102,39 @@ take_click(int64_t id, const struct click *c, void *arg)
 	pg->last[1] = id;
 }
 
+/* Takes the up to n clicks of link id from from on that come after the
+ * cursor cur into pg: 0, or -1 on an error. */
+static int
+read_page(int64_t id, int64_t from, const int64_t cur[2], long n,
+    struct page *pg)
+{
+	struct lz_stmt	*st;
+	struct click	 c;
+	int64_t		 cid;
+	int		 rc;
+
+	st = store_click_page(&links.db, id, from, cur[0], cur[1], n);
+	while ((rc = store_click_next(st, &cid, &c)) == 1)
+		take_click(pg, cid, &c);
+	return rc;
+}
+
 /* A JSON page of up to limit clicks after the cursor cur. */
 static void
 answer_page(struct lz_req *r, int64_t id, const struct stats_range *range,
     const int64_t cur[2], long limit)
 {
 	struct page	 pg;
-	char		 next[API_CURSOR_MAX + 1];
-	json_t		*j;
+	int		 rc;
 
 	memset(&pg, 0, sizeof(pg));
 	pg.arr = json_array();
 	pg.limit = limit;
 	/* One more than shown tells whether another page follows. */
-	if (store_click_page(&links.db, id, range->from, cur[0], cur[1],
-	    limit + 1, take_click, &pg) < 0) {
-		json_decref(pg.arr);
-		lz_resp_error(r, 500, "internal_error", NULL, "The clicks could "
-		    "not be read.");
-		return;
-	}
-	j = json_object();
-	json_object_set_new(j, "ok", json_true());
-	json_object_set_new(j, "link_id", json_integer(id));
-	json_object_set_new(j, "from", stats_time(range->from));
-	json_object_set_new(j, "to", stats_time(range->to));
-	json_object_set_new(j, "clicks", pg.arr);
-	if (pg.more) {
-		api_cursor_encode(pg.last, 2, next, sizeof(next));
-		json_object_set_new(j, "next_cursor", json_string(next));
-	} else
-		json_object_set_new(j, "next_cursor", json_null());
-	lz_resp_json(r, 200, j);
+	rc = read_page(id, range->from, cur, limit + 1, &pg);
+	api_page(r, rc, "clicks", pg.arr, pg.more, pg.last, 2, json_pack(
+	    "{s:I, s:o, s:o}", "link_id", (json_int_t)id, "from",
+	    stats_time(range->from), "to", stats_time(range->to)));
 }
 
 /*
@@ -174,8 +174,7 @@ answer_csv(struct lz_req *r, const struct link *l,
 	for (n = 0; n < EXPORT_MAX; n += pg.n) {
 		pg.n = 0;
 		lz_buf_reset(&pg.csv);
-		if (store_click_page(&links.db, l->id, range->from, pg.last[0],
-		    pg.last[1], CHUNK, take_click, &pg) < 0) {
+		if (read_page(l->id, range->from, pg.last, CHUNK, &pg) == -1) {
 			lz_log(LZ_LOG_ERR, "rid=%s: clicks of link %lld: the "
 			    "export ends after %lld", r->request_id,
 			    (long long)l->id, n);

@@ -50,19 +50,41 @@ api_links_create(struct lz_req *r)
 }
 
 /* A cursor: the base64url form of "V0" or "V0.V1", the last item shown
- * (values 1 and up). */
-void
-api_cursor_encode(const int64_t *v, size_t n, char *out, size_t len)
+ * (values 1 and up); null when no page follows. */
+static json_t *
+next_cursor(int more, const int64_t *v, size_t n)
 {
-	char	 text[48];
+	char	 text[48], out[API_CURSOR_MAX + 1];
 
+	if (!more)
+		return json_null();
 	if (n == 1)
 		snprintf(text, sizeof(text), "%lld", (long long)v[0]);
 	else
 		snprintf(text, sizeof(text), "%lld.%lld", (long long)v[0],
 		    (long long)v[1]);
-	sodium_bin2base64(out, len, (const unsigned char *)text, strlen(text),
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	sodium_bin2base64(out, sizeof(out), (const unsigned char *)text,
+	    strlen(text), sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	return json_string(out);
+}
+
+void
+api_page(struct lz_req *r, long rc, const char *key, json_t *items,
+    int more, const int64_t *last, size_t n, json_t *extra)
+{
+	if (rc < 0) {
+		json_decref(items);
+		json_decref(extra);
+		lz_resp_error(r, 500, "internal_error", NULL, "The %s could not "
+		    "be read.", key);
+		return;
+	}
+	if (extra == NULL)
+		extra = json_object();
+	json_object_set_new(extra, "ok", json_true());
+	json_object_set_new(extra, key, items);
+	json_object_set_new(extra, "next_cursor", next_cursor(more, last, n));
+	lz_resp_json(r, 200, extra);
 }
 
 int
@@ -141,8 +163,7 @@ api_links_list(struct lz_req *r)
 	struct link_filter	 f;
 	struct list_acc		 acc;
 	int64_t			 before = 0;
-	char			 cur[API_CURSOR_MAX + 1];
-	json_t			*j;
+	long			 n;
 
 	if (lz_req_params(r, params, P__MAX, v) == -1)
 		return;
@@ -156,22 +177,9 @@ api_links_list(struct lz_req *r)
 	acc.arr = json_array();
 	acc.limit = (long)v[P_LIMIT].i;
 	acc.now = r->now_ms;
-	if (store_link_list(&links.db, lr->account_id, before, acc.limit + 1,
-	    &f, list_one, &acc) < 0) {
-		json_decref(acc.arr);
-		lz_resp_error(r, 500, "internal_error", NULL, "The links could "
-		    "not be read.");
-		return;
-	}
-	j = json_object();
-	json_object_set_new(j, "ok", json_true());
-	json_object_set_new(j, "links", acc.arr);
-	if (acc.more) {
-		api_cursor_encode(&acc.last_id, 1, cur, sizeof(cur));
-		json_object_set_new(j, "next_cursor", json_string(cur));
-	} else
-		json_object_set_new(j, "next_cursor", json_null());
-	lz_resp_json(r, 200, j);
+	n = store_link_list(&links.db, lr->account_id, before, acc.limit + 1,
+	    &f, list_one, &acc);
+	api_page(r, n, "links", acc.arr, acc.more, &acc.last_id, 1, NULL);
 }
 
 int
@@ -193,16 +201,11 @@ int
 api_links_load(struct lz_req *r, int64_t id, struct link *l)
 {
 	struct links_req	*lr = r->app;
-	int			 rc;
+	struct lz_verr		 e;
 
-	if ((rc = store_link_get(&links.db, id, lr->account_id, l)) == 1)
+	if (linkops_get(id, lr->account_id, l, &e) == 0)
 		return 0;
-	if (rc == 0)
-		lz_resp_error(r, 404, "not_found", "id", "There is no link "
-		    "with this id.");
-	else
-		lz_resp_error(r, 500, "internal_error", NULL, "The link could "
-		    "not be read.");
+	lz_resp_verr(r, &e);
 	return -1;
 }
 

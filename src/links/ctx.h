@@ -56,10 +56,17 @@ int	api_links_path_id(struct lz_req *, int64_t *id);
  * answering 404 or 500. */
 int	api_links_load(struct lz_req *, int64_t id, struct link *l);
 
-/* The opaque cursors of the lists: n (1 or 2) values of 1 and up.
- * Decoding answers 400 naming "cursor" when s is not one (-1). */
+/*
+ * A page of a list: 200 {ok, key: items, next_cursor} and the members of
+ * extra (NULL: none), or 500 when the read failed (rc < 0); takes over
+ * items and extra.  next_cursor is the opaque cursor of last, n (1 or 2)
+ * values of 1 and up of the last item shown, or null when no page
+ * follows (!more); api_cursor_decode reads one back, answering 400
+ * naming "cursor" when s is not one (-1).
+ */
 #define API_CURSOR_MAX	64
-void	api_cursor_encode(const int64_t *v, size_t n, char *out, size_t len);
+void	api_page(struct lz_req *, long rc, const char *key, json_t *items,
+	    int more, const int64_t *last, size_t n, json_t *extra);
 int	api_cursor_decode(struct lz_req *, const char *s, int64_t *v,
 	    size_t n);
 /* The time of query parameter v (an ISO 8601 time with a time zone, or

@@ -53,6 +53,28 @@ take_password(struct link *l, struct lz_verr *e)
 	return 0;
 }
 
+/* The checks of a valid link that go beyond its fields: Safe Browsing
+ * sees every destination in one request (the local scan ran in
+ * link_parse), and a new password is hashed.  0, or -1 with e. */
+static int
+checked(struct link *l, struct lz_verr *e)
+{
+	if (safety_remote(links.conf, l, e) == -1)
+		return -1;
+	return take_password(l, e);
+}
+
+/* A write that failed: rolled back, l freed, e says so.  -1. */
+static int
+unstored(struct link *l, struct lz_verr *e)
+{
+	lz_db_rollback(&links.db);
+	lz_verr_set(e, 500, "internal_error", NULL, "The link could not be "
+	    "stored.");
+	link_free(l);
+	return -1;
+}
+
 int
 linkops_create(const json_t *body, int64_t account_id,
     const struct lz_plan *plan, int64_t now, struct link *l,
@@ -65,16 +87,12 @@ linkops_create(const json_t *body, int64_t account_id,
 	memset(l, 0, sizeof(*l));
 	if (link_parse(body, now, l, e) == -1)
 		goto fail;
-	/* The local scan ran in link_parse; Safe Browsing sees every
-	 * destination of the link in one request. */
-	if (safety_remote(links.conf, l, e) == -1)
-		goto fail;
 	if (l->slug != NULL && slug_reserved(links.conf, l->slug)) {
 		lz_verr_set(e, 409, "slug_reserved", "slug", "The slug '%s' is "
 		    "reserved.", l->slug);
 		goto fail;
 	}
-	if (take_password(l, e) == -1)
+	if (checked(l, e) == -1)
 		goto fail;
 	l->account_id = account_id;
 	l->created_at = now;
@@ -124,9 +142,7 @@ linkops_create(const json_t *body, int64_t account_id,
 		goto dberr;
 	return 0;
 dberr:
-	lz_db_rollback(&links.db);
-	lz_verr_set(e, 500, "internal_error", NULL, "The link could not be "
-	    "stored.");
+	return unstored(l, e);
 fail:
 	link_free(l);
 	return -1;
@@ -145,20 +161,14 @@ update_once(int64_t id, int64_t account_id, const json_t *patch,
 	int		 rc;
 
 	memset(&l, 0, sizeof(l));
-	if ((rc = store_link_get(&links.db, id, account_id, &stored)) != 1) {
-		if (rc == 0)
-			lz_verr_set(e, 404, "not_found", "id", "There is no "
-			    "link with this id.");
-		else
-			lz_verr_set(e, 500, "internal_error", NULL, "The link "
-			    "could not be read.");
+	if (linkops_get(id, account_id, &stored, e) == -1)
 		return -1;
-	}
 	rc = link_parse_patch(&stored, patch, now, &l, e);
 	link_free(&stored);
-	if (rc == -1 || safety_remote(links.conf, &l, e) == -1 ||
-	    take_password(&l, e) == -1)
-		goto fail;
+	if (rc == -1 || checked(&l, e) == -1) {
+		link_free(&l);
+		return -1;
+	}
 	if (lz_db_begin(&links.db) == -1 ||
 	    (rc = store_link_update(&links.db, &l, account_id)) == -1)
 		goto dberr;
@@ -178,11 +188,23 @@ update_once(int64_t id, int64_t account_id, const json_t *patch,
 	link_free(&l);
 	return 0;
 dberr:
-	lz_db_rollback(&links.db);
-	lz_verr_set(e, 500, "internal_error", NULL, "The link could not be "
-	    "stored.");
-fail:
-	link_free(&l);
+	return unstored(&l, e);
+}
+
+int
+linkops_get(int64_t id, int64_t account_id, struct link *l,
+    struct lz_verr *e)
+{
+	int	 rc;
+
+	if ((rc = store_link_get(&links.db, id, account_id, l)) == 1)
+		return 0;
+	if (rc == 0)
+		lz_verr_set(e, 404, "not_found", "id", "There is no link with "
+		    "this id.");
+	else
+		lz_verr_set(e, 500, "internal_error", NULL, "The link could not "
+		    "be read.");
 	return -1;
 }
 

@@ -26,6 +26,11 @@ int	linkops_create(const json_t *body, int64_t account_id,
 	    const struct lz_plan *plan, int64_t now, struct link *out,
 	    struct lz_verr *e);
 
+/* The live link id of account_id (ACCOUNT_ANY: of anyone) into l
+ * (caller frees): 0, or -1 with e filled: 404 not_found, 500. */
+int	linkops_get(int64_t id, int64_t account_id, struct link *l,
+	    struct lz_verr *e);
+
 /*
  * Edits the live link id of account_id (ACCOUNT_ANY: of anyone) with
  * patch, a JSON merge patch of its create fields (link_parse_patch: every

@@ -290,39 +290,33 @@ store_click_range_count(struct lz_db *db, int64_t link_id, int64_t from,
 	    LZ_NELEM(v)), &n) == 1 ? n : -1;
 }
 
-struct click_fn {
-	void	(*fn)(int64_t, const struct click *, void *);
-	void	*arg;
-};
-
-static void
-each_click(struct lz_stmt *st, void *arg)
-{
-	struct click_fn	*f = arg;
-	struct click	 c;
-
-	memset(&c, 0, sizeof(c));
-	c.at = lz_col_i64(st, 1);
-	c.suffix = lz_col_text(st, 2);
-	lz_col_copy(st, 3, c.country, sizeof(c.country));
-	c.device = lz_col_text(st, 4);
-	c.os = lz_col_text(st, 5);
-	c.browser = lz_col_text(st, 6);
-	c.referrer = lz_col_text(st, 7);
-	c.variant = lz_col_text(st, 8);
-	c.bot = lz_col_int(st, 9);
-	f->fn(lz_col_i64(st, 0), &c, f->arg);
-}
-
-long
+struct lz_stmt *
 store_click_page(struct lz_db *db, int64_t link_id, int64_t from,
-    int64_t before_at, int64_t before_id, long limit,
-    void (*fn)(int64_t id, const struct click *, void *), void *arg)
+    int64_t before_at, int64_t before_id, long limit)
 {
 	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
 	    LZ_I64(before_at), LZ_I64(before_id), LZ_I64(limit) };
-	struct click_fn		 f = { fn, arg };
 
-	return lz_each(lz_db_stmtv(db, set, ST_CLICK_PAGE, v, LZ_NELEM(v)),
-	    each_click, &f);
+	return lz_db_stmtv(db, set, ST_CLICK_PAGE, v, LZ_NELEM(v));
+}
+
+int
+store_click_next(struct lz_stmt *st, int64_t *id, struct click *c)
+{
+	int	 rc;
+
+	if ((rc = lz_step(st)) != 1)
+		return rc;
+	memset(c, 0, sizeof(*c));
+	*id = lz_col_i64(st, 0);
+	c->at = lz_col_i64(st, 1);
+	c->suffix = lz_col_text(st, 2);
+	lz_col_copy(st, 3, c->country, sizeof(c->country));
+	c->device = lz_col_text(st, 4);
+	c->os = lz_col_text(st, 5);
+	c->browser = lz_col_text(st, 6);
+	c->referrer = lz_col_text(st, 7);
+	c->variant = lz_col_text(st, 8);
+	c->bot = lz_col_int(st, 9);
+	return 1;
 }

@@ -66,15 +66,19 @@ long long store_click_range_count(struct lz_db *, int64_t link_id,
  * Up to limit stored clicks of link_id (bots too) at from or later that
  * come before (before_at, before_id) in the order newest first -- at
  * descending, then id descending -- so that a page goes on where the one
- * before ended (a first page: before_at = to, before_id = 0).  fn gets
- * each click's id and the click (c->link_id, c->target and c->visitor
- * are not read back: no visitor hash leaves the store this way; strings
- * valid during the call).  One statement: a short read of its own.
- * Returns the clicks or -1.
+ * before ended (a first page: before_at = to, before_id = 0): the
+ * statement, ready to step with store_click_next().  One statement, so a
+ * short read of its own.
  */
-long	store_click_page(struct lz_db *, int64_t link_id, int64_t from,
-	    int64_t before_at, int64_t before_id, long limit,
-	    void (*fn)(int64_t id, const struct click *, void *), void *arg);
+struct lz_stmt *store_click_page(struct lz_db *, int64_t link_id,
+	    int64_t from, int64_t before_at, int64_t before_id, long limit);
+/*
+ * The next click of a page into *id and c (c->link_id, c->target and
+ * c->visitor are not read back: no visitor hash leaves the store this
+ * way; its strings are valid until the next step): 1, 0 at the end, -1
+ * on an error.
+ */
+int	store_click_next(struct lz_stmt *, int64_t *id, struct click *c);
 
 /* ---- the clicks a conversion is attributed to (conversion.h) ---------- */
 

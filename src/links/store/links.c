@@ -19,18 +19,21 @@ enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
     ST_LINK_UPDATE, ST_LINK_UPDATE_ANY, ST_LINK_DELETE, ST_LINK_DELETE_ANY,
     ST__MAX };
 
-/* The create fields and the password hash, $1 to $16 (fields_vals). */
+/* The create fields and the password hash, $1 to $16 (write_link). */
 #define LINK_FIELDS \
 	"target_url, title, mode, variants, redirect_type, og, pixel_fb, " \
 	"pixel_ga, pixel_gtm, pixel_tiktok, pixel_line, escape_inapp, " \
 	"expires_at, max_clicks, utm, password_hash"
 #define LINK_NFIELDS	16
-#define LINK_SET \
-	"target_url = $1, title = $2, mode = $3, variants = $4, " \
-	"redirect_type = $5, og = $6, pixel_fb = $7, pixel_ga = $8, " \
-	"pixel_gtm = $9, pixel_tiktok = $10, pixel_line = $11, " \
-	"escape_inapp = $12, expires_at = $13, max_clicks = $14, utm = $15, " \
-	"password_hash = $16, revision = revision + 1"
+/* Those of live link $17 if still at revision $18, and one edit more. */
+#define LINK_UPDATE \
+	"UPDATE links SET target_url = $1, title = $2, mode = $3, " \
+	"variants = $4, redirect_type = $5, og = $6, pixel_fb = $7, " \
+	"pixel_ga = $8, pixel_gtm = $9, pixel_tiktok = $10, " \
+	"pixel_line = $11, escape_inapp = $12, expires_at = $13, " \
+	"max_clicks = $14, utm = $15, password_hash = $16, " \
+	"revision = revision + 1 WHERE id = $17 AND revision = $18 AND " \
+	"deleted_at IS NULL"
 
 /* link_status() in SQL, at $5: the same order of precedence. */
 #define LINK_STATUS_OF \
@@ -85,11 +88,8 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_LINK_LIST_ANY] = { "link list (any account)", LINK_LIST_ANY(LOWER),
 	    LINK_LIST_ANY(LOWER_PG) },
 	[ST_LINK_UPDATE] = { "link update",
-	    "UPDATE links SET " LINK_SET " WHERE id = $17 AND revision = $18 "
-	    "AND deleted_at IS NULL AND account_id = $19" },
-	[ST_LINK_UPDATE_ANY] = { "link update (any account)",
-	    "UPDATE links SET " LINK_SET " WHERE id = $17 AND revision = $18 "
-	    "AND deleted_at IS NULL" },
+	    LINK_UPDATE " AND account_id = $19" },
+	[ST_LINK_UPDATE_ANY] = { "link update (any account)", LINK_UPDATE },
 	[ST_LINK_DELETE] = { "link delete",
 	    "UPDATE links SET deleted_at = $1 WHERE id = $2 AND "
 	    "deleted_at IS NULL AND account_id = $3 RETURNING slug, "
@@ -190,81 +190,67 @@ store_link_count(struct lz_db *db, int64_t account_id)
 	    1 ? n : -1;
 }
 
-/* The JSON members of l as texts: variants, og, utm (NULL: none). */
-struct link_texts {
-	char	*json[3];
-};
-
-static void
-texts_make(const struct link *l, struct link_texts *t)
+/* j as compact JSON text, or NULL for none; caller frees. */
+static char *
+json_text(const json_t *j)
 {
-	t->json[0] = l->variants ? json_dumps(l->variants, JSON_COMPACT) :
-	    NULL;
-	t->json[1] = l->og ? json_dumps(l->og, JSON_COMPACT) : NULL;
-	t->json[2] = l->utm ? json_dumps(l->utm, JSON_COMPACT) : NULL;
+	return j ? json_dumps(j, JSON_COMPACT) : NULL;
 }
 
-static void
-texts_free(struct link_texts *t)
+/*
+ * Writes l: its LINK_FIELDS as $1 to $16, then for an insert its account,
+ * slug and creation time (the answer as lz_one_i64's, into l->id), for
+ * an update its id and revision and account_id as store_stmt_of binds
+ * it (the answer as lz_run_changed's).
+ */
+static int
+write_link(struct lz_db *db, struct link *l, int update, int64_t account_id)
 {
-	size_t	 i;
-
-	for (i = 0; i < LZ_NELEM(t->json); i++)
-		free(t->json[i]);
-}
-
-/* LINK_FIELDS of l into v[0 .. LINK_NFIELDS). */
-static void
-fields_vals(const struct link *l, const struct link_texts *t,
-    struct lz_val *v)
-{
-	const struct lz_val	 f[LINK_NFIELDS] = {
+	char		*json[] = { json_text(l->variants), json_text(l->og),
+	    json_text(l->utm) };
+	struct lz_val	 v[LINK_NFIELDS + 3] = {
 	    LZ_TEXT(l->target_url), LZ_TEXT(l->title),
-	    LZ_TEXT(link_mode_names[l->mode]), LZ_TEXT(t->json[0]),
-	    LZ_I64(l->redirect_type), LZ_TEXT(t->json[1]),
+	    LZ_TEXT(link_mode_names[l->mode]), LZ_TEXT(json[0]),
+	    LZ_I64(l->redirect_type), LZ_TEXT(json[1]),
 	    LZ_TEXT(l->pixel[PIXEL_FB]), LZ_TEXT(l->pixel[PIXEL_GA]),
 	    LZ_TEXT(l->pixel[PIXEL_GTM]), LZ_TEXT(l->pixel[PIXEL_TIKTOK]),
 	    LZ_TEXT(l->pixel[PIXEL_LINE]), LZ_I64(l->escape_inapp),
 	    LZ_I64_IF(l->expires_at != 0, l->expires_at),
-	    LZ_I64(l->max_clicks), LZ_TEXT(t->json[2]),
+	    LZ_I64(l->max_clicks), LZ_TEXT(json[2]),
 	    LZ_TEXT(l->password_hash) };
+	size_t		 i;
+	int		 rc;
 
-	memcpy(v, f, sizeof(f));
+	if (update) {
+		v[LINK_NFIELDS] = (struct lz_val)LZ_I64(l->id);
+		v[LINK_NFIELDS + 1] = (struct lz_val)LZ_I64(l->revision);
+		rc = lz_run_changed(store_stmt_of(db, set, ST_LINK_UPDATE,
+		    ST_LINK_UPDATE_ANY, account_id, v, LINK_NFIELDS + 2));
+	} else {
+		v[LINK_NFIELDS] = (struct lz_val)LZ_I64(l->account_id);
+		v[LINK_NFIELDS + 1] = (struct lz_val)LZ_TEXT(l->slug);
+		v[LINK_NFIELDS + 2] = (struct lz_val)LZ_I64(l->created_at);
+		rc = lz_one_i64(lz_db_stmtv(db, set, ST_LINK_INSERT, v,
+		    LZ_NELEM(v)), &l->id);
+	}
+	for (i = 0; i < LZ_NELEM(json); i++)
+		free(json[i]);
+	return rc;
 }
 
 int
 store_link_insert(struct lz_db *db, struct link *l)
 {
-	struct link_texts	 t;
-	struct lz_val		 v[LINK_NFIELDS + 3];
-	int			 rc;
+	int	 rc;
 
-	texts_make(l, &t);
-	fields_vals(l, &t, v);
-	v[LINK_NFIELDS] = (struct lz_val)LZ_I64(l->account_id);
-	v[LINK_NFIELDS + 1] = (struct lz_val)LZ_TEXT(l->slug);
-	v[LINK_NFIELDS + 2] = (struct lz_val)LZ_I64(l->created_at);
-	rc = lz_one_i64(lz_db_stmtv(db, set, ST_LINK_INSERT, v, LZ_NELEM(v)),
-	    &l->id);
-	texts_free(&t);
+	rc = write_link(db, l, 0, 0);
 	return rc == -1 ? -1 : rc == 0;
 }
 
 int
-store_link_update(struct lz_db *db, const struct link *l, int64_t account_id)
+store_link_update(struct lz_db *db, struct link *l, int64_t account_id)
 {
-	struct link_texts	 t;
-	struct lz_val		 v[LINK_NFIELDS + 2];
-	int			 rc;
-
-	texts_make(l, &t);
-	fields_vals(l, &t, v);
-	v[LINK_NFIELDS] = (struct lz_val)LZ_I64(l->id);
-	v[LINK_NFIELDS + 1] = (struct lz_val)LZ_I64(l->revision);
-	rc = lz_run_changed(store_stmt_of(db, set, ST_LINK_UPDATE,
-	    ST_LINK_UPDATE_ANY, account_id, v, LZ_NELEM(v)));
-	texts_free(&t);
-	return rc;
+	return write_link(db, l, 1, account_id);
 }
 
 int

@@ -45,8 +45,7 @@ long	store_link_list(struct lz_db *, int64_t account_id, int64_t before,
  * at l->revision, and counts the edit.  1 written, 0 when there is no
  * such live link or it was edited since it was read, -1.
  */
-int	store_link_update(struct lz_db *, const struct link *l,
-	    int64_t account_id);
+int	store_link_update(struct lz_db *, struct link *l, int64_t account_id);
 /* Marks a live link of account_id (ACCOUNT_ANY: of anyone) deleted; its
  * slug (SLUG_MAX + 1 bytes) and account into slug and *owner.  1, 0 (no
  * such live link), -1. */
