@@ -152,8 +152,8 @@ answer_csv(struct lz_req *r, const struct link *l,
 
 	if ((n = store_click_range_count(&links.db, l->id, range->from,
 	    range->to)) < 0) {
-		lz_resp_error(r, 500, "internal_error", NULL, "The clicks could "
-		    "not be read.");
+		lz_resp_error(r, 500, "internal_error", NULL, "The clicks "
+		    "could not be read.");
 		return;
 	}
 	if (n > EXPORT_MAX) {

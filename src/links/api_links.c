@@ -75,8 +75,8 @@ api_page(struct lz_req *r, long rc, const char *key, json_t *items,
 	if (rc < 0) {
 		json_decref(items);
 		json_decref(extra);
-		lz_resp_error(r, 500, "internal_error", NULL, "The %s could not "
-		    "be read.", key);
+		lz_resp_error(r, 500, "internal_error", NULL, "The %s could "
+		    "not be read.", key);
 		return;
 	}
 	if (extra == NULL)
@@ -146,8 +146,6 @@ void
 api_links_list(struct lz_req *r)
 {
 	enum { P_LIMIT, P_CURSOR, P_Q, P_STATUS, P__MAX };
-	static const char *const statuses[] = { "active", "expired",
-	    "capped", "disabled", NULL };
 	static const struct lz_param params[P__MAX] = {
 		[P_LIMIT] =	{ "limit", LZ_PT_INT, 1, LIST_MAX,
 				  LIST_DEFAULT, NULL, 0 },
@@ -155,8 +153,8 @@ api_links_list(struct lz_req *r)
 				  NULL, 0 },
 		[P_Q] =		{ "q", LZ_PT_STR, 1, LINK_SEARCH_MAX, 0, NULL,
 				  0 },
-		[P_STATUS] =	{ "status", LZ_PT_ENUM, 0, 0, -1, statuses,
-				  0 },
+		[P_STATUS] =	{ "status", LZ_PT_ENUM, 0, 0, -1,
+				  link_status_names, 0 },
 	};
 	struct links_req	*lr = r->app;
 	struct lz_pval		 v[P__MAX];

@@ -26,6 +26,8 @@ const char *const link_mode_names[] = { "simple", "ab", "device", "geo",
     NULL };
 const char *const link_pixel_names[] = { "pixel_fb", "pixel_ga", "pixel_gtm",
     "pixel_tiktok", "pixel_line", NULL };
+const char *const link_status_names[] = { "active", "expired", "capped",
+    "disabled", NULL };
 
 /* DESIGN 3.2; lz.conf reserved_slugs adds more. */
 static const char *const reserved_builtin[] = {
@@ -695,8 +697,6 @@ str_or_jnull(const char *s)
 json_t *
 link_json(const struct link *l, const char *base_url, int64_t now)
 {
-	static const char *const status_names[] = { "active", "expired",
-	    "capped", "disabled" };
 	json_t		*j, *stats, *revenue, *amt;
 	const char	*cur;
 	char		*short_url;
@@ -725,7 +725,7 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 	json_object_set_new(j, "has_password",
 	    json_boolean(l->password_hash != NULL));
 	json_object_set_new(j, "status",
-	    json_string(status_names[link_status(l, now)]));
+	    json_string(link_status_names[link_status(l, now)]));
 	json_object_set_new(j, "created_at", lz_json_time(l->created_at));
 
 	stats = json_object();

@@ -71,6 +71,8 @@ struct link {
 
 extern const char *const link_mode_names[];	/* NULL-terminated */
 extern const char *const link_pixel_names[];	/* "pixel_fb", ... */
+extern const char *const link_status_names[];	/* by enum link_status,
+						   NULL-terminated */
 
 void	link_free(struct link *);
 

@@ -203,8 +203,8 @@ linkops_get(int64_t id, int64_t account_id, struct link *l,
 		lz_verr_set(e, 404, "not_found", "id", "There is no link with "
 		    "this id.");
 	else
-		lz_verr_set(e, 500, "internal_error", NULL, "The link could not "
-		    "be read.");
+		lz_verr_set(e, 500, "internal_error", NULL, "The link could "
+		    "not be read.");
 	return -1;
 }
 

@@ -257,7 +257,8 @@ for qs, code in [
         ("q=a%00b", "invalid_query"), ("q=a%07b", "invalid_query"),
         ("q=%C0%AF", "invalid_query"), ("q=%ED%A0%80", "invalid_query"),
         ("q=a&q=b", "duplicate_parameter"), ("Q=a", "unknown_parameter"),
-        ("status=", "invalid_parameter"), ("status=Active", "invalid_parameter"),
+        ("status=", "invalid_parameter"),
+        ("status=Active", "invalid_parameter"),
         ("status=deleted", "invalid_parameter"),
         ("status=active,expired", "invalid_parameter"),
         ("status=0", "invalid_parameter"),
@@ -273,7 +274,8 @@ for qs in ["x=1", "limit=1"]:
 
 # QR codes: formats, sizes, margins, levels, suffixes.
 for qs, code in [
-        ("format=gif", "invalid_parameter"), ("format=SVG", "invalid_parameter"),
+        ("format=gif", "invalid_parameter"),
+        ("format=SVG", "invalid_parameter"),
         ("format=", "invalid_parameter"), ("size=63", "invalid_parameter"),
         ("size=2049", "invalid_parameter"), ("size=0", "invalid_parameter"),
         ("size=-64", "invalid_parameter"), ("size=512px", "invalid_parameter"),
@@ -282,7 +284,8 @@ for qs, code in [
         ("margin=17", "invalid_parameter"), ("margin=-1", "invalid_parameter"),
         ("margin=", "invalid_parameter"), ("ecc=m", "invalid_parameter"),
         ("ecc=X", "invalid_parameter"), ("ecc=LM", "invalid_parameter"),
-        ("suffix=", "invalid_parameter"), ("suffix=a%20b", "invalid_parameter"),
+        ("suffix=", "invalid_parameter"),
+        ("suffix=a%20b", "invalid_parameter"),
         ("suffix=a/b", "invalid_parameter"), ("suffix=" + "s" * 65,
                                                "invalid_parameter"),
         ("suffix=%3Cscript%3E", "invalid_parameter"),

@@ -11,7 +11,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -314,11 +313,9 @@ class Ctl(Base):
         self.assertEqual(rc, 2, err)
 
 
-@unittest.skipUnless(shutil.which("zbarimg") and
-                     shutil.which("rsvg-convert"),
-                     "zbarimg and rsvg-convert are needed (tools/setup-"
-                     "debian: zbar-tools, librsvg2-bin)")
 class Qr(Base):
+    """Needs zbarimg and rsvg-convert (tools/setup-debian: zbar-tools,
+    librsvg2-bin)."""
 
     def decode(self, body, fmt):
         """The text zbarimg reads from an image (an SVG rendered to PNG by

@@ -193,7 +193,8 @@ csv_check(const char *p, size_t len)
 			commas++;
 		else if (*p == '\r') {
 			if (p + 1 == end || p[1] != '\n')
-				BROKEN("CSV: a CR outside quotes, not a line end");
+				BROKEN("CSV: a CR outside quotes and not "
+				    "a line end");
 			if (commas != CSV_FIELDS - 1)
 				BROKEN("CSV: a row of %d fields", commas + 1);
 			commas = 0;
