@@ -68,7 +68,10 @@ checkpoint(struct lz_db *db)
 		    copied);
 		break;
 	case 2:
-		if (frames == 0) {
+		/* No frame counted: the checkpoint did not start, as
+		 * another connection held the database or was checkpointing
+		 * itself (a pool's mover: frames -1). */
+		if (frames <= 0) {
 			lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; "
 			    "next run");
 			break;
