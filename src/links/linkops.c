@@ -12,6 +12,7 @@
 #include "link.h"
 #include "linkops.h"
 #include "log.h"
+#include "pwhash.h"
 #include "req.h"
 #include "rnd.h"
 #include "safety/scan.h"
@@ -24,10 +25,9 @@
 #define EDIT_TRIES	3
 
 /*
- * Replaces a new password of l (l->password) by its argon2id hash and
- * forgets the plain text; 0, or -1 with e filled.  The memory limit is
- * the "interactive" one of libsodium (64 MiB): links_workers checks at
- * once must fit in RAM, see lz-links(8).
+ * Replaces a new password of l (l->password) by its argon2id hash
+ * (pwhash.h: links_workers checks at once must fit in RAM, see
+ * lz-links(8)) and forgets the plain text; 0, or -1 with e filled.
  */
 static int
 take_password(struct link *l, struct lz_verr *e)
@@ -37,13 +37,11 @@ take_password(struct link *l, struct lz_verr *e)
 
 	if (l->password == NULL)
 		return 0;
-	rc = crypto_pwhash_str(out, l->password, strlen(l->password),
-	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
-	    crypto_pwhash_MEMLIMIT_INTERACTIVE);
+	rc = lz_pwhash(l->password, out);
 	sodium_memzero(l->password, strlen(l->password));
 	free(l->password);
 	l->password = NULL;
-	if (rc != 0) {
+	if (rc == -1) {
 		lz_verr_set(e, 500, "internal_error", NULL, "The password "
 		    "could not be hashed.");
 		return -1;
