@@ -13,6 +13,7 @@
 #include "link.h"
 #include "log.h"
 #include "lztime.h"
+#include "pool.h"
 #include "query.h"
 #include "resp.h"
 #include "stats.h"
@@ -137,17 +138,56 @@ answer_page(struct lz_req *r, int64_t id, const struct stats_range *range,
 	    stats_time(range->from), "to", stats_time(range->to)));
 }
 
+/* The CSV rows of an export (answer_csv), from the newest click down. */
+struct export {
+	struct lz_req			*r;
+	const struct link		*l;
+	const struct stats_range	*range;
+};
+
 /*
- * The CSV file of every click in range, CHUNK at a time from the newest:
- * each chunk is read by a statement of its own and written out before
- * the next is read.  A read that fails after the first chunk can only
- * end the file early (logged).
+ * Writes the rows of x CHUNK at a time: each chunk is read by a statement
+ * of its own and written out before the next is read.  A read that fails
+ * after the first chunk can only end the file early (logged).
+ */
+static void
+export_rows(void *arg)
+{
+	struct export	*x = arg;
+	struct page	 pg;
+	long long	 n;
+
+	memset(&pg, 0, sizeof(pg));
+	pg.limit = CHUNK;
+	pg.last[0] = x->range->to;
+	for (n = 0; n < EXPORT_MAX; n += pg.n) {
+		pg.n = 0;
+		lz_buf_reset(&pg.csv);
+		if (read_page(x->l->id, x->range->from, pg.last, CHUNK,
+		    &pg) == -1) {
+			lz_log(LZ_LOG_ERR, "rid=%s: clicks of link %lld: the "
+			    "export ends after %lld", x->r->request_id,
+			    (long long)x->l->id, n);
+			break;
+		}
+		lz_resp_write(x->r, pg.csv.p, pg.csv.len);
+		if (pg.n < CHUNK)
+			break;
+	}
+	lz_buf_free(&pg.csv);
+}
+
+/*
+ * The CSV file of every click in range.  An export of more than a chunk
+ * is a long request: a slow step (lz_pool_slow), so that the worker's
+ * other kept connections go back to nginx and no request waits behind
+ * it (HACKING.md, "The worker loop").
  */
 static void
 answer_csv(struct lz_req *r, const struct link *l,
     const struct stats_range *range)
 {
-	struct page	 pg;
+	struct export	 x = { r, l, range };
 	long long	 n;
 
 	if ((n = store_click_range_count(&links.db, l->id, range->from,
@@ -168,23 +208,10 @@ answer_csv(struct lz_req *r, const struct link *l,
 	    != 1)
 		return;
 	lz_resp_write(r, CSV_HEADER, sizeof(CSV_HEADER) - 1);
-	memset(&pg, 0, sizeof(pg));
-	pg.limit = CHUNK;
-	pg.last[0] = range->to;
-	for (n = 0; n < EXPORT_MAX; n += pg.n) {
-		pg.n = 0;
-		lz_buf_reset(&pg.csv);
-		if (read_page(l->id, range->from, pg.last, CHUNK, &pg) == -1) {
-			lz_log(LZ_LOG_ERR, "rid=%s: clicks of link %lld: the "
-			    "export ends after %lld", r->request_id,
-			    (long long)l->id, n);
-			break;
-		}
-		lz_resp_write(r, pg.csv.p, pg.csv.len);
-		if (pg.n < CHUNK)
-			break;
-	}
-	lz_buf_free(&pg.csv);
+	if (n > CHUNK)
+		lz_pool_slow(export_rows, &x);
+	else
+		export_rows(&x);
 }
 
 void
