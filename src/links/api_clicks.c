@@ -138,7 +138,7 @@ answer_page(struct lz_req *r, int64_t id, const struct stats_range *range,
 	    stats_time(range->from), "to", stats_time(range->to)));
 }
 
-/* The CSV rows of an export (answer_csv), from the newest click down. */
+/* A CSV export (export_csv). */
 struct export {
 	struct lz_req			*r;
 	const struct link		*l;
@@ -146,17 +146,36 @@ struct export {
 };
 
 /*
- * Writes the rows of x CHUNK at a time: each chunk is read by a statement
- * of its own and written out before the next is read.  A read that fails
- * after the first chunk can only end the file early (logged).
+ * The CSV file of every click in x's range, CHUNK at a time from the
+ * newest: each chunk is read by a statement of its own and written out
+ * before the next is read.  A read that fails after the first chunk can
+ * only end the file early (logged).
  */
 static void
-export_rows(void *arg)
+export_csv(void *arg)
 {
 	struct export	*x = arg;
 	struct page	 pg;
 	long long	 n;
 
+	if ((n = store_click_range_count(&links.db, x->l->id, x->range->from,
+	    x->range->to)) < 0) {
+		lz_resp_error(x->r, 500, "internal_error", NULL, "The clicks "
+		    "could not be read.");
+		return;
+	}
+	if (n > EXPORT_MAX) {
+		lz_resp_error(x->r, 400, "invalid_parameter", "from", "The "
+		    "range holds %lld clicks; an export holds at most %d: "
+		    "export it in parts with 'from' and 'to'.", n, EXPORT_MAX);
+		return;
+	}
+	lz_resp_header(x->r, "Content-Disposition", "attachment; "
+	    "filename=\"lz-clicks-%s.csv\"", x->l->slug);
+	if (lz_resp_stream(x->r, 200, "text/csv; charset=utf-8; "
+	    "header=present") != 1)
+		return;
+	lz_resp_write(x->r, CSV_HEADER, sizeof(CSV_HEADER) - 1);
 	memset(&pg, 0, sizeof(pg));
 	pg.limit = CHUNK;
 	pg.last[0] = x->range->to;
@@ -177,43 +196,6 @@ export_rows(void *arg)
 	lz_buf_free(&pg.csv);
 }
 
-/*
- * The CSV file of every click in range.  An export of more than a chunk
- * is a long request: a slow step (lz_pool_slow), so that the worker's
- * other kept connections go back to nginx and no request waits behind
- * it (HACKING.md, "The worker loop").
- */
-static void
-answer_csv(struct lz_req *r, const struct link *l,
-    const struct stats_range *range)
-{
-	struct export	 x = { r, l, range };
-	long long	 n;
-
-	if ((n = store_click_range_count(&links.db, l->id, range->from,
-	    range->to)) < 0) {
-		lz_resp_error(r, 500, "internal_error", NULL, "The clicks "
-		    "could not be read.");
-		return;
-	}
-	if (n > EXPORT_MAX) {
-		lz_resp_error(r, 400, "invalid_parameter", "from", "The range "
-		    "holds %lld clicks; an export holds at most %d: export it "
-		    "in parts with 'from' and 'to'.", n, EXPORT_MAX);
-		return;
-	}
-	lz_resp_header(r, "Content-Disposition", "attachment; "
-	    "filename=\"lz-clicks-%s.csv\"", l->slug);
-	if (lz_resp_stream(r, 200, "text/csv; charset=utf-8; header=present")
-	    != 1)
-		return;
-	lz_resp_write(r, CSV_HEADER, sizeof(CSV_HEADER) - 1);
-	if (n > CHUNK)
-		lz_pool_slow(export_rows, &x);
-	else
-		export_rows(&x);
-}
-
 void
 api_links_clicks(struct lz_req *r)
 {
@@ -231,6 +213,7 @@ api_links_clicks(struct lz_req *r)
 	};
 	struct lz_pval		 v[P__MAX];
 	struct stats_range	 range;
+	struct export		 x;
 	struct link		 l;
 	int64_t			 id, cur[2];
 
@@ -266,9 +249,17 @@ api_links_clicks(struct lz_req *r)
 	}
 	if (api_links_load(r, id, &l) == -1)
 		return;
-	if (v[P_FORMAT].i == F_CSV)
-		answer_csv(r, &l, &range);
-	else
+	/*
+	 * An export is a long request (up to EXPORT_MAX clicks): a slow step,
+	 * so that the worker's other kept connections go back to nginx and
+	 * no request waits behind it (HACKING.md, "The worker loop").
+	 */
+	if (v[P_FORMAT].i == F_CSV) {
+		x.r = r;
+		x.l = &l;
+		x.range = &range;
+		lz_pool_slow(export_csv, &x);
+	} else
 		answer_page(r, id, &range, cur, (long)v[P_LIMIT].i);
 	link_free(&l);
 }
