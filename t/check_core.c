@@ -364,6 +364,45 @@ START_TEST(json_fields)
 }
 END_TEST
 
+/* RFC 7396, Appendix A: target, patch, result. */
+static const char *const merge_cases[][3] = {
+	{ "{\"a\":\"b\"}", "{\"a\":\"c\"}", "{\"a\":\"c\"}" },
+	{ "{\"a\":\"b\"}", "{\"b\":\"c\"}", "{\"a\":\"b\",\"b\":\"c\"}" },
+	{ "{\"a\":\"b\"}", "{\"a\":null}", "{}" },
+	{ "{\"a\":\"b\",\"b\":\"c\"}", "{\"a\":null}", "{\"b\":\"c\"}" },
+	{ "{\"a\":[\"b\"]}", "{\"a\":\"c\"}", "{\"a\":\"c\"}" },
+	{ "{\"a\":\"c\"}", "{\"a\":[\"b\"]}", "{\"a\":[\"b\"]}" },
+	{ "{\"a\":{\"b\":\"c\"}}", "{\"a\":{\"b\":\"d\",\"c\":null}}",
+	  "{\"a\":{\"b\":\"d\"}}" },
+	{ "{\"a\":[{\"b\":\"c\"}]}", "{\"a\":[1]}", "{\"a\":[1]}" },
+	{ "[\"a\",\"b\"]", "[\"c\",\"d\"]", "[\"c\",\"d\"]" },
+	{ "{\"a\":\"b\"}", "[\"c\"]", "[\"c\"]" },
+	{ "{\"a\":\"foo\"}", "null", "null" },
+	{ "{\"a\":\"foo\"}", "\"bar\"", "\"bar\"" },
+	{ "{\"e\":null}", "{\"a\":1}", "{\"e\":null,\"a\":1}" },
+	{ "[1,2]", "{\"a\":\"b\",\"c\":null}", "{\"a\":\"b\"}" },
+	{ "{}", "{\"a\":{\"bb\":{\"ccc\":null}}}", "{\"a\":{\"bb\":{}}}" },
+};
+
+START_TEST(json_merge_patch)
+{
+	json_t	*target, *patch, *want, *got;
+
+	target = json_loads(merge_cases[_i][0], JSON_DECODE_ANY, NULL);
+	patch = json_loads(merge_cases[_i][1], JSON_DECODE_ANY, NULL);
+	want = json_loads(merge_cases[_i][2], JSON_DECODE_ANY, NULL);
+	ck_assert(target && patch && want);
+	got = lz_json_merge_patch(target, patch);
+	ck_assert_msg(json_equal(got, want), "case %d", _i);
+	/* A merge patch applied again changes nothing. */
+	got = lz_json_merge_patch(got, patch);
+	ck_assert_msg(json_equal(got, want), "case %d again", _i);
+	json_decref(got);
+	json_decref(patch);
+	json_decref(want);
+}
+END_TEST
+
 /* ---- configuration ------------------------------------------------------ */
 
 static struct lz_conf *
@@ -677,6 +716,7 @@ suite(void)
 	tcase_add_test(t, time_refuses);
 	tcase_add_test(t, months);
 	tcase_add_test(t, json_fields);
+	tcase_add_loop_test(t, json_merge_patch, 0, LZ_NELEM(merge_cases));
 	tcase_add_test(t, json_chars);
 	tcase_add_test(t, conf_loads);
 	tcase_add_test(t, conf_refuses);

@@ -40,6 +40,30 @@ lz_json_time(int64_t ms)
 	return json_string(buf);
 }
 
+json_t *
+lz_json_merge_patch(json_t *target, const json_t *patch)
+{
+	const char	*key;
+	json_t		*v;
+
+	if (!json_is_object(patch)) {
+		json_decref(target);
+		return json_deep_copy(patch);
+	}
+	if (!json_is_object(target)) {
+		json_decref(target);
+		target = json_object();
+	}
+	json_object_foreach((json_t *)(uintptr_t)patch, key, v) {
+		if (json_is_null(v))
+			json_object_del(target, key);
+		else
+			json_object_set_new(target, key, lz_json_merge_patch(
+			    json_incref(json_object_get(target, key)), v));
+	}
+	return target;
+}
+
 static void
 expected(unsigned types, char *buf, size_t len)
 {

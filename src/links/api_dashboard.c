@@ -680,7 +680,7 @@ dash_hooks_add(struct lz_req *r)
 		    ',') != NULL) {
 			lz_verr_set(&e, 400, "invalid_events", "events",
 			    "'events' must be a list of event names: click, "
-			    "link.created.");
+			    "link.created, link.updated, link.deleted.");
 			goto verr;
 		}
 		lz_buf_printf(&ev, "%s%s", i ? "," : "",

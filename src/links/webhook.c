@@ -29,7 +29,10 @@
 #include "util.h"
 #include "webhook.h"
 
-static const char *const event_names[] = { "click", "link.created" };
+/* By bit, WEBHOOK_EV_*. */
+static const char *const event_names[] = { "click", "link.created",
+    "link.updated", "link.deleted" };
+#define EVENTS_LIST	"click, link.created, link.updated, link.deleted"
 
 void
 webhook_delivery_free(struct webhook_delivery *d)
@@ -67,8 +70,8 @@ webhook_events_parse(const char *s, unsigned *mask, struct lz_verr *e)
 				break;
 		if (j == LZ_NELEM(event_names)) {
 			lz_verr_set(e, 400, "invalid_events", "events",
-			    "Unknown event '%.40s': events are click and "
-			    "link.created.", v[i]);
+			    "Unknown event '%.40s': events are "
+			    EVENTS_LIST ".", v[i]);
 			rc = -1;
 		} else
 			*mask |= 1u << j;
@@ -76,7 +79,7 @@ webhook_events_parse(const char *s, unsigned *mask, struct lz_verr *e)
 	lz_strlist_free(v, n);
 	if (rc == 0 && *mask == 0) {
 		lz_verr_set(e, 400, "invalid_events", "events", "Choose at "
-		    "least one event: click, link.created.");
+		    "least one event: " EVENTS_LIST ".");
 		rc = -1;
 	}
 	return rc;
@@ -291,7 +294,7 @@ webhook_add(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
 
 	if (events == 0 || (events & ~(unsigned)WEBHOOK_EV_ALL) != 0) {
 		lz_verr_set(e, 400, "invalid_events", "events", "Choose at "
-		    "least one event: click, link.created.");
+		    "least one event: " EVENTS_LIST ".");
 		return -1;
 	}
 	/* The cap first: a resolution is the costly part. */
