@@ -732,6 +732,9 @@ lz_cols(struct lz_stmt *s, const struct lz_col *cols, size_t n, void *row)
 		case LZ_C_TEXT_OR_NULL:
 			*(const char **)(void *)f = lz_col_text_or_null(s, c);
 			break;
+		case LZ_C_COPY:
+			lz_col_copy(s, c, f, cols[i].size);
+			break;
 		}
 	}
 }
