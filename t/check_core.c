@@ -326,6 +326,34 @@ jcheck(const char *text, char *code, char *param)
 	return rc;
 }
 
+/* The types a field takes, said in its message: a number that may be
+ * fractional is "an integer" (lz_bits_str joins the names). */
+START_TEST(json_type_message)
+{
+	static const struct lz_jfield	 f[] = {
+		{ "n", LZ_JT_NUMBER | LZ_JT_NULL, 0, 0, 0 },
+		{ "s", LZ_JT_STRING | LZ_JT_ARRAY, 0, 0, 10 },
+	};
+	struct lz_verr			 e;
+	json_t				*j;
+
+	j = json_pack("{s:s}", "n", "x");
+	ck_assert_int_eq(lz_json_fields(j, f, 2, "", &e), -1);
+	ck_assert_msg(strstr(e.msg, "must be an integer or null,") != NULL,
+	    "%s", e.msg);
+	json_decref(j);
+	j = json_pack("{s:i}", "s", 1);
+	ck_assert_int_eq(lz_json_fields(j, f, 2, "", &e), -1);
+	ck_assert_msg(strstr(e.msg, "must be a string or an array,") != NULL,
+	    "%s", e.msg);
+	json_decref(j);
+	ck_assert_int_eq(lz_hexval('0'), 0);
+	ck_assert_int_eq(lz_hexval('f'), 15);
+	ck_assert_int_eq(lz_hexval('F'), 15);
+	ck_assert_int_eq(lz_hexval('g'), -1);
+}
+END_TEST
+
 /* Texts are counted in characters; line breaks and tabs only where the
  * row allows them. */
 START_TEST(json_chars)
@@ -710,6 +738,7 @@ suite(void)
 	tcase_add_test(t, query_too_many);
 	tcase_add_test(t, params_table);
 	tcase_add_test(t, pct_decode);
+	tcase_add_test(t, json_type_message);
 	tcase_add_test(t, path_decode);
 	tcase_add_test(t, utf8_counts);
 	tcase_add_test(t, time_parse);

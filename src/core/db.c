@@ -741,6 +741,42 @@ lz_col_copy(struct lz_stmt *s, int col, char *buf, size_t len)
 	snprintf(buf, len, "%s", lz_col_text(s, col));
 }
 
+void
+lz_cols(struct lz_stmt *s, const struct lz_col *cols, size_t n, void *row)
+{
+	char	*f;
+	size_t	 i;
+	int	 c;
+
+	for (i = 0; i < n; i++) {
+		f = (char *)row + cols[i].off;
+		c = (int)i;
+		switch (cols[i].type) {
+		case LZ_C_I64:
+			*(int64_t *)(void *)f = lz_col_i64(s, c);
+			break;
+		case LZ_C_LL:
+			*(long long *)(void *)f = lz_col_i64(s, c);
+			break;
+		case LZ_C_INT:
+			*(int *)(void *)f = lz_col_int(s, c);
+			break;
+		case LZ_C_DOUBLE:
+			*(double *)(void *)f = lz_col_double(s, c);
+			break;
+		case LZ_C_TEXT:
+			*(const char **)(void *)f = lz_col_text(s, c);
+			break;
+		case LZ_C_TEXT_OR_NULL:
+			*(const char **)(void *)f = lz_col_text_or_null(s, c);
+			break;
+		case LZ_C_COPY:
+			lz_col_copy(s, c, f, cols[i].size);
+			break;
+		}
+	}
+}
+
 /* ---- SQLite only ----------------------------------------------------- */
 
 int

@@ -67,26 +67,17 @@ lz_json_merge_patch(json_t *target, const json_t *patch)
 static void
 expected(unsigned types, char *buf, size_t len)
 {
-	static const struct {
-		unsigned	 t;
-		const char	*name;
-	} tab[] = {
+	static const struct lz_bitname	 tab[] = {
 		{ LZ_JT_STRING, "a string" }, { LZ_JT_INTEGER, "an integer" },
 		{ LZ_JT_REAL, "a number" }, { LZ_JT_BOOL, "a boolean" },
 		{ LZ_JT_OBJECT, "an object" }, { LZ_JT_ARRAY, "an array" },
 		{ LZ_JT_NULL, "null" },
 	};
-	size_t	 i, used = 0;
 
-	buf[0] = '\0';
-	for (i = 0; i < LZ_NELEM(tab); i++) {
-		if ((types & tab[i].t) != tab[i].t)
-			continue;
-		if (tab[i].t == LZ_JT_REAL && (types & LZ_JT_INTEGER))
-			continue;
-		used += (size_t)snprintf(buf + used, used < len ? len - used :
-		    0, "%s%s", used ? " or " : "", tab[i].name);
-	}
+	/* An integer is a number: "an integer or a number" says less. */
+	if (types & LZ_JT_INTEGER)
+		types &= ~(unsigned)LZ_JT_REAL;
+	lz_bits_str(types, tab, LZ_NELEM(tab), " or ", buf, len);
 }
 
 int

@@ -291,3 +291,16 @@ lz_resp_empty(struct lz_req *r, int status)
 {
 	lz_resp_send(r, status, NULL, NULL, 0);
 }
+
+void
+lz_resp_list(struct lz_req *r, long long n, const char *key, json_t *arr,
+    const char *what)
+{
+	if (n < 0) {
+		json_decref(arr);
+		lz_resp_error(r, 500, "internal_error", NULL, "The %s could "
+		    "not be read.", what);
+		return;
+	}
+	lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1, key, arr));
+}

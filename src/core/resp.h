@@ -53,6 +53,13 @@ void	lz_resp_cached(struct lz_req *, const char *ctype, const char *body,
 	    size_t len, const char *cache_control);
 /* 204 No Content. */
 void	lz_resp_empty(struct lz_req *, int status);
+/*
+ * A list that was read into arr by a store call that returned n: 200
+ * {"ok": true, key: arr} when n >= 0, else 500 "The <what> could not be
+ * read." (arr is dropped).  Takes over the reference to arr.
+ */
+void	lz_resp_list(struct lz_req *, long long n, const char *key,
+	    json_t *arr, const char *what);
 
 /* Reason phrase of an HTTP status. */
 const char *lz_status_text(int status);

@@ -114,14 +114,12 @@ events_click(struct lz_db *db, const struct link *l, const struct click *c,
 	    (int)LZ_NELEM(ids));
 	if (n <= 0)
 		return n;
-	data = json_object();
-	json_object_set_new(data, "slug", str_or_empty(l->slug));
-	json_object_set_new(data, "suffix", str_or_empty(c->suffix));
-	json_object_set_new(data, "target", str_or_empty(c->target));
-	json_object_set_new(data, "country", str_or_empty(c->country));
-	json_object_set_new(data, "device", str_or_empty(c->device));
-	json_object_set_new(data, "os", str_or_empty(c->os));
-	json_object_set_new(data, "referrer", str_or_empty(c->referrer));
+	data = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	    "slug", str_or_empty(l->slug), "suffix", str_or_empty(c->suffix),
+	    "target", str_or_empty(c->target),
+	    "country", str_or_empty(c->country),
+	    "device", str_or_empty(c->device), "os", str_or_empty(c->os),
+	    "referrer", str_or_empty(c->referrer));
 	return enqueue(db, ids, n, webhook_event_name(WEBHOOK_EV_CLICK), data,
 	    now, NULL);
 }

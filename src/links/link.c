@@ -136,24 +136,28 @@ link_free(struct link *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int
-slug_valid(const char *s)
+#define SLUG_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+
+/* 1 when s is 1 to max bytes, each of them in chars. */
+static int
+of_chars(const char *s, size_t max, const char *chars)
 {
 	size_t	 n = strlen(s);
 
-	return n >= 1 && n <= SLUG_MAX && strspn(s,
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-	    == n;
+	return n >= 1 && n <= max && strspn(s, chars) == n;
+}
+
+int
+slug_valid(const char *s)
+{
+	return of_chars(s, SLUG_MAX, SLUG_CHARS);
 }
 
 int
 suffix_valid(const char *s)
 {
-	size_t	 n = strlen(s);
-
-	return n >= 1 && n <= SUFFIX_MAX && strspn(s,
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-	    == n;
+	return of_chars(s, SUFFIX_MAX, SLUG_CHARS ".");
 }
 
 int

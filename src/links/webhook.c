@@ -443,19 +443,13 @@ webhook_json(const struct webhook *w)
 json_t *
 webhook_delivery_json(const struct webhook_delivery *d)
 {
-	json_t	*j;
-
-	j = json_object();
-	json_object_set_new(j, "id", json_string(d->uuid));
-	json_object_set_new(j, "event", json_string(d->event));
-	json_object_set_new(j, "state", json_string(d->state));
-	json_object_set_new(j, "attempts", json_integer(d->attempts));
-	json_object_set_new(j, "created_at", lz_json_time(d->created_at));
-	json_object_set_new(j, "next_attempt_at", lz_json_time(d->next_at));
-	json_object_set_new(j, "finished_at", lz_json_time(d->finished_at));
-	json_object_set_new(j, "last_status_code", d->last_status ?
-	    json_integer(d->last_status) : json_null());
-	json_object_set_new(j, "last_error", d->last_error[0] ?
-	    json_string(d->last_error) : json_null());
-	return j;
+	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o?}",
+	    "id", d->uuid, "event", d->event, "state", d->state,
+	    "attempts", d->attempts, "created_at", lz_json_time(d->created_at),
+	    "next_attempt_at", lz_json_time(d->next_at),
+	    "finished_at", lz_json_time(d->finished_at),
+	    "last_status_code", d->last_status ?
+	    json_integer(d->last_status) : json_null(),
+	    "last_error", d->last_error[0] ? json_string(d->last_error) :
+	    json_null());
 }
