@@ -214,12 +214,34 @@ lz_db_check_version(struct lz_db *db, const struct lz_migration *m, size_t n,
 	return -1;
 }
 
+/* 1 when PRAGMA foreign_key_check finds no row that breaks a foreign
+ * key, 0 when it does, -1. */
+static int
+foreign_keys_ok(struct lz_db *db)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db->h, "PRAGMA foreign_key_check", -1, &st,
+	    NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 1 : rc == SQLITE_ROW ? 0 : -1;
+}
+
+/*
+ * Each migration runs in a transaction of its own with foreign keys off
+ * and checked whole before it commits: SQLite's way to change a table it
+ * cannot ALTER (make the new one, copy, drop the old, rename), which a
+ * table others refer to could not go through with them on.
+ */
 int
 lz_db_migrate(struct lz_db *db, const struct lz_migration *m, size_t n,
     int *from, int *to, char *err, size_t errlen)
 {
 	char	 pragma[64];
-	int	 v;
+	int	 v, rc = -1;
 	size_t	 i;
 
 	if ((v = lz_db_user_version(db)) < 0) {
@@ -234,31 +256,47 @@ lz_db_migrate(struct lz_db *db, const struct lz_migration *m, size_t n,
 		    newest(m, n));
 		return -1;
 	}
-	if (v < newest(m, n) && lz_db_exec(db, "PRAGMA journal_mode=WAL") ==
-	    -1) {
+	if (v == newest(m, n))
+		return 0;
+	if (lz_db_exec(db, "PRAGMA journal_mode=WAL") == -1) {
 		snprintf(err, errlen, "%s: cannot switch to WAL: %s", db->path,
+		    sqlite3_errmsg(db->h));
+		return -1;
+	}
+	if (lz_db_exec(db, "PRAGMA foreign_keys=OFF") == -1) {
+		snprintf(err, errlen, "%s: %s", db->path,
 		    sqlite3_errmsg(db->h));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		if (m[i].version <= v)
 			continue;
-		if (lz_db_begin(db) == -1)
-			goto fail;
-		if (lz_db_exec(db, m[i].sql) == -1)
-			goto fail;
+		if (lz_db_begin(db) == -1 || lz_db_exec(db, m[i].sql) == -1) {
+			snprintf(err, errlen, "%s: migration %s failed: %s",
+			    db->path, m[i].name, sqlite3_errmsg(db->h));
+			goto out;
+		}
+		if (foreign_keys_ok(db) != 1) {
+			snprintf(err, errlen, "%s: migration %s failed: it "
+			    "leaves rows whose foreign keys match nothing",
+			    db->path, m[i].name);
+			goto out;
+		}
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d",
 		    m[i].version);
-		if (lz_db_exec(db, pragma) == -1 || lz_db_commit(db) == -1)
-			goto fail;
+		if (lz_db_exec(db, pragma) == -1 || lz_db_commit(db) == -1) {
+			snprintf(err, errlen, "%s: migration %s failed: %s",
+			    db->path, m[i].name, sqlite3_errmsg(db->h));
+			goto out;
+		}
 		*to = m[i].version;
 	}
-	return 0;
-fail:
-	snprintf(err, errlen, "%s: migration %s failed: %s", db->path,
-	    m[i].name, sqlite3_errmsg(db->h));
-	lz_db_rollback(db);
-	return -1;
+	rc = 0;
+out:
+	if (rc == -1)
+		lz_db_rollback(db);
+	(void)lz_db_exec(db, "PRAGMA foreign_keys=ON");
+	return rc;
 }
 
 /* ---- statements ------------------------------------------------------ */
@@ -701,6 +739,42 @@ void
 lz_col_copy(struct lz_stmt *s, int col, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", lz_col_text(s, col));
+}
+
+void
+lz_cols(struct lz_stmt *s, const struct lz_col *cols, size_t n, void *row)
+{
+	char	*f;
+	size_t	 i;
+	int	 c;
+
+	for (i = 0; i < n; i++) {
+		f = (char *)row + cols[i].off;
+		c = (int)i;
+		switch (cols[i].type) {
+		case LZ_C_I64:
+			*(int64_t *)(void *)f = lz_col_i64(s, c);
+			break;
+		case LZ_C_LL:
+			*(long long *)(void *)f = lz_col_i64(s, c);
+			break;
+		case LZ_C_INT:
+			*(int *)(void *)f = lz_col_int(s, c);
+			break;
+		case LZ_C_DOUBLE:
+			*(double *)(void *)f = lz_col_double(s, c);
+			break;
+		case LZ_C_TEXT:
+			*(const char **)(void *)f = lz_col_text(s, c);
+			break;
+		case LZ_C_TEXT_OR_NULL:
+			*(const char **)(void *)f = lz_col_text_or_null(s, c);
+			break;
+		case LZ_C_COPY:
+			lz_col_copy(s, c, f, cols[i].size);
+			break;
+		}
+	}
 }
 
 /* ---- SQLite only ----------------------------------------------------- */
