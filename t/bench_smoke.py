@@ -27,6 +27,7 @@ BENCHES = {
     "redirect": ["bench/redirect"],
     "search": ["bench/search"],            # and gen-prompts, search-time.c
     "stats": ["bench/stats"],              # and mover-time.c
+    "link-search": ["bench/link-search"],
     "geo-mem": ["@bench/geo-mem", "2", "20000"],
 }
 # Run by the benchmarks above, or their baseline.
