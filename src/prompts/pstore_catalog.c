@@ -45,7 +45,7 @@ static const struct lz_sql sql[RD__MAX] = {
 	    "SELECT EXISTS (SELECT 1 FROM prompts p WHERE "
 	    PSTORE_SCHEDULED("p", "$1") ")" },
 	[RD_TAGS_RANKED] = { "tags by rank",
-	    "SELECT slug, label, label_en, base_count FROM tags WHERE "
+	    "SELECT id, slug, label, label_en, base_count FROM tags WHERE "
 	    HAS("search", "$1") " AND base_count >= $2 ORDER BY rank "
 	    "LIMIT $3 OFFSET $4" },
 	[RD_TAGS_RANKED_COUNT] = { "tags by rank count",
@@ -232,38 +232,21 @@ add_scheduled(struct lz_stmt *st, void *arg)
 		e->count += lz_col_i64(st, 1);
 }
 
-struct tag_fn {
-	void	(*fn)(const struct tagrow *, void *);
-	void	*arg;
-};
-
+/* Rows [from, from + limit) of t to fn. */
 static void
-ranked_tag(struct lz_stmt *st, void *arg)
+tags_page(const struct tagents *t, size_t from, long limit,
+    void (*fn)(const struct tagrow *, void *), void *arg)
 {
-	struct tag_fn	*f = arg;
 	struct tagrow	 r;
+	size_t		 i;
 
-	r.slug = lz_col_text(st, 0);
-	r.label = lz_col_text(st, 1);
-	r.label_en = lz_col_text_or_null(st, 2);
-	r.count = lz_col_i64(st, 3);
-	f->fn(&r, f->arg);
-}
-
-/* The tag list as the import ordered and counted it. */
-static long long
-tags_ranked(struct lz_db *db, const char *q, long long min_count,
-    long long offset, long limit, void (*fn)(const struct tagrow *, void *),
-    void *arg)
-{
-	const struct lz_val	 v[] = { LZ_TEXT(q), LZ_I64(min_count),
-	    LZ_I64(limit), LZ_I64(offset) };
-	struct tag_fn		 f = { fn, arg };
-
-	if (lz_each(lz_db_stmtv(db, set, RD_TAGS_RANKED, v, LZ_NELEM(v)),
-	    ranked_tag, &f) < 0)
-		return -1;
-	return pstore_count(lz_db_stmtv(db, set, RD_TAGS_RANKED_COUNT, v, 2));
+	for (i = from; i < t->n && (long)(i - from) < limit; i++) {
+		r.slug = t->v[i].slug;
+		r.label = t->v[i].label;
+		r.label_en = t->v[i].label_en;
+		r.count = t->v[i].count;
+		fn(&r, arg);
+	}
 }
 
 long long
@@ -272,8 +255,9 @@ pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
     void *arg)
 {
 	const struct lz_val	 vq = LZ_TEXT(q), vnow = LZ_I64(now);
+	const struct lz_val	 v[] = { LZ_TEXT(q), LZ_I64(min_count),
+	    LZ_I64(limit), LZ_I64(offset) };
 	struct tagents		 t = { NULL, 0 };
-	struct tagrow		 r;
 	size_t			 kept, i;
 	long long		 total = -1, due;
 
@@ -282,8 +266,14 @@ pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
 	if ((due = pstore_count(lz_db_stmtv(db, set, RD_TAGS_DUE, &vnow,
 	    1))) < 0)
 		return -1;
-	if (due == 0)
-		return tags_ranked(db, q, min_count, offset, limit, fn, arg);
+	if (due == 0) {		/* the import's order and counts */
+		if (lz_each(lz_db_stmtv(db, set, RD_TAGS_RANKED, v,
+		    LZ_NELEM(v)), add_tag, &t) >= 0 &&
+		    (total = pstore_count(lz_db_stmtv(db, set,
+		    RD_TAGS_RANKED_COUNT, v, 2))) >= 0)
+			tags_page(&t, 0, limit, fn, arg);
+		goto out;
+	}
 	if (lz_each(lz_db_stmtv(db, set, RD_TAGS, &vq, 1), add_tag, &t) < 0 ||
 	    lz_each(lz_db_stmtv(db, set, RD_TAGS_SCHEDULED, &vnow, 1),
 	    add_scheduled, &t) < 0)
@@ -296,14 +286,8 @@ pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
 	t.n = kept;
 	if (t.n > 1)
 		qsort(t.v, t.n, sizeof(*t.v), tagent_order);
-	for (i = (size_t)(offset < (long long)t.n ? offset : (long long)t.n);
-	    i < t.n && (long)(i - (size_t)offset) < limit; i++) {
-		r.slug = t.v[i].slug;
-		r.label = t.v[i].label;
-		r.label_en = t.v[i].label_en;
-		r.count = t.v[i].count;
-		fn(&r, arg);
-	}
+	tags_page(&t, (size_t)(offset < (long long)t.n ? offset :
+	    (long long)t.n), limit, fn, arg);
 	total = (long long)t.n;
 out:
 	for (i = 0; i < t.n; i++)
