@@ -69,6 +69,7 @@
 	P(geoip_file,		"/usr/share/tor/geoip") \
 	P(geoip6_file,		"/usr/share/tor/geoip6") \
 	P(clicks_dir,		"") \
+	I(clicks_retention_days, 400, 0, 36500) \
 	B(allow_ip_hosts,	0) \
 	S(own_hosts,		"") \
 	S(shorteners,		LZ_SHORTENERS_DEFAULT) \

@@ -93,7 +93,7 @@ void	ctl_chown_to_user(const char *path);
 
 /* The groups (cmd_*.c). */
 extern const struct ctl_group ctl_init, ctl_migrate, ctl_account, ctl_key,
-	    ctl_link, ctl_backup, ctl_restore, ctl_check, ctl_prompts,
+	    ctl_link, ctl_stats, ctl_backup, ctl_restore, ctl_check, ctl_prompts,
 	    ctl_webhook, ctl_blocklist;
 
 #endif

@@ -58,7 +58,7 @@ click_referrer_host(const char *referrer, char *out, size_t outlen)
 }
 
 int
-click_tally_flush(struct lz_db *db, struct click_tally *t)
+click_tally_flush(struct lz_db *db, struct click_tally *t, int64_t now)
 {
 	int	 rc = 0;
 
@@ -66,28 +66,52 @@ click_tally_flush(struct lz_db *db, struct click_tally *t)
 		rc = store_click_add(db, t->link_id, t->n);
 	t->link_id = 0;
 	t->n = 0;
+	if (rollup_write(db, &t->ru, now, 0) == -1)
+		rc = -1;
 	return rc;
+}
+
+void
+click_tally_free(struct click_tally *t)
+{
+	rollup_free(&t->ru);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Counts c's click in the link (at once without a tally): 1, 0 capped,
+ * -1. */
+static int
+count(struct lz_db *db, const struct link *l, const struct click *c,
+    int flags, struct click_tally *tally)
+{
+	int	 rc;
+
+	if (c->bot)
+		return 1;
+	if (tally == NULL) {
+		rc = store_click_count(db, l->id);
+		return rc == 0 && !(flags & CLICK_CAP) ? 1 : rc;
+	}
+	if (tally->link_id != l->id && tally->n > 0 &&
+	    store_click_add(db, tally->link_id, tally->n) == -1)
+		return -1;
+	if (tally->link_id != l->id)
+		tally->n = 0;
+	tally->link_id = l->id;
+	tally->n++;
+	return 1;
 }
 
 int
 click_store(struct lz_db *db, const struct link *l, const struct click *c,
     int64_t now, int flags, struct click_tally *tally)
 {
-	char	 host[256];
-	int	 rc;
+	struct click_tally	 one;
+	char			 host[256];
+	int			 rc;
 
-	if (!c->bot && tally != NULL) {
-		if (tally->link_id != l->id &&
-		    click_tally_flush(db, tally) == -1)
-			return -1;
-		tally->link_id = l->id;
-		tally->n++;
-	} else if (!c->bot) {
-		if ((rc = store_click_count(db, l->id)) == -1)
-			return -1;
-		if (rc == 0 && (flags & CLICK_CAP))
-			return 0;
-	}
+	if ((rc = count(db, l, c, flags, tally)) != 1)
+		return rc;
 	click_referrer_host(c->referrer, host, sizeof(host));
 	if (store_click_insert(db, c, host) == -1)
 		return -1;
@@ -95,5 +119,13 @@ click_store(struct lz_db *db, const struct link *l, const struct click *c,
 	 * transaction (events_click skips bots itself). */
 	if (events_click(db, l, c, now) == -1)
 		return -1;
-	return 1;
+	if (tally != NULL) {
+		rollup_click(&tally->ru, c, host);
+		return 1;
+	}
+	memset(&one, 0, sizeof(one));
+	rollup_click(&one.ru, c, host);
+	rc = rollup_write(db, &one.ru, now, 0);
+	click_tally_free(&one);
+	return rc == -1 ? -1 : 1;
 }

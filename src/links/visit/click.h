@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rollup.h"
+
 struct link;
 struct lz_db;
 
@@ -58,27 +60,36 @@ void	click_referrer_host(const char *referrer, char *out, size_t outlen);
 #define CLICK_CAP	0x01	/* refuse a human click past max_clicks */
 
 /*
- * Human clicks of one link stored but not counted yet: a batch of clicks
- * counts them with one UPDATE per run of a link instead of one per click
- * (click_tally_flush(), in the same transaction).  Zero it to start.
+ * What a batch of clicks adds up to, written at its end in the same
+ * transaction (click_tally_flush()): the human clicks of one link stored
+ * but not counted yet, so that a batch counts them with one UPDATE per
+ * run of a link instead of one per click, and the batch's rollups
+ * (rollup.h), one upsert per link, hour or day, breakdown and value
+ * instead of several per click.  Zero it to start; free it with
+ * click_tally_free().
  */
 struct click_tally {
-	int64_t	 link_id;
-	int64_t	 n;
+	int64_t		 link_id;
+	int64_t		 n;
+	struct rollup	 ru;
 };
 
 /*
  * Stores click c of link l, in the caller's transaction.  A human click
  * (not c->bot) counts in the link's clicks: at once, or in tally when
- * one is given.  With CLICK_CAP (and no tally), a human click of a link
- * that reached max_clicks is refused and nothing changes.  Returns 1
- * stored, 0 refused (capped), -1 on error.
+ * one is given; its rollups go to tally too, or are written at once.
+ * With CLICK_CAP (and no tally), a human click of a link that reached
+ * max_clicks is refused and nothing changes.  now: the clock of the
+ * visitors' horizon (rollup.h).  Returns 1 stored, 0 refused (capped),
+ * -1 on error.
  */
 int	click_store(struct lz_db *, const struct link *l,
 	    const struct click *c, int64_t now, int flags,
 	    struct click_tally *tally);
 
-/* Writes the counts kept in tally and empties it.  0 or -1. */
-int	click_tally_flush(struct lz_db *, struct click_tally *);
+/* Writes what tally holds (now as for click_store) and empties it, also
+ * on failure.  0 or -1. */
+int	click_tally_flush(struct lz_db *, struct click_tally *, int64_t now);
+void	click_tally_free(struct click_tally *);
 
 #endif

@@ -217,6 +217,7 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 
 	if ((*pos = store_journal_get(db, j->name)) < 0)
 		return -1;
+	memset(&tally, 0, sizeof(tally));
 	while (*pos + CLICKREC_SIZE <= j->size) {
 		n = (long)((j->size - *pos) / CLICKREC_SIZE);
 		if (n > BATCH)
@@ -233,7 +234,6 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 		now = lz_now_ms();
 		if (lz_db_begin(db) == -1)
 			goto fail;
-		memset(&tally, 0, sizeof(tally));
 		for (i = stored = 0; i < n; i++) {
 			if (clicklog_unpack(batch + i * CLICKREC_SIZE,
 			    &c) == -1) {
@@ -256,7 +256,7 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 			lz_db_rollback(db);
 			break;
 		}
-		if (click_tally_flush(db, &tally) == -1 ||
+		if (click_tally_flush(db, &tally, now) == -1 ||
 		    store_journal_set(db, j->name, *pos + i * CLICKREC_SIZE) ==
 		    -1 || lz_db_commit(db) == -1)
 			goto rollback;
@@ -266,11 +266,13 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 			break;
 	}
 	link_free(&cur);
+	click_tally_free(&tally);
 	return moved;
 rollback:
 	lz_db_rollback(db);
 fail:
 	link_free(&cur);
+	click_tally_free(&tally);
 	return -1;
 }
 
