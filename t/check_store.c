@@ -2,6 +2,10 @@
  * check_store.c -- the storage layer: db.h's statement API, every
  * statement of both services against a fresh database (what catches a
  * typo in a rarely used one), and "any account" (store/admin.h).
+ *
+ * With LZ_TEST_PG set to the URI of a PostgreSQL database it may wipe
+ * (t/check_store_pg.py starts a server and sets it), the statement API
+ * and the link service's statements are checked on PostgreSQL too.
  */
 #include "config.h"
 
@@ -22,6 +26,7 @@
 #include "util.h"
 
 static char	 dir[64];
+static const char *pg_uri;	/* $LZ_TEST_PG */
 
 static void
 mkdir_tmp(void)
@@ -46,7 +51,8 @@ enum { T_CREATE, T_PUT, T_GET, T_SWAPPED, T_ALL, T_SUM, T_BLOB, T_BAD,
 
 static const struct lz_sql tsql[T__MAX] = {
 	[T_CREATE] = { "create",
-	    "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT, b BLOB)" },
+	    "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT, b BLOB)",
+	    "CREATE TABLE t (k bigint PRIMARY KEY, v text, b bytea)" },
 	[T_PUT] = { "put",
 	    "INSERT INTO t (k, v, b) VALUES ($1, $2, $3) RETURNING k" },
 	[T_GET] = { "get", "SELECT v, b FROM t WHERE k = $1" },
@@ -65,16 +71,39 @@ static struct lz_sqlset tset = LZ_SQLSET("test", tsql);
 
 static struct lz_db	 tdb;
 
+/* Opens db on a new SQLite file called name, or on the PostgreSQL
+ * database of LZ_TEST_PG emptied. */
 static void
-tdb_setup(void)
+open_empty(struct lz_db *db, const char *name, int pg)
 {
 	char	 path[96], err[256];
 
 	mkdir_tmp();
-	snprintf(path, sizeof(path), "%s/t.db", dir);
-	ck_assert_msg(lz_db_open(&tdb, path, LZ_DB_CREATE, err,
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ck_assert_msg(lz_db_open(db, pg ? pg_uri : path, LZ_DB_CREATE, err,
 	    sizeof(err)) == 0, "%s", err);
+	if (pg)
+		ck_assert_int_eq(lz_db_exec(db, "DROP SCHEMA public CASCADE; "
+		    "CREATE SCHEMA public"), 0);
+}
+
+static void
+tdb_open(int pg)
+{
+	open_empty(&tdb, "t.db", pg);
 	ck_assert_int_eq(lz_run(lz_db_stmt(&tdb, &tset, T_CREATE)), 0);
+}
+
+static void
+tdb_setup(void)
+{
+	tdb_open(0);
+}
+
+static void
+tdb_setup_pg(void)
+{
+	tdb_open(1);
 }
 
 static void
@@ -237,21 +266,34 @@ END_TEST
 static struct lz_db	 ldb;
 
 static void
-links_setup(void)
+links_open(int pg)
 {
 	char	 path[96], err[256];
 	int	 from, to;
 
-	mkdir_tmp();
-	snprintf(path, sizeof(path), "%s/links.db", dir);
-	ck_assert_msg(lz_db_open(&ldb, path, LZ_DB_CREATE, err,
-	    sizeof(err)) == 0, "%s", err);
+	open_empty(&ldb, "links.db", pg);
 	ck_assert_msg(lz_db_migrate(&ldb, lz_links_migrations,
 	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s",
 	    err);
+	ck_assert_int_eq(from, 0);
+	ck_assert_int_eq(to, lz_links_migrations[lz_links_nmigrations -
+	    1].version);
 	lz_db_close(&ldb);
-	ck_assert_msg(store_open(&ldb, path, err, sizeof(err)) == 0, "%s",
-	    err);
+	snprintf(path, sizeof(path), "%s/links.db", dir);
+	ck_assert_msg(store_open(&ldb, pg ? pg_uri : path, err,
+	    sizeof(err)) == 0, "%s", err);
+}
+
+static void
+links_setup(void)
+{
+	links_open(0);
+}
+
+static void
+links_setup_pg(void)
+{
+	links_open(1);
 }
 
 static void
@@ -261,12 +303,33 @@ links_teardown(void)
 	rm_tmp();
 }
 
+/*
+ * PostgreSQL takes a parameter's type from where it first meets it: in
+ * "$1 - 60000" or "$1 = 0" an int, which a time or an id outgrows.  Every
+ * integer of the schema is a bigint, so no parameter may be an int.
+ */
+enum { L_INT_PARAMS, L__MAX };
+
+static const struct lz_sql lsql[L__MAX] = {
+	[L_INT_PARAMS] = { "int parameters", "SELECT ''",
+	    "SELECT string_agg(statement, ' / ') FROM pg_prepared_statements "
+	    "WHERE 'integer'::regtype = ANY (parameter_types)" },
+};
+
+static struct lz_sqlset lset = LZ_SQLSET("links test", lsql);
+
 START_TEST(links_statements_prepare)
 {
-	char	 err[512];
+	struct lz_stmt	*st;
+	char		 err[512];
 
 	ck_assert_msg(lz_db_prepare_all(&ldb, store_sqlsets, err,
 	    sizeof(err)) == 0, "%s", err);
+	st = lz_db_stmt(&ldb, &lset, L_INT_PARAMS);
+	ck_assert_int_eq(lz_row(st), 1);
+	ck_assert_msg(*lz_col_text(st, 0) == '\0', "int parameters in: %s",
+	    lz_col_text(st, 0));
+	lz_reset(st);
 }
 END_TEST
 
@@ -356,21 +419,29 @@ main(void)
 	Suite	*s = suite_create("store");
 	TCase	*t;
 	SRunner	*sr;
-	int	 failed;
+	int	 failed, pg;
 
-	t = tcase_create("statements");
-	tcase_add_checked_fixture(t, tdb_setup, tdb_teardown);
-	tcase_add_test(t, stmt_binds_by_number);
-	tcase_add_test(t, stmt_rows_and_nulls);
-	tcase_add_test(t, stmt_blobs);
-	tcase_add_test(t, stmt_failures);
-	tcase_add_test(t, stmt_transactions);
-	suite_add_tcase(s, t);
-	t = tcase_create("links");
-	tcase_add_checked_fixture(t, links_setup, links_teardown);
-	tcase_add_test(t, links_statements_prepare);
-	tcase_add_test(t, links_account_any);
-	suite_add_tcase(s, t);
+	pg_uri = getenv("LZ_TEST_PG");
+	if (pg_uri != NULL && *pg_uri == '\0')
+		pg_uri = NULL;
+	for (pg = 0; pg <= (pg_uri != NULL); pg++) {
+		t = tcase_create(pg ? "statements (postgresql)" :
+		    "statements");
+		tcase_add_checked_fixture(t, pg ? tdb_setup_pg : tdb_setup,
+		    tdb_teardown);
+		tcase_add_test(t, stmt_binds_by_number);
+		tcase_add_test(t, stmt_rows_and_nulls);
+		tcase_add_test(t, stmt_blobs);
+		tcase_add_test(t, stmt_failures);
+		tcase_add_test(t, stmt_transactions);
+		suite_add_tcase(s, t);
+		t = tcase_create(pg ? "links (postgresql)" : "links");
+		tcase_add_checked_fixture(t, pg ? links_setup_pg :
+		    links_setup, links_teardown);
+		tcase_add_test(t, links_statements_prepare);
+		tcase_add_test(t, links_account_any);
+		suite_add_tcase(s, t);
+	}
 	t = tcase_create("prompts");
 	tcase_add_test(t, prompts_statements_prepare);
 	suite_add_tcase(s, t);

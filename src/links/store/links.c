@@ -18,9 +18,11 @@ enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
     ST_LINK_BY_ID, ST_LINK_BY_SLUG, ST_LINK_LIST, ST_LINK_LIST_ANY,
     ST_LINK_DELETE, ST_LINK_DELETE_ANY, ST__MAX };
 
-/* A page: ids below $1 (0: from the newest), at most $2. */
+/* A page: ids below $1 (0: from the newest), at most $2.  (The CAST
+ * tells PostgreSQL $1 is a bigint, not the int of 0.) */
 #define LINK_PAGE \
-	"deleted_at IS NULL AND ($1 = 0 OR id < $1) ORDER BY id DESC LIMIT $2"
+	"deleted_at IS NULL AND (CAST($1 AS bigint) = 0 OR " \
+	"id < CAST($1 AS bigint)) ORDER BY id DESC LIMIT $2"
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_LINK_COUNT] = { "link count",
@@ -33,21 +35,19 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "utm, password_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6, "
 	    "$7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) "
 	    "ON CONFLICT (slug) DO NOTHING RETURNING id" },
-	[ST_LINK_GET] = { "link get",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE id = $1 AND "
-	    "account_id = $2 AND deleted_at IS NULL" },
-	[ST_LINK_GET_ANY] = { "link get (any account)",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE id = $1 AND "
-	    "deleted_at IS NULL" },
-	[ST_LINK_BY_ID] = { "link by id",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE id = $1" },
-	[ST_LINK_BY_SLUG] = { "link by slug",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE slug = $1" },
-	[ST_LINK_LIST] = { "link list",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE account_id = $3 AND "
-	    LINK_PAGE },
-	[ST_LINK_LIST_ANY] = { "link list (any account)",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE " LINK_PAGE },
+	[ST_LINK_GET] = STORE_LINK_SQL("link get",
+	    "FROM links WHERE id = $1 AND account_id = $2 AND "
+	    "deleted_at IS NULL"),
+	[ST_LINK_GET_ANY] = STORE_LINK_SQL("link get (any account)",
+	    "FROM links WHERE id = $1 AND deleted_at IS NULL"),
+	[ST_LINK_BY_ID] = STORE_LINK_SQL("link by id",
+	    "FROM links WHERE id = $1"),
+	[ST_LINK_BY_SLUG] = STORE_LINK_SQL("link by slug",
+	    "FROM links WHERE slug = $1"),
+	[ST_LINK_LIST] = STORE_LINK_SQL("link list",
+	    "FROM links WHERE account_id = $3 AND " LINK_PAGE),
+	[ST_LINK_LIST_ANY] = STORE_LINK_SQL("link list (any account)",
+	    "FROM links WHERE " LINK_PAGE),
 	[ST_LINK_DELETE] = { "link delete",
 	    "UPDATE links SET deleted_at = $1 WHERE id = $2 AND "
 	    "account_id = $3 AND deleted_at IS NULL" },

@@ -27,7 +27,7 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "FROM sessions WHERE hash = $1" },
 	[ST_SESSION_TOUCH] = { "session touch",
 	    "UPDATE sessions SET seen_at = $1 WHERE id = $2 AND "
-	    "seen_at < $1 - 60000" },
+	    "seen_at < CAST($1 AS bigint) - 60000" },
 	[ST_SESSION_DELETE] = { "session delete",
 	    "DELETE FROM sessions WHERE id = $1" },
 	[ST_SESSION_DELETE_OTHERS] = { "session delete others",

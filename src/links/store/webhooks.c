@@ -91,16 +91,20 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "attempts = attempts + 1, last_status = $1, last_error = NULL, "
 	    "next_at = NULL, lease = NULL, finished_at = $2 WHERE id = $3 AND "
 	    "state = 'pending'" },
+	/* $3: when to try again, NULL never (each use cast for
+	 * PostgreSQL, which cannot tell its type from IS NULL). */
 	[ST_DELIVERY_FAILED] = { "delivery failed",
 	    "UPDATE webhook_deliveries SET attempts = attempts + 1, "
-	    "last_status = $1, last_error = $2, next_at = $3, lease = NULL, "
-	    "state = CASE WHEN $3 IS NULL THEN 'failed' ELSE 'pending' END, "
-	    "finished_at = CASE WHEN $3 IS NULL THEN $4 END WHERE id = $5 AND "
+	    "last_status = $1, last_error = $2, "
+	    "next_at = CAST($3 AS bigint), lease = NULL, "
+	    "state = CASE WHEN CAST($3 AS bigint) IS NULL THEN 'failed' "
+	    "ELSE 'pending' END, finished_at = CASE WHEN CAST($3 AS bigint) "
+	    "IS NULL THEN CAST($4 AS bigint) END WHERE id = $5 AND "
 	    "lease = $6 AND state = 'pending'" },
 	[ST_DELIVERY_LIST] = { "delivery list",
 	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
-	    "webhook_id = $1 AND ($2 = 0 OR id < $2) ORDER BY id DESC "
-	    "LIMIT $3" },
+	    "webhook_id = $1 AND (CAST($2 AS bigint) = 0 OR "
+	    "id < CAST($2 AS bigint)) ORDER BY id DESC LIMIT $3" },
 	[ST_DELIVERY_BY_UUID] = { "delivery by uuid",
 	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
 	    "uuid = $1" },
