@@ -219,7 +219,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (pre_fork(NULL) == -1 || worker_init(NULL) != 0)
 		die("worker", "does not start");
 	jdir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
-	if (clicklog_open(&links.db, jdir, err, sizeof(err)) == -1)
+	if (clicklog_open(&links.db, jdir, links.conf->host_id, err,
+	    sizeof(err)) == -1)
 		die("click journal", err);
 
 	fixtures();
@@ -265,7 +266,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		worker_tick(NULL);
 		clicklog_close(&links.db);
-		if (clicklog_open(&links.db, jdir, err, sizeof(err)) == -1)
+		if (clicklog_open(&links.db, jdir, links.conf->host_id, err,
+		    sizeof(err)) == -1)
 			die("click journal", err);
 		restore();
 	} else if (sqlite3_total_changes64(links.db.h) != changes)

@@ -20,6 +20,7 @@
 
 #include <sodium.h>
 
+#include "conf.h"
 #include "db.h"
 #include "link.h"
 #include "log.h"
@@ -76,16 +77,20 @@ _Static_assert(sizeof(struct rec) == CLICKREC_SIZE,
     "a journal record is CLICKREC_SIZE bytes");
 
 #define JOURNAL_NAME_MAX	64
+/* Its name in click_journals: "host_id/" and the file's name. */
+#define JOURNAL_KEY_MAX		(LZ_HOST_ID_MAX + 1 + JOURNAL_NAME_MAX)
 
 struct journal {
 	int	 fd;
-	char	 name[JOURNAL_NAME_MAX];
+	char	 name[JOURNAL_NAME_MAX];	/* of the file */
+	char	 key[JOURNAL_KEY_MAX];		/* in the database */
 	char	*path;
 	int64_t	 size;		/* bytes written (own) or complete */
 };
 
-static struct journal	 own = { -1, "", NULL, 0 };
+static struct journal	 own = { -1, "", "", NULL, 0 };
 static char		*jdir;
+static char		 jprefix[LZ_HOST_ID_MAX + 2];	/* "host_id/" */
 static int		 lockfd = -1;	/* the mover's lock */
 static unsigned char	*batch;		/* BATCH records */
 
@@ -210,8 +215,9 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 	int64_t		 now;
 	long		 moved = 0, n, i, stored;
 
-	if ((*pos = store_journal_get(db, j->name)) < 0)
+	if ((*pos = store_journal_get(db, j->key)) < 0)
 		return -1;
+	memset(&tally, 0, sizeof(tally));
 	while (*pos + CLICKREC_SIZE <= j->size) {
 		n = (long)((j->size - *pos) / CLICKREC_SIZE);
 		if (n > BATCH)
@@ -228,7 +234,6 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 		now = lz_now_ms();
 		if (lz_db_begin(db) == -1)
 			goto fail;
-		memset(&tally, 0, sizeof(tally));
 		for (i = stored = 0; i < n; i++) {
 			if (clicklog_unpack(batch + i * CLICKREC_SIZE,
 			    &c) == -1) {
@@ -252,7 +257,7 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 			break;
 		}
 		if (click_tally_flush(db, &tally) == -1 ||
-		    store_journal_set(db, j->name, *pos + i * CLICKREC_SIZE) ==
+		    store_journal_set(db, j->key, *pos + i * CLICKREC_SIZE) ==
 		    -1 || lz_db_commit(db) == -1)
 			goto rollback;
 		*pos += i * CLICKREC_SIZE;
@@ -261,15 +266,25 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 			break;
 	}
 	link_free(&cur);
+	click_tally_free(&tally);
 	return moved;
 rollback:
 	lz_db_rollback(db);
 fail:
 	link_free(&cur);
+	click_tally_free(&tally);
 	return -1;
 }
 
 /* ---- journal files --------------------------------------------------- */
+
+/* Names j after its file name. */
+static void
+name_journal(struct journal *j, const char *name)
+{
+	snprintf(j->name, sizeof(j->name), "%s", name);
+	snprintf(j->key, sizeof(j->key), "%s%s", jprefix, name);
+}
 
 static int
 is_journal_name(const char *s)
@@ -290,10 +305,13 @@ create(struct journal *j, char *err, size_t errlen)
 	int		 tries, fd;
 
 	for (tries = 0; tries < 8; tries++) {
+		char	 name[JOURNAL_NAME_MAX];
+
 		randombytes_buf(rnd, sizeof(rnd));
 		sodium_bin2hex(hex, sizeof(hex), rnd, sizeof(rnd));
-		snprintf(j->name, sizeof(j->name), "w%ld-%s.j",
-		    (long)getpid(), hex);
+		snprintf(name, sizeof(name), "w%ld-%s.j", (long)getpid(),
+		    hex);
+		name_journal(j, name);
 		free(j->path);
 		j->path = xasprintf("%s/%s", jdir, j->name);
 		fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
@@ -334,7 +352,7 @@ retire(struct lz_db *db, struct journal *j)
 		lz_log(LZ_LOG_WARN, "click journal %s: %s", j->path,
 		    strerror(errno));
 	else
-		(void)store_journal_del(db, j->name);
+		(void)store_journal_del(db, j->key);
 	close(j->fd);
 	j->fd = -1;
 	free(j->path);
@@ -348,6 +366,8 @@ clicklog_dir(const char *dir, const char *links_db)
 
 	if (dir != NULL && *dir != '\0')
 		return xstrdup(dir);
+	if (lz_db_is_uri(links_db))
+		return xstrdup(LZ_LOCALSTATEDIR "/lib/lz/clicks");
 	if ((slash = strrchr(links_db, '/')) == NULL)
 		return xstrdup("clicks");
 	return xasprintf("%.*s/clicks", (int)(slash - links_db), links_db);
@@ -368,7 +388,7 @@ move_other(struct lz_db *db, const char *name)
 
 	memset(&j, 0, sizeof(j));
 	j.path = xasprintf("%s/%s", jdir, name);
-	snprintf(j.name, sizeof(j.name), "%s", name);
+	name_journal(&j, name);
 	if ((j.fd = open(j.path, O_RDONLY | O_CLOEXEC)) == -1) {
 		free(j.path);
 		return 0;
@@ -454,11 +474,12 @@ move_all(struct lz_db *db, int with_own)
 			total += n;
 	}
 	closedir(d);
-	/* Positions of journals that are gone (a worker died between
-	 * removing its journal and forgetting the position). */
-	if (store_journal_list(db, add_name, &ns) >= 0)
+	/* Positions of this host's journals that are gone (a worker died
+	 * between removing its journal and forgetting the position). */
+	if (store_journal_list(db, jprefix, add_name, &ns) >= 0)
 		for (i = 0; i < ns.n; i++) {
-			path = xasprintf("%s/%s", jdir, ns.v[i]);
+			path = xasprintf("%s/%s", jdir, ns.v[i] +
+			    strlen(jprefix));
 			if (stat(path, &st) == -1 && errno == ENOENT)
 				(void)store_journal_del(db, ns.v[i]);
 			free(path);
@@ -627,10 +648,13 @@ mover_end(void)
 }
 
 int
-clicklog_open(struct lz_db *db, const char *dir, char *err, size_t errlen)
+clicklog_open(struct lz_db *db, const char *dir, const char *host_id,
+    char *err, size_t errlen)
 {
 	char	*path;
 
+	snprintf(jprefix, sizeof(jprefix), "%s%s", host_id ? host_id : "",
+	    host_id && *host_id ? "/" : "");
 	if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
 		snprintf(err, errlen, "click journal directory %s: %s", dir,
 		    strerror(errno));
