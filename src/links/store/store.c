@@ -13,7 +13,23 @@
 #include "store/admin.h"
 #include "store/store.h"
 
+/*
+ * Row locks (store.h).  dialect: FOR UPDATE is PostgreSQL's; on SQLite
+ * the read alone, BEGIN IMMEDIATE having taken the one write lock.
+ */
+#define LOCK_SQL(what, table) { "lock " what, \
+	"SELECT id FROM " table " WHERE id = $1", \
+	"SELECT id FROM " table " WHERE id = $1 FOR UPDATE" }
+
+static const struct lz_sql lock_sql[STORE_LOCK__MAX] = {
+	[STORE_LOCK_ACCOUNT] = LOCK_SQL("account", "accounts"),
+	[STORE_LOCK_LINK] = LOCK_SQL("link", "links"),
+};
+
+static struct lz_sqlset store_lock_sql = LZ_SQLSET("locks", lock_sql);
+
 struct lz_sqlset *const store_sqlsets[] = {
+	&store_lock_sql,
 	&store_accounts_sql,
 	&store_links_sql,
 	&store_clicks_sql,
@@ -30,6 +46,18 @@ void
 store_admin(void)
 {
 	admin = 1;
+}
+
+int
+store_lock(struct lz_db *db, enum store_lock what, int64_t id)
+{
+	const struct lz_val	 v = LZ_I64(id);
+	int64_t			 got;
+
+	if ((unsigned)what >= STORE_LOCK__MAX)
+		return -1;
+	return lz_one_i64(lz_db_stmtv(db, &store_lock_sql, what, &v, 1),
+	    &got);
 }
 
 int

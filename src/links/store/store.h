@@ -40,6 +40,18 @@ int	store_open(struct lz_db *, const char *path, char *err, size_t errlen);
  * and lz-links -t prepare them all. */
 extern struct lz_sqlset *const store_sqlsets[];
 
+/*
+ * A transaction that checks, then writes (the link cap, a conversion's
+ * de-duplication, the webhook cap) takes the row it depends on first,
+ * inside lz_db_begin(): on PostgreSQL, whose transactions run side by
+ * side (read committed), another such transaction waits for this one's
+ * commit, and what it checks then includes what this one wrote; SQLite's
+ * BEGIN IMMEDIATE serialises every writer already (DESIGN 7).  1 locked,
+ * 0 no such row, -1.
+ */
+enum store_lock { STORE_LOCK_ACCOUNT, STORE_LOCK_LINK, STORE_LOCK__MAX };
+int	store_lock(struct lz_db *, enum store_lock, int64_t id);
+
 /* ---- for the store files --------------------------------------------- */
 
 extern struct lz_sqlset store_accounts_sql, store_links_sql,
