@@ -579,7 +579,7 @@ click(int64_t id, const char *addr, int64_t at, const char *variant,
 	c.device = "desktop";
 	visitor_id(addr, "Mozilla/5.0 test", at, c.visitor);
 	c.bot = bot;
-	ck_assert_int_eq(store_click_insert(&tdb.db, &c, ""), 0);
+	ck_assert_int_eq(store_click_insert(&tdb.db, &c, "", 0), 0);
 }
 
 START_TEST(t_attribution)
@@ -642,7 +642,7 @@ crowd(int64_t id, int64_t from, int64_t to, long n)
 	for (i = 0; i < n; i++) {
 		c.at = to - (int64_t)i * (to - from) / n;
 		randombytes_buf(c.visitor, sizeof(c.visitor));
-		if (store_click_insert(&tdb.db, &c, "") == -1)
+		if (store_click_insert(&tdb.db, &c, "", 0) == -1)
 			ck_abort_msg("click insert");
 	}
 	ck_assert_int_eq(lz_db_commit(&tdb.db), 0);

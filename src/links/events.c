@@ -97,18 +97,24 @@ str_or_empty(const char *s)
 
 int
 events_click(struct lz_db *db, const struct link *l, const struct click *c,
-    int64_t now)
+    int64_t now, struct events_targets *cache)
 {
-	int64_t	 ids[WEBHOOK_MAX_PER_ACCOUNT];
-	json_t	*data;
-	int	 n;
+	struct events_targets	 t;
+	json_t			*data;
 
 	if (c->bot)
 		return 0;
-	n = store_webhook_targets(db, l->account_id, WEBHOOK_EV_CLICK, ids,
-	    (int)LZ_NELEM(ids));
-	if (n <= 0)
-		return n;
+	if (cache == NULL || cache->account_id != l->account_id) {
+		if ((t.n = store_webhook_targets(db, l->account_id,
+		    WEBHOOK_EV_CLICK, t.ids, (int)LZ_NELEM(t.ids))) < 0)
+			return -1;
+		t.account_id = l->account_id;
+		if (cache != NULL)
+			*cache = t;
+	} else
+		t = *cache;
+	if (t.n == 0)
+		return 0;
 	data = json_object();
 	json_object_set_new(data, "slug", str_or_empty(l->slug));
 	json_object_set_new(data, "suffix", str_or_empty(c->suffix));
@@ -117,8 +123,8 @@ events_click(struct lz_db *db, const struct link *l, const struct click *c,
 	json_object_set_new(data, "device", str_or_empty(c->device));
 	json_object_set_new(data, "os", str_or_empty(c->os));
 	json_object_set_new(data, "referrer", str_or_empty(c->referrer));
-	return enqueue(db, ids, n, webhook_event_name(WEBHOOK_EV_CLICK), data,
-	    now, NULL);
+	return enqueue(db, t.ids, t.n, webhook_event_name(WEBHOOK_EV_CLICK),
+	    data, now, NULL);
 }
 
 int

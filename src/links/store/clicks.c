@@ -10,11 +10,19 @@
 #include "util.h"
 #include "visit/click.h"
 
-enum { ST_CLICK_COUNT, ST_CLICK_ADD, ST_CLICK_INSERT, ST_JOURNAL_GET,
+enum { ST_CLICK_COUNT, ST_CLICK_ADD, ST_CLICK_INSERT, ST_CLICK_BULK,
+    ST_JOURNAL_GET,
     ST_JOURNAL_SET, ST_JOURNAL_DEL, ST_JOURNAL_LIST, ST_STATS_TOTALS,
     ST_STATS_SERIES, ST_STATS_BY_COUNTRY, ST_STATS_BY_DEVICE, ST_STATS_BY_OS,
     ST_STATS_BY_BROWSER, ST_STATS_BY_REFERRER_HOST, ST_STATS_BY_SUFFIX,
     ST_STATS_BY_VARIANT, ST_CLICK_NTH, ST_CLICK_LAST, ST__MAX };
+
+/* A click's row. */
+#define CLICK_COLS \
+	"clicks (link_id, at, suffix, country, device, os, browser, " \
+	"referrer, referrer_host, variant, visitor, bot)"
+#define CLICK_VALS \
+	"$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12"
 
 /* Human clicks of a link in [$2, $3), grouped by one column, at most
  * $4 values. */
@@ -30,10 +38,11 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "(max_clicks = 0 OR clicks < max_clicks)" },
 	[ST_CLICK_ADD] = { "click add",
 	    "UPDATE links SET clicks = clicks + $2 WHERE id = $1" },
-	[ST_CLICK_INSERT] = { "click insert",
-	    "INSERT INTO clicks (link_id, at, suffix, country, device, os, "
-	    "browser, referrer, referrer_host, variant, visitor, bot) VALUES "
-	    "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)" },
+	[ST_CLICK_INSERT] = { "click insert", "INSERT INTO " CLICK_COLS
+	    " VALUES (" CLICK_VALS ")" },
+	/* A batch's (lz_bulk_row): COPY on PostgreSQL. */
+	[ST_CLICK_BULK] = { "click bulk insert", "INSERT INTO " CLICK_COLS
+	    " VALUES (" CLICK_VALS ")", "COPY " CLICK_COLS " FROM STDIN" },
 	[ST_JOURNAL_GET] = { "journal get",
 	    "SELECT pos FROM click_journals WHERE name = $1" },
 	[ST_JOURNAL_SET] = { "journal set",
@@ -41,8 +50,10 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "ON CONFLICT (name) DO UPDATE SET pos = $2" },
 	[ST_JOURNAL_DEL] = { "journal delete",
 	    "DELETE FROM click_journals WHERE name = $1" },
+	/* Those whose name starts with $1 (one host's). */
 	[ST_JOURNAL_LIST] = { "journal list",
-	    "SELECT name FROM click_journals ORDER BY name" },
+	    "SELECT name FROM click_journals WHERE "
+	    "substr(name, 1, length($1)) = $1 ORDER BY name" },
 
 	[ST_STATS_TOTALS] = { "stats totals",
 	    "SELECT count(*) FILTER (WHERE bot = 0), "
@@ -96,7 +107,7 @@ str(const char *s)
 
 int
 store_click_insert(struct lz_db *db, const struct click *c,
-    const char *referrer_host)
+    const char *referrer_host, int bulk)
 {
 	const struct lz_val	 v[] = { LZ_I64(c->link_id), LZ_I64(c->at),
 	    LZ_TEXT(str(c->suffix)), LZ_TEXT(c->country),
@@ -105,6 +116,8 @@ store_click_insert(struct lz_db *db, const struct click *c,
 	    LZ_TEXT(str(referrer_host)), LZ_TEXT(str(c->variant)),
 	    LZ_BLOB(c->visitor, VISITOR_ID_LEN), LZ_I64(c->bot != 0) };
 
+	if (bulk)
+		return lz_bulk_row(db, set, ST_CLICK_BULK, v, LZ_NELEM(v));
 	return lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_INSERT, v,
 	    LZ_NELEM(v)));
 }
@@ -150,12 +163,14 @@ each_name(struct lz_stmt *st, void *arg)
 }
 
 long
-store_journal_list(struct lz_db *db, void (*fn)(const char *, void *),
-    void *arg)
+store_journal_list(struct lz_db *db, const char *prefix,
+    void (*fn)(const char *, void *), void *arg)
 {
-	struct name_fn	 f = { fn, arg };
+	const struct lz_val	 v = LZ_TEXT(prefix);
+	struct name_fn		 f = { fn, arg };
 
-	return lz_each(lz_db_stmt(db, set, ST_JOURNAL_LIST), each_name, &f);
+	return lz_each(lz_db_stmtv(db, set, ST_JOURNAL_LIST, &v, 1),
+	    each_name, &f);
 }
 
 int

@@ -15,7 +15,7 @@ enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
     ST_WEBHOOK_LIST_ANY, ST_WEBHOOK_COUNT, ST_WEBHOOK_SET_SECRET,
     ST_WEBHOOK_SET_SECRET_ANY, ST_WEBHOOK_DISABLE, ST_WEBHOOK_DISABLE_ANY,
     ST_WEBHOOK_TARGETS, ST_DELIVERY_ADD, ST_DELIVERY_CANCEL, ST_DELIVERY_DUE,
-    ST_DELIVERY_LEASE, ST_ATTEMPT_ADD, ST_DELIVERY_DELIVERED,
+    ST_DELIVERY_CLAIM, ST_DELIVERY_LEASE, ST_ATTEMPT_ADD, ST_DELIVERY_DELIVERED,
     ST_DELIVERY_FAILED, ST_DELIVERY_LIST, ST_DELIVERY_BY_UUID,
     ST_ATTEMPT_LIST, ST_DELIVERY_PURGE, ST__MAX };
 
@@ -28,6 +28,13 @@ enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
 	"SELECT " WEBHOOK_COLS ", (SELECT count(*) FROM " \
 	"webhook_deliveries d WHERE d.webhook_id = w.id AND " \
 	"d.next_at IS NOT NULL) FROM webhooks w "
+
+#define DELIVERY_DUE \
+	"SELECT d.id, d.webhook_id FROM webhooks w JOIN " \
+	"webhook_deliveries d ON d.id IN (SELECT x.id FROM " \
+	"webhook_deliveries x WHERE x.webhook_id = w.id AND " \
+	"x.next_at <= $1 ORDER BY x.next_at LIMIT $2) WHERE " \
+	"w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3"
 
 #define DELIVERY_COLS \
 	"id, uuid, webhook_id, event, body, state, attempts, created_at, " \
@@ -74,12 +81,11 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "webhook_id = $3 AND next_at IS NOT NULL" },
 	/* Per subscription its oldest due ones: a slow receiver with a
 	 * backlog cannot crowd the others out of a run. */
-	[ST_DELIVERY_DUE] = { "delivery due",
-	    "SELECT d.id, d.webhook_id FROM webhooks w JOIN "
-	    "webhook_deliveries d ON d.id IN (SELECT x.id FROM "
-	    "webhook_deliveries x WHERE x.webhook_id = w.id AND "
-	    "x.next_at <= $1 ORDER BY x.next_at LIMIT $2) WHERE "
-	    "w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3" },
+	[ST_DELIVERY_DUE] = { "delivery due", DELIVERY_DUE },
+	/* dialect: the same, claimed: PostgreSQL locks them and skips
+	 * those another run holds; SQLite's BEGIN IMMEDIATE holds all. */
+	[ST_DELIVERY_CLAIM] = { "delivery claim", DELIVERY_DUE,
+	    DELIVERY_DUE " FOR UPDATE OF d SKIP LOCKED" },
 	[ST_DELIVERY_LEASE] = { "delivery lease",
 	    "UPDATE webhook_deliveries SET next_at = $1, lease = $2 WHERE "
 	    "id = $3 AND next_at <= $4 RETURNING " DELIVERY_COLS },
@@ -306,15 +312,15 @@ each_due(struct lz_stmt *st, void *arg)
 }
 
 long
-store_delivery_due(struct lz_db *db, int64_t now, int per_hook, long limit,
-    void (*fn)(int64_t, int64_t, void *), void *arg)
+store_delivery_due(struct lz_db *db, int64_t now, int per_hook, int claim,
+    long limit, void (*fn)(int64_t, int64_t, void *), void *arg)
 {
 	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(per_hook),
 	    LZ_I64(limit) };
 	struct due_fn		 f = { fn, arg };
 
-	return lz_each(lz_db_stmtv(db, set, ST_DELIVERY_DUE, v, LZ_NELEM(v)),
-	    each_due, &f);
+	return lz_each(lz_db_stmtv(db, set, claim ? ST_DELIVERY_CLAIM :
+	    ST_DELIVERY_DUE, v, LZ_NELEM(v)), each_due, &f);
 }
 
 int

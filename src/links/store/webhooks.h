@@ -54,10 +54,14 @@ long	store_delivery_cancel(struct lz_db *, int64_t webhook_id,
 /*
  * Due deliveries of active subscriptions: for each subscription its
  * per_hook oldest ones due at now, oldest first, at most limit in all.
- * Calls fn(delivery id, webhook id, arg); returns the count or -1.
+ * With claim (inside the claiming transaction), on PostgreSQL they are
+ * locked, and those another run (on another host) has locked are
+ * skipped: runs claim side by side, never the same one.  Calls
+ * fn(delivery id, webhook id, arg); returns the count or -1.
  */
 long	store_delivery_due(struct lz_db *, int64_t now, int per_hook,
-	    long limit, void (*fn)(int64_t, int64_t, void *), void *arg);
+	    int claim, long limit, void (*fn)(int64_t, int64_t, void *),
+	    void *arg);
 /*
  * Leases delivery id to the run lease until `until`, when it is still due
  * at now.  Returns 1 with the delivery (body allocated: free with

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <curl/curl.h>
@@ -13,6 +14,7 @@
 #include "link.h"
 #include "store/clicks.h"
 #include "utf8.h"
+#include "util.h"
 #include "visit/click.h"
 
 void
@@ -57,16 +59,55 @@ click_referrer_host(const char *referrer, char *out, size_t outlen)
 	curl_url_cleanup(u);
 }
 
+/* One more human click of link_id in t. */
+static void
+tally_add(struct click_tally *t, int64_t link_id)
+{
+	/* Clicks come in runs of a link: the last count is the likely one. */
+	if (t->n > 0 && t->v[t->n - 1].link_id == link_id) {
+		t->v[t->n - 1].n++;
+		return;
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->v = xreallocarray(t->v, t->cap, sizeof(*t->v));
+	}
+	t->v[t->n].link_id = link_id;
+	t->v[t->n++].n = 1;
+}
+
+static int
+by_link(const void *a, const void *b)
+{
+	const struct click_count	*x = a, *y = b;
+
+	return (x->link_id > y->link_id) - (x->link_id < y->link_id);
+}
+
 int
 click_tally_flush(struct lz_db *db, struct click_tally *t)
 {
+	size_t	 i, j;
 	int	 rc = 0;
 
-	if (t->n > 0)
-		rc = store_click_add(db, t->link_id, t->n);
-	t->link_id = 0;
+	qsort(t->v, t->n, sizeof(*t->v), by_link);
+	for (i = 0; i < t->n && rc == 0; i = j) {
+		int64_t	 n = 0;
+
+		for (j = i; j < t->n && t->v[j].link_id == t->v[i].link_id; j++)
+			n += t->v[j].n;
+		rc = store_click_add(db, t->v[i].link_id, n);
+	}
 	t->n = 0;
+	memset(&t->targets, 0, sizeof(t->targets));
 	return rc;
+}
+
+void
+click_tally_free(struct click_tally *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof(*t));
 }
 
 int
@@ -76,24 +117,20 @@ click_store(struct lz_db *db, const struct link *l, const struct click *c,
 	char	 host[256];
 	int	 rc;
 
-	if (!c->bot && tally != NULL) {
-		if (tally->link_id != l->id &&
-		    click_tally_flush(db, tally) == -1)
-			return -1;
-		tally->link_id = l->id;
-		tally->n++;
-	} else if (!c->bot) {
+	if (!c->bot && tally != NULL)
+		tally_add(tally, l->id);
+	else if (!c->bot) {
 		if ((rc = store_click_count(db, l->id)) == -1)
 			return -1;
 		if (rc == 0 && (flags & CLICK_CAP))
 			return 0;
 	}
 	click_referrer_host(c->referrer, host, sizeof(host));
-	if (store_click_insert(db, c, host) == -1)
+	if (store_click_insert(db, c, host, tally != NULL) == -1)
 		return -1;
 	/* A counted click is where the click webhook event goes, in this
 	 * transaction (events_click skips bots itself). */
-	if (events_click(db, l, c, now) == -1)
+	if (events_click(db, l, c, now, tally ? &tally->targets : NULL) == -1)
 		return -1;
 	return 1;
 }

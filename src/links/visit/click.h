@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events.h"
+
 struct link;
 struct lz_db;
 
@@ -58,13 +60,23 @@ void	click_referrer_host(const char *referrer, char *out, size_t outlen);
 #define CLICK_CAP	0x01	/* refuse a human click past max_clicks */
 
 /*
- * Human clicks of one link stored but not counted yet: a batch of clicks
- * counts them with one UPDATE per run of a link instead of one per click
- * (click_tally_flush(), in the same transaction).  Zero it to start.
+ * What a batch of clicks (the click mover's transaction) keeps for its
+ * end: the human clicks of each link, counted with one UPDATE per link
+ * instead of one per click, in the order of the links' ids (so that the
+ * movers of several hosts take the links' rows in one order and never
+ * deadlock); and the click subscriptions of the account of the last
+ * click.  The clicks themselves go in as bulk rows (lz_bulk_row: one
+ * COPY on PostgreSQL).  Zero it to start.
  */
-struct click_tally {
+struct click_count {
 	int64_t	 link_id;
 	int64_t	 n;
+};
+
+struct click_tally {
+	struct click_count	*v;
+	size_t			 n, cap;
+	struct events_targets	 targets;
 };
 
 /*
@@ -78,7 +90,9 @@ int	click_store(struct lz_db *, const struct link *l,
 	    const struct click *c, int64_t now, int flags,
 	    struct click_tally *tally);
 
-/* Writes the counts kept in tally and empties it.  0 or -1. */
+/* Writes the counts kept in tally, in link order, and empties it (for
+ * the next batch).  0 or -1. */
 int	click_tally_flush(struct lz_db *, struct click_tally *);
+void	click_tally_free(struct click_tally *);
 
 #endif
