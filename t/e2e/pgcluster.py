@@ -103,7 +103,7 @@ class Cluster:
     def _check(self, p, what):
         if p.returncode != 0:
             raise RuntimeError("%s failed (%d): %s%s" % (
-                what, p.returncode, p.stdout, p.stderr))
+                what, p.returncode, p.stdout[-2000:], p.stderr[-2000:]))
 
     def start(self):
         os.makedirs(self.dir, exist_ok=True)
@@ -191,6 +191,14 @@ class Cluster:
                             dbname)
         finally:
             c.close()
+
+    def dump(self, dbname):
+        """pg_dump of dbname, as bytes (plain SQL)."""
+        p = subprocess.run([os.path.join(self.bin, "pg_dump"), "-h",
+                            self.dir, "-p", str(self.port), "-U", "postgres",
+                            dbname], capture_output=True)
+        self._check(p, "pg_dump")
+        return p.stdout
 
     def query(self, dbname, sql, args=None):
         """Runs sql in dbname; returns its rows as tuples (bytea as bytes,
