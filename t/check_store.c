@@ -21,6 +21,7 @@
 #include "pstore.h"
 #include "store/accounts.h"
 #include "store/admin.h"
+#include "store/copy.h"
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
@@ -308,12 +309,22 @@ links_teardown(void)
  * "$1 - 60000" or "$1 = 0" an int, which a time or an id outgrows.  Every
  * integer of the schema is a bigint, so no parameter may be an int.
  */
-enum { L_INT_PARAMS, L__MAX };
+enum { L_INT_PARAMS, L_TABLES, L_COLUMNS, L__MAX };
 
 static const struct lz_sql lsql[L__MAX] = {
 	[L_INT_PARAMS] = { "int parameters", "SELECT ''",
 	    "SELECT string_agg(statement, ' / ') FROM pg_prepared_statements "
 	    "WHERE 'integer'::regtype = ANY (parameter_types)" },
+	/* The tables lzctl db copy copies, and their columns. */
+	[L_TABLES] = { "tables",
+	    "SELECT name FROM sqlite_master WHERE type = 'table' AND "
+	    "name != 'click_journals'",
+	    "SELECT table_name FROM information_schema.tables WHERE "
+	    "table_schema = current_schema() AND table_name NOT IN "
+	    "('click_journals', 'lz_schema_version')" },
+	[L_COLUMNS] = { "columns", "SELECT count(*) FROM pragma_table_info($1)",
+	    "SELECT count(*) FROM information_schema.columns WHERE "
+	    "table_schema = current_schema() AND table_name = $1" },
 };
 
 static struct lz_sqlset lset = LZ_SQLSET("links test", lsql);
@@ -357,6 +368,41 @@ count_link(struct link *l, void *arg)
 	(void)l;
 	(*(int *)arg)++;
 }
+
+static void
+copied_table(struct lz_stmt *st, void *arg)
+{
+	const struct store_table	*t;
+
+	for (t = store_tables; t->name != NULL; t++)
+		if (strcmp(t->name, lz_col_text(st, 0)) == 0)
+			break;
+	ck_assert_msg(t->name != NULL, "lzctl db copy leaves out %s",
+	    lz_col_text(st, 0));
+	(*(int *)arg)++;
+}
+
+/* lzctl db copy copies every table but the journals', every column. */
+START_TEST(links_copy_tables)
+{
+	struct lz_val		 name;
+	int64_t			 n;
+	size_t			 t;
+	int			 tables = 0;
+
+	ck_assert_int_eq(lz_each(lz_db_stmt(&ldb, &lset, L_TABLES),
+	    copied_table, &tables), STORE_TABLES);
+	for (t = 0; t < STORE_TABLES; t++) {
+		name = (struct lz_val)LZ_TEXT(store_tables[t].name);
+		ck_assert_int_eq(lz_one_i64(lz_db_stmtv(&ldb, &lset,
+		    L_COLUMNS, &name, 1), &n), 1);
+		ck_assert_msg(n == store_tables[t].ncols, "%s: %lld columns, "
+		    "lzctl db copy copies %d", store_tables[t].name,
+		    (long long)n, store_tables[t].ncols);
+		ck_assert_int_eq(store_table_count(&ldb, t), 0);
+	}
+}
+END_TEST
 
 /* Account 0 matches nothing; any account is for admin tools only.  (The
  * refusal comes first: with CK_FORK=no the suite is one process.) */
@@ -439,6 +485,7 @@ main(void)
 		tcase_add_checked_fixture(t, pg ? links_setup_pg :
 		    links_setup, links_teardown);
 		tcase_add_test(t, links_statements_prepare);
+		tcase_add_test(t, links_copy_tables);
 		tcase_add_test(t, links_account_any);
 		suite_add_tcase(s, t);
 	}

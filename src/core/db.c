@@ -633,3 +633,33 @@ lz_col_copy(struct lz_stmt *s, int col, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", lz_col_text(s, col));
 }
+
+int
+lz_col_count(struct lz_stmt *s)
+{
+	return s->db->ops->col_count(s);
+}
+
+void
+lz_col_val(struct lz_stmt *s, int col, struct lz_val *v)
+{
+	memset(v, 0, sizeof(*v));
+	switch ((v->type = s->db->ops->col_type(s, col))) {
+	case LZ_V_NULL:
+		break;
+	case LZ_V_I64:
+		v->i = lz_col_i64(s, col);
+		break;
+	case LZ_V_DOUBLE:
+		v->d = lz_col_double(s, col);
+		break;
+	case LZ_V_TEXT:
+		v->p = lz_col_textn(s, col, &v->len);
+		break;
+	case LZ_V_BLOB:
+		/* Read as a blob, an empty one is NULL: keep it empty. */
+		if ((v->p = lz_col_blob(s, col, &v->len)) == NULL)
+			v->p = "";
+		break;
+	}
+}

@@ -274,6 +274,11 @@ const char *lz_col_textn(struct lz_stmt *, int col, size_t *len);
 const void *lz_col_blob(struct lz_stmt *, int col, size_t *len);
 /* Copies the text into buf (len bytes), cut to fit. */
 void	lz_col_copy(struct lz_stmt *, int col, char *buf, size_t len);
+/* The columns of the current row. */
+int	lz_col_count(struct lz_stmt *);
+/* A column as the value it holds (NULL, integer, real, text or blob),
+ * pointing into the row: for copying rows whatever they hold. */
+void	lz_col_val(struct lz_stmt *, int col, struct lz_val *);
 
 /* ---- SQLite only ----------------------------------------------------- */
 

@@ -72,6 +72,9 @@ struct lz_dbops {
 	const char	*(*col_text)(struct lz_stmt *, int, size_t *len);
 	/* NULL when empty or NULL; *len its bytes. */
 	const void	*(*col_blob)(struct lz_stmt *, int, size_t *len);
+	int		(*col_count)(struct lz_stmt *);
+	/* What the column of the current row holds. */
+	enum lz_vtype	(*col_type)(struct lz_stmt *, int);
 
 	/* One row of a bulk statement, kept back (NULL: the statement
 	 * runs at once); and the rows kept back, sent.  0 or -1. */

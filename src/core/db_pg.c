@@ -35,8 +35,14 @@
 #include "lztime.h"
 #include "util.h"
 
+/* Type oids (catalog/pg_type.h, stable across releases). */
 #define BOOLOID		16
 #define BYTEAOID	17
+#define INT8OID		20
+#define INT2OID		21
+#define INT4OID		23
+#define FLOAT4OID	700
+#define FLOAT8OID	701
 
 #define RECONNECT_MS	1000	/* between tries to connect again */
 #define BULK_MAX	(4 * 1024 * 1024)	/* COPY text kept back */
@@ -696,6 +702,35 @@ pg_col_blob(struct lz_stmt *s, int col, size_t *len)
 	return b->p;
 }
 
+static int
+pg_col_count(struct lz_stmt *s)
+{
+	return PST(s)->res ? PQnfields(PST(s)->res) : 0;
+}
+
+static enum lz_vtype
+pg_col_type(struct lz_stmt *s, int col)
+{
+	size_t	 len;
+
+	if (val(s, col, &len) == NULL)
+		return LZ_V_NULL;
+	switch (PQftype(PST(s)->res, col)) {
+	case BOOLOID:
+	case INT2OID:
+	case INT4OID:
+	case INT8OID:
+		return LZ_V_I64;
+	case FLOAT4OID:
+	case FLOAT8OID:
+		return LZ_V_DOUBLE;
+	case BYTEAOID:
+		return LZ_V_BLOB;
+	default:
+		return LZ_V_TEXT;
+	}
+}
+
 /* ---- bulk rows: COPY ... FROM STDIN -------------------------------------- */
 
 /* Appends text escaped for COPY's text format. */
@@ -880,6 +915,8 @@ static const struct lz_dbops pg_ops = {
 	.col_double = pg_col_double,
 	.col_text = pg_col_text,
 	.col_blob = pg_col_blob,
+	.col_count = pg_col_count,
+	.col_type = pg_col_type,
 	.bulk_row = pg_bulk_row,
 	.bulk_flush = pg_bulk_flush,
 };

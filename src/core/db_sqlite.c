@@ -357,6 +357,24 @@ sq_col_blob(struct lz_stmt *s, int col, size_t *len)
 	return p;
 }
 
+static int
+sq_col_count(struct lz_stmt *s)
+{
+	return sqlite3_column_count(ST(s));
+}
+
+static enum lz_vtype
+sq_col_type(struct lz_stmt *s, int col)
+{
+	switch (sqlite3_column_type(ST(s), col)) {
+	case SQLITE_INTEGER:	return LZ_V_I64;
+	case SQLITE_FLOAT:	return LZ_V_DOUBLE;
+	case SQLITE_TEXT:	return LZ_V_TEXT;
+	case SQLITE_BLOB:	return LZ_V_BLOB;
+	default:		return LZ_V_NULL;
+	}
+}
+
 /* Bulk statements run row by row: nothing is kept back. */
 static int
 sq_bulk_flush(struct lz_db *db)
@@ -391,6 +409,8 @@ const struct lz_dbops lz_db_sqlite = {
 	.col_double = sq_col_double,
 	.col_text = sq_col_text,
 	.col_blob = sq_col_blob,
+	.col_count = sq_col_count,
+	.col_type = sq_col_type,
 	.bulk_row = NULL,
 	.bulk_flush = sq_bulk_flush,
 };

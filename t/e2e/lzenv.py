@@ -131,10 +131,11 @@ class Instance:
     def __init__(self, name="lz", workers=2, extra_conf="", prompts=False,
                  links=True, directory=None, links_port=None,
                  prompts_port=None, user=None, dashboard=False,
-                 share_db=None, pg_tcp=False):
+                 share_db=None, pg_tcp=False, engine=None):
         """share_db: another Instance whose database (and key file) this
         one shares, as a second host of one PostgreSQL database does;
-        pg_tcp: reach the server over TCP instead of its unix socket."""
+        pg_tcp: reach the server over TCP instead of its unix socket;
+        engine: "sqlite" or "postgresql" whatever LZ_DB says."""
         if directory:
             self.dir = os.path.abspath(directory)
             os.makedirs(self.dir, exist_ok=True)
@@ -167,7 +168,7 @@ class Instance:
             shutil.copy(share_db.path("data", "lz.key"),
                         self.path("data", "lz.key"))
             self.host_id = "%s-%d" % (name, len(INSTANCES))
-        elif PG:
+        elif (engine or ENGINE) == "postgresql":
             self.pg = pgcluster.shared()
             self.dbname = "lz%d_%s" % (len(INSTANCES), "".join(
                 ch if ch.isalnum() else "_" for ch in name.lower()))

@@ -37,6 +37,7 @@ struct lz_sqlset *const store_sqlsets[] = {
 	&store_webhooks_sql,
 	&store_safety_sql,
 	&store_sessions_sql,
+	&store_copy_sql,
 	NULL
 };
 
