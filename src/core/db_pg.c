@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,25 @@ session(struct lz_db *db, int ro)
 }
 
 /*
+ * Reads what the server sent to an idle connection.  A server that went
+ * away (a restart) sent the reason, then closed the socket: read to the
+ * end, the connection shows as broken before a statement is lost on it.
+ * Costs a poll() when nothing came.
+ */
+static void
+drain(PGconn *c)
+{
+	struct pollfd	 pfd;
+	int		 i;
+
+	pfd.fd = PQsocket(c);
+	pfd.events = POLLIN;
+	for (i = 0; i < 4 && PQstatus(c) == CONNECTION_OK; i++)
+		if (poll(&pfd, 1, 0) != 1 || !PQconsumeInput(c))
+			break;
+}
+
+/*
  * Whether the connection can take a statement: one that broke is made
  * again, unless a transaction was open on it (it must be rolled back
  * first) or the last try was less than RECONNECT_MS ago.  0 or -1.
@@ -169,7 +189,7 @@ ready(struct lz_db *db)
 	int64_t		 now;
 
 	if (!p->began)
-		(void)PQconsumeInput(c);	/* notices a closed socket */
+		drain(c);
 	if (PQstatus(c) == CONNECTION_OK)
 		return 0;
 	if (p->began) {

@@ -68,7 +68,9 @@ checkpoint(struct lz_db *db)
 		    copied);
 		break;
 	case 2:
-		if (frames == 0) {
+		/* -1: another connection was checkpointing (the mover's
+		 * trim), nothing ran. */
+		if (frames <= 0) {
 			lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; "
 			    "next run");
 			break;

@@ -22,6 +22,7 @@
 #include "lzctl.h"
 #include "store/store.h"
 #include "util.h"
+#include "visit/clicklog.h"
 
 /* mkdir -p of the directory holding path. */
 static int
@@ -65,6 +66,32 @@ chown_db(const char *path)
 	free(p);
 }
 
+/*
+ * On PostgreSQL the host's own files are its click journals: their
+ * directory is made, and given to the user with the one above it (as
+ * SQLite's database directory is).  0 or -1.
+ */
+static int
+journal_dir(void)
+{
+	char	*dir, *sub, *dup;
+	int	 rc = 0;
+
+	dir = clicklog_dir(ctl_conf->clicks_dir, ctl_conf->links_db);
+	sub = xasprintf("%s/.", dir);
+	if (mkdir_parent(sub) == -1)
+		rc = -1;
+	else {
+		ctl_chown_to_user(dir);
+		dup = xstrdup(dir);
+		ctl_chown_to_user(dirname(dup));
+		free(dup);
+	}
+	free(sub);
+	free(dir);
+	return rc;
+}
+
 static int
 migrate_links(int create)
 {
@@ -73,8 +100,11 @@ migrate_links(int create)
 	int		 from, to;
 
 	/* A server's database is made by its administrator (createdb). */
-	if (lz_db_is_uri(ctl_conf->links_db))
+	if (lz_db_is_uri(ctl_conf->links_db)) {
+		if (create && journal_dir() == -1)
+			return 1;
 		create = 0;
+	}
 	if (create && mkdir_parent(ctl_conf->links_db) == -1)
 		return 1;
 	if (lz_db_open(&db, ctl_conf->links_db, create ? LZ_DB_CREATE : 0,

@@ -142,9 +142,12 @@ class Cluster:
 
     def restart(self):
         """Stops the server and starts it again (connections are cut)."""
+        # With its log, as at the start: else the new server would hold
+        # pg_ctl's output, and run() would wait for it to end.
         self._check(self._run([
             os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m",
-            "fast", "-w", "restart"]), "pg_ctl restart")
+            "fast", "-w", "-l", os.path.join(self.dir, "server.log"),
+            "restart"]), "pg_ctl restart")
 
     def log(self):
         try:
@@ -193,12 +196,15 @@ class Cluster:
             c.close()
 
     def dump(self, dbname):
-        """pg_dump of dbname, as bytes (plain SQL)."""
+        """pg_dump of dbname, as bytes (plain SQL), without the random
+        key of its \\restrict lines (the same data dumps the same)."""
         p = subprocess.run([os.path.join(self.bin, "pg_dump"), "-h",
                             self.dir, "-p", str(self.port), "-U", "postgres",
                             dbname], capture_output=True)
         self._check(p, "pg_dump")
-        return p.stdout
+        return b"".join(ln for ln in p.stdout.splitlines(True)
+                        if not ln.startswith((b"\\restrict ",
+                                              b"\\unrestrict ")))
 
     def query(self, dbname, sql, args=None):
         """Runs sql in dbname; returns its rows as tuples (bytea as bytes,
