@@ -131,11 +131,13 @@ class Instance:
     def __init__(self, name="lz", workers=2, extra_conf="", prompts=False,
                  links=True, directory=None, links_port=None,
                  prompts_port=None, user=None, dashboard=False,
-                 share_db=None, pg_tcp=False, engine=None):
+                 share_db=None, pg_tcp=False, engine=None, pg=None):
         """share_db: another Instance whose database (and key file) this
         one shares, as a second host of one PostgreSQL database does;
         pg_tcp: reach the server over TCP instead of its unix socket;
-        engine: "sqlite" or "postgresql" whatever LZ_DB says."""
+        engine: "sqlite" or "postgresql" whatever LZ_DB says;
+        pg: (cluster, database name) to run on, kept as it is (the
+        demo's)."""
         if directory:
             self.dir = os.path.abspath(directory)
             os.makedirs(self.dir, exist_ok=True)
@@ -160,8 +162,10 @@ class Instance:
         self.conf = os.path.join(self.dir, "lz.conf")
         self.host_id = name
         self.pg = None
-        if share_db is not None:
-            if not PG:
+        if pg is not None:
+            self.pg, self.dbname = pg
+        elif share_db is not None:
+            if not share_db.pg:
                 raise RuntimeError("share_db: only on PostgreSQL")
             self.pg, self.dbname = share_db.pg, share_db.dbname
             os.makedirs(self.path("data"), exist_ok=True)

@@ -15,10 +15,8 @@ removes the directory unless it was given.
 
 shared() is one cluster per process, started on first use and stopped at
 exit: a test process makes one, each lzenv.Instance a database in it.
-
-Command line (tools/quickstart, make targets):
-    python3 pgcluster.py start DIR [PORT]   prints the URI of database lz
-    python3 pgcluster.py stop DIR
+tools/demo.py keeps one in the demo's directory, and the benchmarks make
+a durable one (fsync on).
 """
 
 import atexit
@@ -30,7 +28,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 try:
     import psycopg2
@@ -171,6 +168,10 @@ class Cluster:
         return psycopg2.connect(host=self.dir, port=self.port,
                                 user="postgres", dbname=dbname)
 
+    def has_db(self, dbname):
+        return bool(self.query("postgres", "SELECT 1 FROM pg_database "
+                               "WHERE datname = %s", (dbname,)))
+
     def create_db(self, dbname):
         """A new, empty database (UTF-8, collation C); returns its URI."""
         c = self.connect()
@@ -244,32 +245,3 @@ def shared():
         _shared = Cluster().start()
         atexit.register(_shared.stop)
     return _shared
-
-
-def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("start", "stop"):
-        sys.exit("usage: pgcluster.py start DIR [PORT] | stop DIR")
-    d = sys.argv[2]
-    if sys.argv[1] == "start":
-        why = available()
-        if why:
-            sys.exit("pgcluster: " + why)
-        port = int(sys.argv[3]) if len(sys.argv) > 3 else None
-        c = Cluster(d, port=port, durable=True).start()
-        # The port, for stop and for the URI.
-        with open(os.path.join(c.dir, "port"), "w") as f:
-            f.write("%d\n" % c.port)
-        if "lz" not in [r[0] for r in c.query(
-                "postgres", "SELECT datname FROM pg_database")]:
-            c.create_db("lz")
-        print(c.uri("lz"))
-    else:
-        with open(os.path.join(d, "port")) as f:
-            port = int(f.read())
-        c = Cluster(d, port=port, durable=True)
-        c.started = True
-        c.stop()
-
-
-if __name__ == "__main__":
-    main()
