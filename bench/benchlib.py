@@ -20,6 +20,7 @@ os.environ.setdefault("LZ_BUILDDIR", os.path.join(TOP, "build"))
 os.environ.setdefault("LZ_SRCDIR", TOP)
 
 import lzenv  # noqa: E402
+import pgcluster  # noqa: E402
 
 
 def build_null(outdir):

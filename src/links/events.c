@@ -38,13 +38,13 @@ delivery_id(char out[WEBHOOK_DELIVERY_LEN + 1])
 }
 
 /*
- * Queues one delivery of event name per subscription in ids[0..n).
- * Takes over the reference to data.  With uuid, the id of the (last)
- * delivery is copied there.
+ * Queues one delivery of event name per subscription in ids[0..n), as
+ * bulk rows of a batch with bulk.  Takes over the reference to data.
+ * With uuid, the id of the (last) delivery is copied there.
  */
 static int
 enqueue(struct lz_db *db, const int64_t *ids, int n, const char *name,
-    json_t *data, int64_t now, char *uuid_out)
+    json_t *data, int64_t now, char *uuid_out, int bulk)
 {
 	char		 sent_at[32], uuid[WEBHOOK_DELIVERY_LEN + 1], *body;
 	json_t		*j;
@@ -60,7 +60,8 @@ enqueue(struct lz_db *db, const int64_t *ids, int n, const char *name,
 	json_decref(j);
 	for (i = 0; i < n && rc == 0; i++) {
 		delivery_id(uuid);
-		rc = store_delivery_add(db, ids[i], uuid, name, body, len, now);
+		rc = store_delivery_add(db, ids[i], uuid, name, body, len, now,
+		    bulk);
 	}
 	if (uuid_out != NULL)
 		memcpy(uuid_out, uuid, sizeof(uuid));
@@ -80,7 +81,7 @@ events_link_created(struct lz_db *db, const struct link *l,
 	if (n <= 0)
 		return n;
 	return enqueue(db, ids, n, webhook_event_name(WEBHOOK_EV_LINK_CREATED),
-	    link_json(l, base_url, now), now, NULL);
+	    link_json(l, base_url, now), now, NULL, 0);
 }
 
 /* A string field; "" for none, and for bytes that are not UTF-8 (a raw
@@ -123,8 +124,9 @@ events_click(struct lz_db *db, const struct link *l, const struct click *c,
 	json_object_set_new(data, "device", str_or_empty(c->device));
 	json_object_set_new(data, "os", str_or_empty(c->os));
 	json_object_set_new(data, "referrer", str_or_empty(c->referrer));
+	/* A batch's (with its cache): bulk rows, streamed at its end. */
 	return enqueue(db, t.ids, t.n, webhook_event_name(WEBHOOK_EV_CLICK),
-	    data, now, NULL);
+	    data, now, NULL, cache != NULL);
 }
 
 int
@@ -136,5 +138,5 @@ events_test(struct lz_db *db, int64_t webhook_id, int64_t now,
 	data = json_pack("{s:I, s:s}", "webhook_id", (json_int_t)webhook_id,
 	    "message", "A test delivery from lz: your endpoint receives and "
 	    "verifies webhooks.");
-	return enqueue(db, &webhook_id, 1, EVENTS_TEST, data, now, uuid);
+	return enqueue(db, &webhook_id, 1, EVENTS_TEST, data, now, uuid, 0);
 }

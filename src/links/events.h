@@ -39,9 +39,10 @@ struct events_targets {
 
 /*
  * click: data is {slug, suffix, target, country, device, os, referrer}.
- * Bots (c->bot) are never sent.  With cache, the subscriptions of the
- * account found there are used (else looked up and kept there).  0, or
- * -1 (logged): roll back.
+ * Bots (c->bot) are never sent.  With cache (a batch of clicks), the
+ * subscriptions of the account found there are used (else looked up and
+ * kept there) and the deliveries are bulk rows of the batch (db.h).  0,
+ * or -1 (logged): roll back.
  */
 int	events_click(struct lz_db *, const struct link *l,
 	    const struct click *c, int64_t now, struct events_targets *cache);

@@ -10,7 +10,8 @@
 #include "util.h"
 #include "visit/click.h"
 
-enum { ST_CLICK_COUNT, ST_CLICK_ADD, ST_CLICK_INSERT, ST_CLICK_BULK,
+enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
+    ST_CLICK_BULK,
     ST_JOURNAL_GET,
     ST_JOURNAL_SET, ST_JOURNAL_DEL, ST_JOURNAL_LIST, ST_STATS_TOTALS,
     ST_STATS_SERIES, ST_STATS_BY_COUNTRY, ST_STATS_BY_DEVICE, ST_STATS_BY_OS,
@@ -36,8 +37,26 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_CLICK_COUNT] = { "click count",
 	    "UPDATE links SET clicks = clicks + 1 WHERE id = $1 AND "
 	    "(max_clicks = 0 OR clicks < max_clicks)" },
+	/*
+	 * A batch's counts, $1 a JSON array of [link id, clicks]: the links'
+	 * rows locked in the order of their ids first, so that the movers
+	 * of several hosts never wait for each other in a circle.
+	 * dialect: JSON arrays are json_each in SQLite, json_array_elements
+	 * in PostgreSQL; FOR UPDATE is PostgreSQL's (on SQLite, BEGIN
+	 * IMMEDIATE holds the database: the lock is a statement that does
+	 * nothing).
+	 */
+	[ST_CLICK_LOCK] = { "click lock",
+	    "SELECT 0 WHERE $1 IS NULL",
+	    "SELECT id FROM links WHERE id IN (SELECT (e->>0)::bigint FROM "
+	    "json_array_elements($1::json) AS e) ORDER BY id FOR UPDATE" },
 	[ST_CLICK_ADD] = { "click add",
-	    "UPDATE links SET clicks = clicks + $2 WHERE id = $1" },
+	    "UPDATE links SET clicks = links.clicks + c.n FROM (SELECT "
+	    "json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') "
+	    "AS n FROM json_each($1)) AS c WHERE links.id = c.id",
+	    "UPDATE links SET clicks = links.clicks + c.n FROM (SELECT "
+	    "(e->>0)::bigint AS id, (e->>1)::bigint AS n FROM "
+	    "json_array_elements($1::json) AS e) AS c WHERE links.id = c.id" },
 	[ST_CLICK_INSERT] = { "click insert", "INSERT INTO " CLICK_COLS
 	    " VALUES (" CLICK_VALS ")" },
 	/* A batch's (lz_bulk_row): COPY on PostgreSQL. */
@@ -92,11 +111,24 @@ store_click_count(struct lz_db *db, int64_t link_id)
 }
 
 int
-store_click_add(struct lz_db *db, int64_t link_id, int64_t n)
+store_click_add(struct lz_db *db, const struct click_count *c, size_t n)
 {
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(n) };
+	struct lz_buf		 b = LZ_BUF_INIT;
+	struct lz_val		 v;
+	size_t			 i;
+	int			 rc;
 
-	return lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_ADD, v, LZ_NELEM(v)));
+	lz_buf_putc(&b, '[');
+	for (i = 0; i < n; i++)
+		lz_buf_printf(&b, "%s[%lld,%lld]", i ? "," : "",
+		    (long long)c[i].link_id, (long long)c[i].n);
+	lz_buf_putc(&b, ']');
+	v = (struct lz_val)LZ_TEXT(lz_buf_str(&b));
+	rc = lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_LOCK, &v, 1)) == -1 ||
+	    lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_ADD, &v, 1)) == -1 ?
+	    -1 : 0;
+	lz_buf_free(&b);
+	return rc;
 }
 
 static const char *

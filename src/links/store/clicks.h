@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct click;
+struct click_count;
 struct lz_db;
 
 /*
@@ -17,8 +18,11 @@ struct lz_db;
  * max_clicks (then nothing changed: the cap is exact), -1 on error.
  */
 int	store_click_count(struct lz_db *, int64_t link_id);
-/* Adds n human clicks to a link's count, cap or not.  0 or -1. */
-int	store_click_add(struct lz_db *, int64_t link_id, int64_t n);
+/* Adds c[0..n).n human clicks to the count of each link c[].link_id
+ * (each once, in order of id), cap or not: a batch's counts in one
+ * statement.  0 or -1. */
+int	store_click_add(struct lz_db *, const struct click_count *c,
+	    size_t n);
 /* Stores one click: at once, or with bulk as a bulk row of a batch
  * (visible once the batch is flushed or committed, db.h); 0 or -1. */
 int	store_click_insert(struct lz_db *, const struct click *,

@@ -16,7 +16,7 @@
 
 enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
     ST_LINK_BY_ID, ST_LINK_BY_SLUG, ST_LINK_LIST, ST_LINK_LIST_ANY,
-    ST_LINK_DELETE, ST_LINK_DELETE_ANY, ST__MAX };
+    ST_LINK_DELETE, ST_LINK_DELETE_ANY, ST_LINK_BY_IDS, ST__MAX };
 
 /* A page: ids below $1 (0: from the newest), at most $2.  (The CAST
  * tells PostgreSQL $1 is a bigint, not the int of 0.) */
@@ -54,6 +54,14 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_LINK_DELETE_ANY] = { "link delete (any account)",
 	    "UPDATE links SET deleted_at = $1 WHERE id = $2 AND "
 	    "deleted_at IS NULL" },
+	/* The links whose ids $1 lists as a JSON array.  dialect: SQLite's
+	 * json_each is json_array_elements_text in PostgreSQL. */
+	[ST_LINK_BY_IDS] = { "links by ids",
+	    "SELECT " STORE_LINK_COLS_AGG("json_group_object") " FROM links "
+	    "WHERE id IN (SELECT value FROM json_each($1))",
+	    "SELECT " STORE_LINK_COLS_AGG("json_object_agg") " FROM links "
+	    "WHERE id IN (SELECT value::bigint FROM "
+	    "json_array_elements_text($1::json))" },
 };
 
 struct lz_sqlset store_links_sql = LZ_SQLSET("links", sql);
@@ -201,6 +209,20 @@ store_link_by_id(struct lz_db *db, int64_t id, struct link *l)
 
 	return (int)lz_each(lz_db_stmtv(db, set, ST_LINK_BY_ID, &v, 1),
 	    row_link, l);
+}
+
+long
+store_link_by_ids(struct lz_db *db, const int64_t *ids, size_t n,
+    void (*fn)(struct link *, void *), void *arg)
+{
+	char			*list = store_json_ids(ids, n);
+	const struct lz_val	 v = LZ_TEXT(list);
+	long			 rc;
+
+	rc = store_link_each(lz_db_stmtv(db, set, ST_LINK_BY_IDS, &v, 1), fn,
+	    arg);
+	free(list);
+	return rc;
 }
 
 int

@@ -30,6 +30,10 @@ int	store_link_by_slug(struct lz_db *, const char *slug, struct link *);
  */
 long	store_link_list(struct lz_db *, int64_t account_id, int64_t before,
 	    long limit, void (*fn)(struct link *, void *), void *arg);
+/* Calls fn for each link, deleted or not, whose id is among ids[0..n)
+ * (in no order); returns the rows or -1. */
+long	store_link_by_ids(struct lz_db *, const int64_t *ids, size_t n,
+	    void (*fn)(struct link *, void *), void *arg);
 /* Marks a live link of account_id (ACCOUNT_ANY: of anyone) deleted.
  * 1, 0 (no such live link), -1. */
 int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,

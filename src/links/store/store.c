@@ -10,6 +10,7 @@
 
 #include "db.h"
 #include "log.h"
+#include "util.h"
 #include "store/admin.h"
 #include "store/store.h"
 
@@ -102,6 +103,19 @@ store_stmt_range(struct lz_db *db, struct lz_sqlset *set, size_t i,
 	};
 
 	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
+}
+
+char *
+store_json_ids(const int64_t *v, size_t n)
+{
+	struct lz_buf	 b = LZ_BUF_INIT;
+	size_t		 i;
+
+	lz_buf_putc(&b, '[');
+	for (i = 0; i < n; i++)
+		lz_buf_printf(&b, "%s%lld", i ? "," : "", (long long)v[i]);
+	lz_buf_putc(&b, ']');
+	return lz_buf_detach(&b);
 }
 
 int

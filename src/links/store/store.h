@@ -73,6 +73,14 @@ struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
 	    int64_t link_id, int64_t from, int64_t to, int64_t x);
 
 /*
+ * A list of values for one parameter: the JSON array of v[0..n) ("[1,2]",
+ * which the caller frees), read by json_each() on SQLite and
+ * json_array_elements_text() on PostgreSQL: one statement for a whole
+ * batch, whatever its size, its text never built from data.
+ */
+char	*store_json_ids(const int64_t *v, size_t n);
+
+/*
  * The row of st, found by the hash bound to it: 1 when its column col
  * holds hash (compared in constant time: the index found it, but the
  * comparison must not tell how much of it matched), readable until

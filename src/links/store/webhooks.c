@@ -14,7 +14,8 @@
 enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
     ST_WEBHOOK_LIST_ANY, ST_WEBHOOK_COUNT, ST_WEBHOOK_SET_SECRET,
     ST_WEBHOOK_SET_SECRET_ANY, ST_WEBHOOK_DISABLE, ST_WEBHOOK_DISABLE_ANY,
-    ST_WEBHOOK_TARGETS, ST_DELIVERY_ADD, ST_DELIVERY_CANCEL, ST_DELIVERY_DUE,
+    ST_WEBHOOK_TARGETS, ST_DELIVERY_ADD, ST_DELIVERY_BULK, ST_DELIVERY_CANCEL,
+    ST_DELIVERY_DUE,
     ST_DELIVERY_CLAIM, ST_DELIVERY_LEASE, ST_ATTEMPT_ADD, ST_DELIVERY_DELIVERED,
     ST_DELIVERY_FAILED, ST_DELIVERY_LIST, ST_DELIVERY_BY_UUID,
     ST_ATTEMPT_LIST, ST_DELIVERY_PURGE, ST__MAX };
@@ -28,6 +29,11 @@ enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
 	"SELECT " WEBHOOK_COLS ", (SELECT count(*) FROM " \
 	"webhook_deliveries d WHERE d.webhook_id = w.id AND " \
 	"d.next_at IS NOT NULL) FROM webhooks w "
+
+/* A new delivery's row: due when made. */
+#define DELIVERY_NEW \
+	"webhook_deliveries (uuid, webhook_id, event, body, created_at, " \
+	"next_at)"
 
 #define DELIVERY_DUE \
 	"SELECT d.id, d.webhook_id FROM webhooks w JOIN " \
@@ -72,9 +78,12 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "SELECT id FROM webhooks WHERE account_id = $1 AND "
 	    "disabled_at IS NULL AND (events & $2) != 0 ORDER BY id" },
 
-	[ST_DELIVERY_ADD] = { "delivery add",
-	    "INSERT INTO webhook_deliveries (uuid, webhook_id, event, body, "
-	    "created_at, next_at) VALUES ($1, $2, $3, $4, $5, $5)" },
+	[ST_DELIVERY_ADD] = { "delivery add", "INSERT INTO " DELIVERY_NEW
+	    " VALUES ($1, $2, $3, $4, $5, $6)" },
+	/* A batch's (lz_bulk_row): COPY on PostgreSQL. */
+	[ST_DELIVERY_BULK] = { "delivery bulk add", "INSERT INTO " DELIVERY_NEW
+	    " VALUES ($1, $2, $3, $4, $5, $6)",
+	    "COPY " DELIVERY_NEW " FROM STDIN" },
 	[ST_DELIVERY_CANCEL] = { "delivery cancel",
 	    "UPDATE webhook_deliveries SET state = 'cancelled', next_at = NULL, "
 	    "lease = NULL, finished_at = $1, last_error = $2 WHERE "
@@ -278,11 +287,13 @@ row_delivery(struct lz_stmt *st, void *arg)
 
 int
 store_delivery_add(struct lz_db *db, int64_t webhook_id, const char *uuid,
-    const char *event, const char *body, size_t len, int64_t now)
+    const char *event, const char *body, size_t len, int64_t now, int bulk)
 {
 	const struct lz_val	 v[] = { LZ_TEXT(uuid), LZ_I64(webhook_id),
-	    LZ_TEXT(event), LZ_TEXTN(body, len), LZ_I64(now) };
+	    LZ_TEXT(event), LZ_TEXTN(body, len), LZ_I64(now), LZ_I64(now) };
 
+	if (bulk)
+		return lz_bulk_row(db, set, ST_DELIVERY_BULK, v, LZ_NELEM(v));
 	return lz_run_ok(lz_db_stmtv(db, set, ST_DELIVERY_ADD, v,
 	    LZ_NELEM(v)));
 }

@@ -45,9 +45,11 @@ int	store_webhook_targets(struct lz_db *, int64_t account_id, unsigned bit,
 
 /* ---- the outbox ------------------------------------------------------ */
 
-/* Queues a delivery, due at once.  0 or -1. */
+/* Queues a delivery, due at once; with bulk as a bulk row of a batch
+ * (db.h).  0 or -1. */
 int	store_delivery_add(struct lz_db *, int64_t webhook_id, const char *uuid,
-	    const char *event, const char *body, size_t len, int64_t now);
+	    const char *event, const char *body, size_t len, int64_t now,
+	    int bulk);
 /* Cancels the unfinished deliveries of a subscription.  Count or -1. */
 long	store_delivery_cancel(struct lz_db *, int64_t webhook_id,
 	    const char *why, int64_t now);

@@ -87,17 +87,18 @@ by_link(const void *a, const void *b)
 int
 click_tally_flush(struct lz_db *db, struct click_tally *t)
 {
-	size_t	 i, j;
+	size_t	 i, k;
 	int	 rc = 0;
 
+	/* One count per link, in the order of their ids. */
 	qsort(t->v, t->n, sizeof(*t->v), by_link);
-	for (i = 0; i < t->n && rc == 0; i = j) {
-		int64_t	 n = 0;
-
-		for (j = i; j < t->n && t->v[j].link_id == t->v[i].link_id; j++)
-			n += t->v[j].n;
-		rc = store_click_add(db, t->v[i].link_id, n);
-	}
+	for (i = k = 0; i < t->n; i++)
+		if (k > 0 && t->v[k - 1].link_id == t->v[i].link_id)
+			t->v[k - 1].n += t->v[i].n;
+		else
+			t->v[k++] = t->v[i];
+	if (k > 0)
+		rc = store_click_add(db, t->v, k);
 	t->n = 0;
 	memset(&t->targets, 0, sizeof(t->targets));
 	return rc;
