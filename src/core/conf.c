@@ -261,7 +261,6 @@ host_port_ok(const char *s)
 	    s[n + 1 + p] == '\0';
 }
 
-/* Checks values whose syntax goes beyond the item type. */
 /* A host_id: 1 to LZ_HOST_ID_MAX of [A-Za-z0-9._-]. */
 static int
 host_id_ok(const char *s)
@@ -304,6 +303,7 @@ conf_cluster(struct lz_conf *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Checks values whose syntax goes beyond the item type. */
 static int
 conf_finish(struct lz_conf *c, char *err, size_t errlen)
 {
