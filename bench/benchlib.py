@@ -53,52 +53,139 @@ def build_null(outdir):
     return out
 
 
-class NullResponder:
-    """null-fcgi on a unix socket, served by its own nginx server block."""
+# The two baselines every benchmark prints: null-fcgi with kept
+# connections (the baseline of its ratios) and null-fcgi with one
+# connection per request (the old baseline, printed beside).
+BASE = "null, kept"
+OLD = "null, per request"
 
-    def __init__(self, inst, workers, status=200, close="linger"):
-        """close: "linger" as lz-links, "at-once" as lz-prompts
-        (close_at_once in src/core/pool.h)."""
-        self.sock = inst.path("run", "null.sock")
+
+class NullResponder:
+    """null-fcgi on a unix socket, served by its own nginx server block
+    on port self.port (see nginx_with_null)."""
+
+    def __init__(self, inst, workers, status=200, mode="kept"):
+        """mode: "kept" (the baseline), "linger" or "at-once" (one
+        connection per request, see bench/null-fcgi.c)."""
+        self.mode = mode
+        self.sock = inst.path("run", "null-%s.sock" % mode)
+        self.port = lzenv.free_port()
         self.proc = subprocess.Popen(
             [build_null(inst.dir), self.sock, str(workers), str(status),
-             close], start_new_session=True)
+             mode], start_new_session=True)
         lzenv.wait_for(lambda: lzenv.unix_connectable(self.sock),
                        what="null-fcgi")
+
+    def url(self):
+        return "http://127.0.0.1:%d/null-%s" % (self.port, self.mode)
 
     def stop(self):
         os.killpg(self.proc.pid, 15)
         self.proc.wait()
 
 
-def nginx_with_null(inst, null_port):
-    """Adds a server block for the null responder to inst's nginx
-    (call before inst.start())."""
+def null_pair(inst, workers, status=200, old="linger"):
+    """The baseline and the old baseline (closing the way the service
+    under test did before it kept connections: "linger" or "at-once"),
+    with their server blocks added to inst's nginx.  Returns
+    {BASE: NullResponder, OLD: NullResponder}."""
+    nulls = {}
+    try:
+        nulls[BASE] = NullResponder(inst, workers, status, "kept")
+        nulls[OLD] = NullResponder(inst, workers, status, old)
+    except BaseException:
+        stop_nulls(nulls)
+        raise
+    nginx_with_null(inst, nulls.values())
+    return nulls
+
+
+def stop_nulls(nulls):
+    for null in (nulls or {}).values():
+        null.stop()
+
+
+def nginx_with_null(inst, nulls):
+    """Adds a server block for each null responder to inst's nginx (call
+    before inst.start()).  A kept one gets the shipped lz-keepalive.conf
+    and fastcgi_keep_conn on, as the services' locations."""
     orig = inst.start_nginx
 
     def start_nginx():
         orig()
         conf = inst.path("nginx", "nginx.conf")
-        text = open(conf).read()
-        extra = """
-    upstream lz_null { server unix:%s max_fails=0;
-                       server unix:%s max_fails=0; }
+        text = open(conf).read().rstrip()[:-1]
+        # The combined format, then nginx's times (see nginx_times).
+        text = text.replace(
+            "    access_log %s;" % inst.path("nginx", "access.log"),
+            "    log_format bench '$remote_addr - $remote_user [$time_local] "
+            "\"$request\" $status $body_bytes_sent \"$http_referer\" "
+            "\"$http_user_agent\" $request_time $upstream_response_time';\n"
+            "    access_log %s bench;" % inst.path("nginx", "access.log"))
+        for null in nulls:
+            kept = null.mode == "kept"
+            text += """
+    upstream lz_null_%s { server unix:%s max_fails=0;
+                          server unix:%s max_fails=0;%s }
     server {
         listen 127.0.0.1:%d;
         location / {
             include lz/lz-fastcgi.conf;
-            fastcgi_pass lz_null;
+            fastcgi_keep_conn %s;
+            fastcgi_pass lz_null_%s;
         }
     }
-}
-""" % (inst.path("run", "null.sock"), inst.path("run", "null.sock"),
-            null_port)
-        text = text.rstrip()[:-1] + extra
-        open(conf, "w").write(text)
+""" % (null.mode.replace("-", "_"), null.sock, null.sock,
+                "\n                          include lz/lz-keepalive.conf;"
+                if kept else "", null.port, "on" if kept else "off",
+                null.mode.replace("-", "_"))
+        open(conf, "w").write(text + "}\n")
         inst.procs["nginx"].send_signal(1)      # SIGHUP: reload
-        lzenv.wait_for(lambda: lzenv.tcp_connectable(null_port),
-                       what="nginx reload")
+        for null in nulls:
+            lzenv.wait_for(lambda: lzenv.tcp_connectable(null.port),
+                           what="nginx reload")
     inst.start_nginx = start_nginx
+
+
+def nginx_times(inst, offset=0):
+    """{path: sorted upstream response times in ms} of the GET requests
+    in inst's nginx access log from byte offset on: how long the FastCGI
+    answer took, nginx's side of the latency (a client's latency adds the
+    waits for CPU of the client and of nginx, large on a small busy
+    machine).  The log must be written with nginx_with_null's format."""
+    times = {}
+    with open(inst.path("nginx", "access.log"), "rb") as f:
+        f.seek(offset)
+        for line in f.read().decode(errors="replace").splitlines():
+            m = re.search(r'"GET (\S+?)(?:\?\S*)? HTTP/1\.1" .* '
+                          r'[\d.]+ ([\d.]+)$', line)
+            if m:
+                times.setdefault(m.group(1), []).append(
+                    float(m.group(2)) * 1000)
+    for v in times.values():
+        v.sort()
+    return times
+
+
+def log_size(inst):
+    return os.path.getsize(inst.path("nginx", "access.log"))
+
+
+def pct(xs, p):
+    """The p-th percentile of sorted xs."""
+    return xs[min(len(xs) - 1, int(len(xs) * p / 100))]
+
+
+def report_upstream(times, cases):
+    """Prints nginx's side of each case's latency (nginx_times)."""
+    print("\nFastCGI answer times (nginx's $upstream_response_time), ms:")
+    for name, url, *_ in cases:
+        path = "/" + url.split("/", 3)[3]
+        xs = times.get(path.split("?")[0])
+        if xs:
+            print("  %-26s p50 %6.2f  p99 %6.2f  max %7.2f" % (
+                name, pct(xs, 50), pct(xs, 99), xs[-1]))
+    sys.stdout.flush()
 
 
 def wrk(url, seconds=5, connections=32, threads=2, headers=(), script=None):
@@ -176,15 +263,20 @@ def median(xs):
     return xs[len(xs) // 2]
 
 
-def report(res, baseline):
-    """Prints a table of medians and the ratio of each case to baseline."""
+def report(res, baseline=BASE, old=OLD):
+    """Prints a table of medians, the ratio of each case to baseline and,
+    when old is one of the cases, to old."""
     base = median([r[0] for r in res[baseline]])
-    print("%-28s %10s %8s %8s %6s %7s" % ("case", "req/s", "p50 ms",
-                                           "p99 ms", "errors", "ratio"))
+    obase = median([r[0] for r in res[old]]) if old in res else None
+    print("%-28s %10s %8s %8s %6s %7s%s" % (
+        "case", "req/s", "p50 ms", "p99 ms", "errors", "ratio",
+        " %7s" % "old" if obase else ""))
     for name, runs in res.items():
         rps = median([r[0] for r in runs])
-        print("%-28s %10.0f %8.2f %8.2f %6d %7.2f" % (
+        print("%-28s %10.0f %8.2f %8.2f %6d %7.2f%s" % (
             name, rps, median([r[1] for r in runs]),
             median([r[2] for r in runs]), sum(r[3] for r in runs),
-            rps / base))
+            rps / base, " %7.2f" % (rps / obase) if obase else ""))
+    print("ratio: to %s (the baseline)%s" % (
+        baseline, "; old: to %s (the old baseline)" % old if obase else ""))
     sys.stdout.flush()

@@ -3,9 +3,10 @@
  */
 #include "config.h"
 
-#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #ifdef HAVE_SYS_PRCTL_H
@@ -15,6 +16,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <fastcgi.h>
 #include <fcgiapp.h>
 
 #include "log.h"
@@ -238,58 +242,293 @@ lz_drop_privileges(const char *user, const char *group, char *err,
 /* ---- the worker ------------------------------------------------------ */
 
 /*
- * The accept loop.  Signals stay blocked except inside epoll_pwait(), so
- * neither a stop request nor anything else ever interrupts the reading of
- * a request (libfcgi treats EINTR in read(2) as a broken connection and
- * drops it).  The listening socket is non-blocking: the workers woken for
- * one connection race for it, and the losers' FCGX_Accept_r returns
- * -EAGAIN instead of blocking.  EPOLLEXCLUSIVE keeps that herd small.
+ * A worker keeps the connections nginx keeps (fastcgi_keep_conn on) and
+ * serves whichever of them has a request, one request at a time: one
+ * FCGX_Request per connection, waiting in ppoll() on all of them and on
+ * the listening socket.  libfcgi stays the protocol: FCGX_Accept_r on a
+ * slot whose connection is open reads that connection's next request
+ * (and accepts a new connection only when the slot has none), and
+ * FCGX_Finish_r leaves a kept connection open.  The listening socket is
+ * non-blocking, so a worker that loses the race for a new connection gets
+ * -EAGAIN instead of waiting in accept().
  *
- * A busy worker accepts first and waits only when nothing is queued: an
- * epoll_pwait() per request costs as much as the request's own reading.
- * It still passes through epoll_pwait() (without waiting) every
- * SIGNAL_EVERY requests, so a SIGTERM under constant load is seen.
+ * Signals stay blocked except inside ppoll(), so nothing interrupts the
+ * reading of a request (libfcgi treats EINTR in read(2) as a broken
+ * connection).  ppoll() wakes at least once a second for the
+ * application's tick().
+ *
+ * nginx owns a kept connection (FastCGI: "the Web server retains
+ * responsibility for the connection"): it may write a new request on it
+ * at any moment, and a request written onto a connection that was just
+ * closed fails (nginx retries only idempotent ones).  So a worker never
+ * closes a kept connection on its own; it hands the connection back
+ * instead: it writes an empty FCGI_STDERR record on it.  nginx closes an
+ * idle cached connection on which anything arrives, and skips an empty
+ * stderr record in front of an answer, so either nginx closes the
+ * connection (and the worker closes its end on the end of file) or a
+ * request that crossed the record comes in and is served as usual.  A
+ * connection is handed back when it was idle for KEEP_IDLE seconds;
+ * before a slow step (lz_pool_slow), every one but the request's own;
+ * and when the worker leaves (SIGTERM), every one of them: the leaving
+ * worker accepts nothing new, serves what still comes in, and exits when
+ * nginx has closed them all (after LEAVE_WAIT seconds it closes what is
+ * left).
+ *
+ * A worker holds at most SLOTS connections; with all slots taken it stops
+ * polling the listening socket and leaves new connections to the others.
+ * Every read of a connection after its first request is bounded by
+ * READ_TIMEOUT (SO_RCVTIMEO, set on each new connection), so a request
+ * that never arrives whole cannot stall the other connections for ever
+ * (libfcgi itself drops a new connection whose first byte takes over
+ * 2 s).
  */
-#define SIGNAL_EVERY	16
+#define SLOTS		128
+#define READ_TIMEOUT	5	/* seconds */
+#define KEEP_IDLE	75	/* seconds; nginx's keepalive_timeout is 60 */
+#define LEAVE_WAIT	5	/* seconds */
+
+struct slot {
+	FCGX_Request	 f;		/* f.ipcFd < 0: free */
+	int64_t		 idle_since;	/* lz_mono_us() of its last answer */
+	int		 handed_back;	/* waiting for nginx to close it */
+	int		 timed;		/* READ_TIMEOUT is set on f.ipcFd */
+};
+
+struct loop {
+	const struct lz_app	 *app;
+	const struct lz_pool_opts *o;
+	struct slot		 slots[SLOTS];
+	struct slot		*current;	/* the slot being served */
+	int			 leaving;
+};
+
+static struct loop	*worker_loop;	/* for lz_pool_slow() */
 
 /*
- * Reads what is left of the request's stdin when that is little; 1 when
- * the request was read to its end.  libfcgi closes a connection with
- * shutdown(2) and then waits for the web server to close its side
- * ("lingering close", so unread input cannot turn into a reset that
- * destroys the answer); that wait is a round trip to nginx per request.
- * When nothing is left unread the wait protects nothing, and with
- * close_at_once the connection is closed at once (FCGX_Detach).
+ * Reads what is left of the request's stdin (nginx bounds a body by
+ * client_max_body_size, READ_TIMEOUT bounds the time).  A kept
+ * connection must be read to the end of each request: libfcgi reads the
+ * next request from where this one stopped, and takes a stdin record
+ * left over for a protocol error.
  */
-static int
-read_to_end(FCGX_Request *f, const struct lz_req *r)
+static void
+read_to_end(FCGX_Request *f)
 {
 	char	 buf[4096];
-	size_t	 left = 65536;
-	int	 n;
 
-	if (r->content_length > (long long)left)
-		return 0;
-	while (!FCGX_HasSeenEOF(f->in)) {
-		if ((n = FCGX_GetStr(buf, sizeof(buf), f->in)) <= 0)
+	while (!FCGX_HasSeenEOF(f->in))
+		if (FCGX_GetStr(buf, sizeof(buf), f->in) <= 0)
 			break;
-		if ((size_t)n > left)
-			return 0;
-		left -= (size_t)n;
+}
+
+/* Closes the slot's connection at once (no lingering close). */
+static void
+drop(struct slot *s)
+{
+	FCGX_Detach(&s->f);
+	FCGX_Free(&s->f, 1);
+	s->handed_back = 0;
+}
+
+/* Hands a kept connection back to nginx (see above). */
+static void
+hand_back(struct slot *s)
+{
+	FCGI_Header	 h;
+
+	if (s->handed_back)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.version = FCGI_VERSION_1;
+	h.type = FCGI_STDERR;
+	h.requestIdB1 = (unsigned char)(s->f.requestId >> 8);
+	h.requestIdB0 = (unsigned char)s->f.requestId;
+	if (write(s->f.ipcFd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
+		drop(s);		/* nginx is gone already */
+		return;
 	}
-	return FCGX_HasSeenEOF(f->in) && FCGX_GetError(f->in) == 0;
+	s->handed_back = 1;
+}
+
+/*
+ * Serves the next request of slot s: a new connection's first request
+ * when s is free, else the next request on its kept connection.
+ */
+static void
+serve(struct loop *w, struct slot *s)
+{
+	const struct timeval	 tv = { READ_TIMEOUT, 0 };
+	struct lz_req		 req;
+	int			 rc;
+
+	if (s->f.ipcFd < 0)
+		s->timed = 0;		/* a new connection comes */
+	if ((rc = FCGX_Accept_r(&s->f)) < 0) {
+		if (rc != -EAGAIN && rc != -EWOULDBLOCK &&
+		    rc != -ECONNABORTED && rc != -EINTR && !w->leaving)
+			lz_log(LZ_LOG_ERR, "accept: %s", strerror(-rc));
+		s->handed_back = 0;
+		return;
+	}
+	s->handed_back = 0;
+	if (!s->timed) {
+		(void)setsockopt(s->f.ipcFd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+		    sizeof(tv));
+		s->timed = 1;
+	}
+	/* libfcgi returns a request whose params were cut short (a read
+	 * error or time-out) as if they had ended: nothing to answer. */
+	if (FCGX_GetError(s->f.in) != 0) {
+		drop(s);
+		return;
+	}
+	w->current = s;
+	if (lz_req_begin(&req, &s->f) == 0)
+		w->app->handle(&req, w->app->arg);
+	lz_req_end(&req, w->o->access_log);
+	w->current = NULL;
+	/* Read to its end (or broken): a connection that closes closes at
+	 * once, without libfcgi's lingering close, which waits for nginx
+	 * and protects only an answer sent before its request was read. */
+	read_to_end(&s->f);
+	FCGX_Detach(&s->f);
+	FCGX_Finish_r(&s->f);
+	s->idle_since = lz_mono_us();
+	if (w->leaving && s->f.ipcFd >= 0)
+		hand_back(s);
+}
+
+static struct slot *
+free_slot(struct loop *w)
+{
+	size_t	 i;
+
+	for (i = 0; i < SLOTS; i++)
+		if (w->slots[i].f.ipcFd < 0)
+			return &w->slots[i];
+	return NULL;
+}
+
+/*
+ * Once a second: hands back the connections idle for KEEP_IDLE seconds,
+ * and closes those still open KEEP_IDLE seconds after that (nginx
+ * closes an idle connection handed back to it at once).  And has the
+ * read time-out set again at each connection's next request: libfcgi
+ * may have put a new connection in a slot (it accepts one when a kept
+ * connection breaks before its next request begins).
+ */
+static void
+tidy(struct loop *w, int64_t now)
+{
+	const int64_t	 limit = (int64_t)KEEP_IDLE * 1000000;
+	struct slot	*s;
+	size_t		 i;
+
+	for (i = 0; i < SLOTS; i++) {
+		s = &w->slots[i];
+		s->timed = 0;
+		if (s->f.ipcFd < 0)
+			continue;
+		if (s->handed_back && now - s->idle_since > 2 * limit)
+			drop(s);
+		else if (now - s->idle_since > limit)
+			hand_back(s);
+	}
+}
+
+/* Stops taking connections and hands every kept one back. */
+static void
+leave(struct loop *w)
+{
+	size_t	 i;
+
+	w->leaving = 1;
+	FCGX_ShutdownPending();		/* libfcgi accepts nothing more */
+	for (i = 0; i < SLOTS; i++)
+		if (w->slots[i].f.ipcFd >= 0)
+			hand_back(&w->slots[i]);
+}
+
+/*
+ * The worker's thread for slow steps (lz_pool_slow), started at the
+ * first, at nice 19: an argon2id check takes the CPU from nothing more
+ * urgent, and the worker waits for it without running.
+ */
+static struct {
+	pthread_mutex_t	  mx;
+	pthread_cond_t	  cv;
+	void		(*fn)(void *);	/* the step to run, NULL when done */
+	void		 *arg;
+	int		  started;
+} slow = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL,
+    0 };
+
+static void *
+slow_main(void *unused)
+{
+	void	(*fn)(void *);
+
+	(void)unused;
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	pthread_mutex_lock(&slow.mx);
+	for (;;) {
+		while ((fn = slow.fn) == NULL)
+			pthread_cond_wait(&slow.cv, &slow.mx);
+		pthread_mutex_unlock(&slow.mx);
+		fn(slow.arg);
+		pthread_mutex_lock(&slow.mx);
+		slow.fn = NULL;
+		pthread_cond_broadcast(&slow.cv);
+	}
+	return NULL;
+}
+
+void
+lz_pool_slow(void (*fn)(void *), void *arg)
+{
+	struct loop	*w = worker_loop;
+	pthread_t	 t;
+	sigset_t	 all, old;
+	size_t		 i;
+
+	if (w == NULL) {
+		fn(arg);
+		return;
+	}
+	for (i = 0; i < SLOTS; i++)
+		if (w->slots[i].f.ipcFd >= 0 && &w->slots[i] != w->current)
+			hand_back(&w->slots[i]);
+	if (!slow.started) {
+		sigfillset(&all);	/* signals are the worker's business */
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		slow.started = pthread_create(&t, NULL, slow_main, NULL) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (!slow.started) {
+			fn(arg);
+			return;
+		}
+	}
+	pthread_mutex_lock(&slow.mx);
+	slow.fn = fn;
+	slow.arg = arg;
+	pthread_cond_broadcast(&slow.cv);
+	while (slow.fn != NULL)
+		pthread_cond_wait(&slow.cv, &slow.mx);
+	pthread_mutex_unlock(&slow.mx);
 }
 
 static void LZ_NORETURN
 worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
     pid_t parent)
 {
-	FCGX_Request		 f;
-	struct lz_req		 req;
-	struct epoll_event	 ev;
+	struct loop		*w;
+	struct pollfd		 pfd[SLOTS + 1];
+	struct slot		*who[SLOTS + 1], *s;
+	struct timespec		 ts;
 	sigset_t		 none;
-	int64_t			 next_tick;
-	int			 ep, rc, n, queued = 0, streak = 0;
+	int64_t			 now, wait, next_tick, until = 0;
+	size_t			 i;
+	int			 rc, n, nready;
 
 #ifdef HAVE_SYS_PRCTL_H
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -306,52 +545,73 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 		_exit(rc);
 
 	FCGX_Init();
-	if (FCGX_InitRequest(&f, lfd, 0) != 0) {
-		lz_log(LZ_LOG_ERR, "FCGX_InitRequest failed");
-		_exit(1);
-	}
-	memset(&ev, 0, sizeof(ev));
-	ev.events = EPOLLIN | EPOLLEXCLUSIVE;
-	if ((ep = epoll_create1(EPOLL_CLOEXEC)) == -1 ||
-	    epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev) == -1) {
-		lz_log(LZ_LOG_ERR, "epoll: %s", strerror(errno));
-		_exit(1);
-	}
+	w = xcalloc(1, sizeof(*w));
+	w->app = app;
+	w->o = o;
+	worker_loop = w;
+	for (i = 0; i < SLOTS; i++)
+		FCGX_InitRequest(&w->slots[i].f, lfd, 0);
 	next_tick = lz_mono_us() + 1000000;
 
-	while (!got_term) {
-		if (!queued || streak >= SIGNAL_EVERY) {
-			streak = 0;
-			n = epoll_pwait(ep, &ev, 1, queued ? 0 : 1000, &none);
-			if (n == -1 && errno != EINTR) {
-				lz_log(LZ_LOG_ERR, "epoll_pwait: %s",
-				    strerror(errno));
-				sleep(1);
-			}
-			if (got_term)
-				break;
+	for (;;) {
+		n = 0;
+		if (!w->leaving && free_slot(w) != NULL) {
+			pfd[n].fd = lfd;
+			pfd[n].events = POLLIN;
+			who[n++] = NULL;
 		}
-		if ((rc = FCGX_Accept_r(&f)) >= 0) {
-			if (lz_req_begin(&req, &f) == 0)
-				app->handle(&req, app->arg);
-			lz_req_end(&req, o->access_log);
-			if (o->close_at_once && read_to_end(&f, &req))
-				FCGX_Detach(&f);
-			FCGX_Finish_r(&f);
-			queued = 1;
-			streak++;
-		} else {
-			queued = 0;
-			if (rc != -EAGAIN && rc != -EWOULDBLOCK &&
-			    rc != -ECONNABORTED && rc != -EINTR) {
-				lz_log(LZ_LOG_ERR, "accept: %s",
-				    strerror(-rc));
-				sleep(1);
-			}
+		for (i = 0; i < SLOTS; i++) {
+			if (w->slots[i].f.ipcFd < 0)
+				continue;
+			pfd[n].fd = w->slots[i].f.ipcFd;
+			pfd[n].events = POLLIN;
+			who[n++] = &w->slots[i];
 		}
-		if (app->tick && lz_mono_us() >= next_tick) {
-			next_tick = lz_mono_us() + 1000000;
-			app->tick(app->arg);
+		if (w->leaving && n == 0)
+			break;
+		now = lz_mono_us();
+		wait = next_tick > now ? next_tick - now : 0;
+		ts.tv_sec = (time_t)(wait / 1000000);
+		ts.tv_nsec = (long)(wait % 1000000) * 1000;
+		nready = ppoll(pfd, (nfds_t)n, &ts, &none);
+		if (nready == -1 && errno != EINTR) {
+			lz_log(LZ_LOG_ERR, "ppoll: %s", strerror(errno));
+			sleep(1);
+		}
+		if (got_term && !w->leaving) {
+			leave(w);
+			until = lz_mono_us() + (int64_t)LEAVE_WAIT * 1000000;
+			continue;
+		}
+		for (i = 0; nready > 0 && i < (size_t)n; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			if ((s = who[i]) == NULL) {
+				if ((s = free_slot(w)) != NULL)
+					serve(w, s);
+			} else if (pfd[i].revents & (POLLHUP | POLLERR |
+			    POLLNVAL))
+				drop(s);	/* nginx closed it */
+			else
+				serve(w, s);
+		}
+		now = lz_mono_us();
+		if (now >= next_tick) {
+			next_tick = now + 1000000;
+			if (app->tick)
+				app->tick(app->arg);
+			tidy(w, now);
+		}
+		if (w->leaving && now >= until) {
+			for (i = 0, n = 0; i < SLOTS; i++)
+				if (w->slots[i].f.ipcFd >= 0) {
+					drop(&w->slots[i]);
+					n++;
+				}
+			if (n > 0)
+				lz_log(LZ_LOG_WARN, "closed %d kept connections "
+				    "nginx did not close in %d s", n, LEAVE_WAIT);
+			break;
 		}
 	}
 	if (app->fini)

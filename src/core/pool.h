@@ -4,13 +4,15 @@
  * A small supervisor binds the unix socket (or inherits it: fd 3 under
  * systemd socket activation, fd 0 under spawn-fcgi), drops root, forks N
  * workers and restarts any that die.  SIGTERM/SIGINT stop the pool
- * gracefully (workers finish the request in hand); SIGHUP re-reads the
- * configuration and replaces the workers one generation at a time.
+ * gracefully (workers finish the request in hand and hand their kept
+ * connections back to nginx); SIGHUP re-reads the configuration and
+ * replaces the workers one generation at a time.
  *
- * Workers wait in epoll for the shared socket and serve one request at a
- * time.  Signals are blocked except while a worker waits, so a request is
- * never cut short; the wait times out every second so idle workers run
- * the application's tick().
+ * Each worker keeps the connections nginx keeps (fastcgi_keep_conn on)
+ * and serves one request at a time from whichever of them, or of the
+ * shared socket, has one (pool.c).  Signals are blocked except while a
+ * worker waits, so a request is never cut short; the wait times out
+ * every second so workers run the application's tick().
  */
 #ifndef LZ_POOL_H
 #define LZ_POOL_H
@@ -29,15 +31,6 @@ struct lz_pool_opts {
 	const char	*group;		/* "" means the user's group */
 	int		 shutdown_timeout; /* seconds before SIGKILL */
 	int		 access_log;
-	/*
-	 * 1: close a connection at once after a request read to its end,
-	 * instead of libfcgi's lingering close (see read_to_end in pool.c).
-	 * Faster, but the workers no longer wait for nginx between
-	 * requests, so they hand the CPU to it less often: lz-prompts uses
-	 * it, lz-links does not (its click mover's bursts then show in the
-	 * redirect p99; HACKING.md has the figures).
-	 */
-	int		 close_at_once;
 };
 
 struct lz_app {
@@ -62,6 +55,16 @@ struct lz_app {
 
 /* Runs the pool until SIGTERM/SIGINT.  Returns the process exit status. */
 int	lz_pool_run(const struct lz_app *, struct lz_pool_opts *);
+
+/*
+ * Runs fn(arg), a step of the request in hand that is slow by nature (an
+ * argon2id hash, see pwhash.h), so that no other request waits for it.
+ * In a worker, the worker first hands its other kept connections back to
+ * nginx (nginx sends it nothing more meanwhile), then runs fn on a thread
+ * of its own at the lowest CPU priority and waits for it.  Elsewhere
+ * (lzctl, tests) it calls fn(arg).
+ */
+void	lz_pool_slow(void (*fn)(void *), void *arg);
 
 /* Drops root to user/group (names); returns 0 or -1 with err set. */
 int	lz_drop_privileges(const char *user, const char *group, char *err,

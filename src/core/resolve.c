@@ -16,6 +16,7 @@
 #include "addr.h"
 #include "log.h"
 #include "lztime.h"
+#include "pool.h"
 #include "resolve.h"
 #include "util.h"
 
@@ -146,11 +147,25 @@ wait_answer(struct query *q, int64_t deadline)
 	}
 }
 
+struct wait {
+	struct query	*q;
+	int64_t		 deadline;
+};
+
+static void
+wait_step(void *arg)
+{
+	struct wait	*w = arg;
+
+	wait_answer(w->q, w->deadline);
+}
+
 enum lz_resolve_rc
 lz_resolve(const char *name, int timeout_ms, struct lz_addr **out, size_t *n)
 {
 	struct ares_addrinfo_hints	 hints;
 	struct query			 q;
+	struct wait			 w;
 	struct lz_addr			 a;
 	char				 err[256];
 	int64_t				 deadline;
@@ -174,7 +189,13 @@ lz_resolve(const char *name, int timeout_ms, struct lz_addr **out, size_t *n)
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	ares_getaddrinfo(chan, name, NULL, &hints, answered, &q);
-	wait_answer(&q, deadline);
+	if (!q.done) {
+		/* Asked a name server: a slow step of the request (pool.h),
+		 * so no other request waits on the answer. */
+		w.q = &q;
+		w.deadline = deadline;
+		lz_pool_slow(wait_step, &w);
+	}
 	switch (q.status) {
 	case ARES_SUCCESS:
 		if (q.n == 0)

@@ -17,8 +17,8 @@ struct lz_service {
 	int		 curl;		/* initialise libcurl too */
 	const char	*socket_key;	/* its socket's key in lz.conf */
 	struct lz_conf	**conf;		/* where the service keeps it */
-	/* The pool options that are the service's own (socket, workers,
-	 * close_at_once); the rest come from lz.conf as for all. */
+	/* The pool options that are the service's own (socket, workers);
+	 * the rest come from lz.conf as for all. */
 	void	(*opts)(struct lz_pool_opts *, const struct lz_conf *);
 	/* Checks and completes a configuration just read (the trusted
 	 * proxies are set already); 0, or -1 with err. */

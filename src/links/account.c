@@ -12,6 +12,7 @@
 #include "jbody.h"
 #include "keys.h"
 #include "log.h"
+#include "pwhash.h"
 #include "store/accounts.h"
 #include "utf8.h"
 #include "util.h"
@@ -29,9 +30,7 @@ account_email_ok(const char *s)
 static int
 pw_hash(const char *pw, char out[crypto_pwhash_STRBYTES])
 {
-	if (crypto_pwhash_str(out, pw, strlen(pw),
-	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
-	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+	if (lz_pwhash(pw, out) == -1) {
 		lz_log(LZ_LOG_ERR, "argon2id: out of memory");
 		return -1;
 	}
@@ -105,13 +104,11 @@ account_check_password(const char *email, int64_t *id, const char *password,
 		if (dummy[0] == '\0' && pw_hash("lz dummy password", dummy) ==
 		    -1)
 			return -1;
-		if (crypto_pwhash_str_verify(dummy, password,
-		    strlen(password)) == 0)
+		if (lz_pwhash_ok(dummy, password))
 			lz_log(LZ_LOG_WARN, "the dummy password was guessed");
 		return 0;
 	}
-	return crypto_pwhash_str_verify(hash, password, strlen(password)) ==
-	    0 ? 1 : 0;
+	return lz_pwhash_ok(hash, password);
 }
 
 json_t *

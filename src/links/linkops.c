@@ -12,6 +12,7 @@
 #include "link.h"
 #include "linkops.h"
 #include "log.h"
+#include "pwhash.h"
 #include "req.h"
 #include "rnd.h"
 #include "safety/scan.h"
@@ -22,18 +23,15 @@
 #define SLUG_TRIES	8
 
 /*
- * Hashes a link password with argon2id.  The memory limit is the
- * "interactive" one of libsodium (64 MiB): links_workers checks at once
- * must fit in RAM, see lz-links(8).
+ * Hashes a link password with argon2id (pwhash.h): links_workers checks
+ * at once must fit in RAM, see lz-links(8).
  */
 static char *
 hash_password(const char *pw)
 {
 	char	 out[crypto_pwhash_STRBYTES];
 
-	if (crypto_pwhash_str(out, pw, strlen(pw),
-	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
-	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0)
+	if (lz_pwhash(pw, out) == -1)
 		return NULL;
 	return xstrdup(out);
 }

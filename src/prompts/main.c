@@ -167,7 +167,6 @@ pool_opts(struct lz_pool_opts *o, const struct lz_conf *c)
 {
 	o->socket_path = c->prompts_socket;
 	o->workers = (int)c->prompts_workers;
-	o->close_at_once = 1;	/* pool.h */
 }
 
 static int

@@ -312,9 +312,11 @@ http {
     types { text/html html; text/css css; application/javascript js;
             application/json json; image/svg+xml svg; image/png png; }
     upstream lz_links { server unix:%s max_fails=0;
-                        server unix:%s max_fails=0; }
+                        server unix:%s max_fails=0;
+                        include lz/lz-keepalive.conf; }
     upstream lz_prompts { server unix:%s max_fails=0;
-                          server unix:%s max_fails=0; }
+                          server unix:%s max_fails=0;
+                          include lz/lz-keepalive.conf; }
 %s}
 """ % (user, ndir, ndir, ndir, ndir, ndir, ndir, ndir, ndir,
             self.path("run", "links.sock"), self.path("run", "links.sock"),
@@ -344,11 +346,17 @@ http {
                                open(os.path.join(ndir, "error.log")).read())
 
     def start(self):
-        if self.want_links:
-            self.start_pool("lz-links")
-        if self.want_prompts:
-            self.start_pool("lz-prompts")
-        self.start_nginx()
+        """Starts the pools and nginx; stops what it started (and keeps
+        the logs) when one of them does not start."""
+        try:
+            if self.want_links:
+                self.start_pool("lz-links")
+            if self.want_prompts:
+                self.start_pool("lz-prompts")
+            self.start_nginx()
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def stop(self):

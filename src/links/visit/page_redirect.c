@@ -25,6 +25,7 @@
 #include "ctx.h"
 #include "link.h"
 #include "log.h"
+#include "pwhash.h"
 #include "query.h"
 #include "resp.h"
 #include "store/sessions.h"
@@ -254,7 +255,7 @@ password_check(struct visit *v)
 	if (!password_take(v, net, sizeof(net)))
 		goto out;
 	ok = strlen(pw) <= PW_MAX_BYTES && v->l->password_hash != NULL &&
-	    crypto_pwhash_str_verify(v->l->password_hash, pw, strlen(pw)) == 0;
+	    lz_pwhash_ok(v->l->password_hash, pw);
 	if (!ok) {
 		password_form(v, 403, "Wrong password. Please try again.");
 		goto out;
