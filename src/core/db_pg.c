@@ -45,7 +45,8 @@
 #define FLOAT4OID	700
 #define FLOAT8OID	701
 
-#define RECONNECT_MS	1000	/* between tries to connect again */
+#define RECONNECT_MS	1000	/* between slow tries to connect again */
+#define RECONNECT_SLOW_MS 250	/* a try that failed after this long */
 #define BULK_MAX	(4 * 1024 * 1024)	/* COPY text kept back */
 #define SCHEMA_LOCK	"7109749"	/* pg_advisory_xact_lock key: "lz" */
 
@@ -57,6 +58,7 @@ struct pg_db {
 	int		  ro;		/* opened read-only */
 	long long	  changes;	/* by the last statement run */
 	int64_t		  retry_ms;	/* no reconnection before */
+	int64_t		  logged_ms;	/* the last "cannot connect" logged */
 	char		  err[256];	/* the last error */
 	struct lz_stmt	**bulk;		/* statements with rows kept back */
 	size_t		  nbulk, bulkcap;
@@ -179,7 +181,12 @@ drain(PGconn *c)
 /*
  * Whether the connection can take a statement: one that broke is made
  * again, unless a transaction was open on it (it must be rolled back
- * first) or the last try was less than RECONNECT_MS ago.  0 or -1.
+ * first).  A try refused at once (the server down or starting: a few
+ * milliseconds) is made again at the next request, so requests work
+ * again as soon as the server does; one that was slow (a host that does
+ * not answer: up to connect_timeout) only after RECONNECT_MS, so that
+ * requests fail fast meanwhile.  Failures are logged once a second at
+ * most.  0 or -1.
  */
 static int
 ready(struct lz_db *db)
@@ -204,9 +211,13 @@ ready(struct lz_db *db)
 	p->epoch++;
 	p->nprep = 0;
 	if (PQstatus(c) != CONNECTION_OK || session(db, p->ro) == -1) {
-		p->retry_ms = now + RECONNECT_MS;
-		lz_log(LZ_LOG_ERR, "postgresql: %s: cannot connect again: %s",
-		    db->path, res_err(db, NULL));
+		if (lz_mono_us() / 1000 - now >= RECONNECT_SLOW_MS)
+			p->retry_ms = now + RECONNECT_MS;
+		if (now - p->logged_ms >= RECONNECT_MS) {
+			p->logged_ms = now;
+			lz_log(LZ_LOG_ERR, "postgresql: %s: cannot connect "
+			    "again: %s", db->path, res_err(db, NULL));
+		}
 		return -1;
 	}
 	lz_log(LZ_LOG_WARN, "postgresql: %s: connected again", db->path);

@@ -137,6 +137,13 @@ class Cluster:
         if not self.keep:
             shutil.rmtree(self.dir, ignore_errors=True)
 
+    def halt(self):
+        """Stops the server, keeping its directory: start() again."""
+        self._check(self._run([
+            os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m",
+            "fast", "-w", "stop"]), "pg_ctl stop")
+        self.started = False
+
     def restart(self):
         """Stops the server and starts it again (connections are cut)."""
         # With its log, as at the start: else the new server would hold

@@ -183,6 +183,28 @@ class OpsPostgreSQL(unittest.TestCase):
             self.assertNotIn(inst.path("x.dump"), out)
         self.assertFalse(os.path.exists(inst.path("x.dump")))
 
+    def test_server_down(self):
+        """While the server is down requests fail with 500 and no worker
+        dies; the first requests after it is up again work (a refused
+        connection is tried again at once, not a second later)."""
+        acct = inst.account("down@example.com", "pro")
+        key = inst.key(acct)
+        r = inst.api("POST", "/api/v1/links", key,
+                     {"target_url": "https://down.example/"})
+        self.assertEqual(r.status, 201, r)
+        path = "/api/v1/links/%d" % r.json()["id"]
+        workers = inst.worker_pids("lz-links")
+        inst.pg.halt()
+        try:
+            down = [inst.api("GET", path, key) for i in range(10)]
+        finally:
+            inst.pg.start()
+        self.assertEqual({r.status for r in down}, {500}, down)
+        self.assertEqual(down[0].json()["error"], "internal_error")
+        up = [inst.api("GET", path, key).status for i in range(10)]
+        self.assertEqual(set(up), {200}, up)
+        self.assertEqual(inst.worker_pids("lz-links"), workers)
+
     def test_check_without_the_server(self):
         path = inst.path("gone.conf")
         with open(path, "w") as f:
