@@ -91,7 +91,8 @@ click_tally_flush(struct lz_db *db, struct click_tally *t)
 	int	 rc = 0;
 
 	/* One count per link, in the order of their ids. */
-	qsort(t->v, t->n, sizeof(*t->v), by_link);
+	if (t->n > 0)
+		qsort(t->v, t->n, sizeof(*t->v), by_link);
 	for (i = k = 0; i < t->n; i++)
 		if (k > 0 && t->v[k - 1].link_id == t->v[i].link_id)
 			t->v[k - 1].n += t->v[i].n;
