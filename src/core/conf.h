@@ -72,6 +72,7 @@
 	P(geoip6_file,		"/usr/share/tor/geoip6") \
 	P(clicks_dir,		"") \
 	S(host_id,		"") \
+	I(clicks_retention_days, 400, 0, 36500) \
 	B(allow_ip_hosts,	0) \
 	S(own_hosts,		"") \
 	S(shorteners,		LZ_SHORTENERS_DEFAULT) \

@@ -24,8 +24,10 @@
 #include "outbox.h"
 #include "pool.h"
 #include "sender.h"
+#include "rollup.h"
 #include "service.h"
 #include "store/admin.h"
+#include "store/clicks.h"
 #include "store/store.h"
 #include "util.h"
 #include "webhook.h"
@@ -35,6 +37,10 @@
 #define CLAIM_MS		(50 * 1000)
 #define CHECKPOINT_EVERY_MS	(60 * 1000)
 #define CHECKPOINT_BUSY_MS	1000
+/* Rows a pruning transaction deletes, and a run at most (the next run
+ * goes on). */
+#define PRUNE_BATCH		1000
+#define PRUNE_MAX		200000
 
 static volatile sig_atomic_t	 stop;
 
@@ -96,6 +102,31 @@ checkpoint(struct lz_db *db)
 	}
 }
 
+/*
+ * Raw clicks past clicks_retention_days, whole UTC days of them, and the
+ * visitors of days attribution no longer looks at (rollup.h: a day to
+ * spare for the mover's clock); the rollups stay.  0 or -1.
+ */
+static int
+prune_clicks(struct lz_db *db, const struct lz_conf *c, int64_t now)
+{
+	int64_t	 today = now / LZ_DAY_MS;
+	long	 n;
+
+	if (c->clicks_retention_days > 0) {
+		if ((n = store_purge(db, store_click_prune, (today -
+		    c->clicks_retention_days) * LZ_DAY_MS, PRUNE_BATCH,
+		    PRUNE_MAX)) < 0)
+			return -1;
+		if (n > 0)
+			lz_log(LZ_LOG_INFO, "pruned %ld clicks older than %lld "
+			    "days (clicks_retention_days)", n,
+			    c->clicks_retention_days);
+	}
+	return store_purge(db, store_visitor_prune, today - CLICK_VISITOR_DAYS,
+	    PRUNE_BATCH, PRUNE_MAX) < 0 ? -1 : 0;
+}
+
 /* One run: send, then housekeeping.  0 or -1. */
 static int
 run_once(struct lz_db *db, const struct lz_conf *c,
@@ -129,6 +160,8 @@ run_once(struct lz_db *db, const struct lz_conf *c,
 	else if (purged > 0)
 		lz_log(LZ_LOG_INFO, "purged %ld deliveries finished more than "
 		    "%lld days ago", purged, c->webhook_log_days);
+	if (prune_clicks(db, c, lz_now_ms()) == -1)
+		rc = -1;
 	if (lz_now_ms() - *last_checkpoint >= CHECKPOINT_EVERY_MS) {
 		checkpoint(db);
 		*last_checkpoint = lz_now_ms();

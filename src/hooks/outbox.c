@@ -11,6 +11,7 @@
 #include "log.h"
 #include "outbox.h"
 #include "store/admin.h"
+#include "store/store.h"
 #include "store/webhooks.h"
 #include "util.h"
 #include "webhook.h"
@@ -287,18 +288,6 @@ outbox_record_claim(struct lz_db *db, const struct outbox_result *r, size_t n,
 long
 outbox_purge(struct lz_db *db, int days, int64_t now)
 {
-	int64_t	 before = now - (int64_t)days * 24 * HOUR;
-	long	 n, total = 0;
-
-	do {
-		if (lz_db_begin(db) == -1)
-			return -1;
-		if ((n = store_delivery_purge(db, before, PURGE_BATCH)) < 0 ||
-		    lz_db_commit(db) == -1) {
-			lz_db_rollback(db);
-			return -1;
-		}
-		total += n;
-	} while (n == PURGE_BATCH && total < PURGE_MAX);
-	return total;
+	return store_purge(db, store_delivery_purge, now - (int64_t)days *
+	    24 * HOUR, PURGE_BATCH, PURGE_MAX);
 }

@@ -1,7 +1,7 @@
 /*
- * api_stats.c -- GET /api/v1/links/<id>/stats (DESIGN 3.2): the
- * statistics of stats.h in a time range, with a time series by hour or
- * day.  Times are UTC.
+ * api_stats.c -- GET /api/v1/links/<id>/stats (DESIGN 3.2, 3.10): the
+ * statistics of stats.h in a time range of whole hours, with a time
+ * series by hour or day.  Times are UTC.
  */
 #include "config.h"
 
@@ -124,5 +124,8 @@ api_links_stats(struct lz_req *r)
 		    "could not be read.");
 		return;
 	}
+	/* The range the figures are of: whole hours. */
+	json_object_set_new(j, "from", stats_time(range.from));
+	json_object_set_new(j, "to", stats_time(range.to));
 	lz_resp_json(r, 200, j);
 }

@@ -21,6 +21,8 @@
 #include "visit/click.h"
 #include "visit/visitor.h"
 
+_Static_assert(CLICK_VISITOR_DAYS > CONV_ATTRIBUTION_DAYS,
+    "the visitors of every day attribution looks at are kept");
 
 /* ---- the raw number of a JSON member ----------------------------------- */
 
@@ -282,9 +284,10 @@ conv_report_query(const struct lz_query *q, struct conv_report *rep,
 
 /*
  * The visitor's newest human click of l in [since, now], since the
- * window's start or the link's newest CONV_ATTRIBUTION_SCAN clicks,
- * whichever is shorter: the visitor's id changes every UTC day, so each
- * day is searched for that day's id, newest first.  1 found, 0 not, -1
+ * window's start: the visitor's id changes every UTC day, so each day is
+ * looked up with that day's id, newest first -- one look-up in
+ * click_visitors per day, however many clicks the link has, and
+ * whether or not the raw clicks are still kept.  1 found, 0 not, -1
  * error.
  */
 static int
@@ -292,26 +295,17 @@ attribute(struct lz_db *db, const struct link *l, const char *addr,
     const char *ua, int64_t now, char *variant, char *suffix, int64_t *at)
 {
 	unsigned char	 id[VISITOR_ID_LEN];
-	int64_t		 since, t, lo, hi, day;
+	int64_t		 since, day;
 	int		 rc;
 
 	since = now - CONV_ATTRIBUTION_DAYS * LZ_DAY_MS;
 	if (l->created_at > since)
 		since = l->created_at;
-	if ((rc = store_click_nth(db, l->id, since, now, CONV_ATTRIBUTION_SCAN,
-	    &t)) == -1)
-		return -1;
-	if (rc == 1)
-		since = t;
 	for (day = now / LZ_DAY_MS; day >= since / LZ_DAY_MS && day >= 0;
 	    day--) {
-		lo = day * LZ_DAY_MS > since ? day * LZ_DAY_MS : since;
-		hi = (day + 1) * LZ_DAY_MS - 1;
-		if (hi > now)
-			hi = now;
 		visitor_id(addr, ua, day * LZ_DAY_MS, id);
-		if ((rc = store_click_last(db, l->id, id, lo, hi, variant,
-		    VARIANT_MAX, suffix, SUFFIX_MAX + 1, at)) != 0)
+		if ((rc = store_visitor_last(db, day, l->id, id, since, now,
+		    variant, VARIANT_MAX, suffix, SUFFIX_MAX + 1, at)) != 0)
 			return rc;
 	}
 	return 0;

@@ -14,10 +14,10 @@
  *     IMMEDIATE transaction, so it is exact across workers; across
  *     midnight UTC the visitor's id of the day before is checked too.
  *   - Attribution: the conversion belongs to the visitor's newest human
- *     click of the link in the CONV_ATTRIBUTION_DAYS before it (found by
- *     the visitor's ids of each of those days), among the link's newest
- *     CONV_ATTRIBUTION_SCAN clicks of that time, so that the look-up is
- *     bounded however popular the link.  Its variant goes to the
+ *     click of the link in the CONV_ATTRIBUTION_DAYS before it, found by
+ *     the visitor's id of each of those days in the visitors of each
+ *     day (rollup.h): a look-up per day, however popular the link and
+ *     however long raw clicks are kept.  Its variant goes to the
  *     statistics per variant; its suffix is the conversion's when the
  *     report names none.
  *   - The link's running totals (conversions, revenue per currency) move
@@ -39,7 +39,6 @@ struct lz_query;
 struct lz_verr;
 
 #define CONV_ATTRIBUTION_DAYS	30
-#define CONV_ATTRIBUTION_SCAN	10000	/* newest clicks of a link read */
 
 /* A checked report. */
 struct conv_report {

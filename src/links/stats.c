@@ -12,6 +12,7 @@
 #include "stats.h"
 #include "store/clicks.h"
 #include "store/conversions.h"
+#include "store/store.h"
 
 #define VARIANTS_MAX	1000	/* more than a link can have (geo: 250) */
 
@@ -53,14 +54,16 @@ stats_time(int64_t ms)
 }
 
 static void
-series_one(int64_t bucket, int64_t clicks, void *arg)
+series_one(int64_t bucket, int64_t clicks, int64_t visitors, void *arg)
 {
 	struct build	*b = arg;
 	json_t		*item;
 
 	item = json_array_get(b->series, (size_t)(bucket - b->first));
-	if (item != NULL)
-		json_object_set_new(item, "clicks", json_integer(clicks));
+	if (item == NULL)
+		return;
+	json_object_set_new(item, "clicks", json_integer(clicks));
+	json_object_set_new(item, "visitors", json_integer(visitors));
 }
 
 static void
@@ -161,7 +164,8 @@ variant_rates(json_t *rows, json_t *vclicks)
  */
 static int
 add_conversions(json_t *j, struct lz_db *db, int64_t id,
-    const struct stats_range *r, int64_t clicks, json_t *totals,
+    const struct stats_range *r, const struct store_range *sr,
+    const struct store_range *ser, int64_t clicks, json_t *totals,
     struct build *b)
 {
 	json_t	*bd, *vclicks;
@@ -171,7 +175,7 @@ add_conversions(json_t *j, struct lz_db *db, int64_t id,
 	b->revenue = json_object();
 	b->micros = json_object();
 	vclicks = json_object();
-	if (store_conv_totals(db, id, r->from, r->to, totals_one, b) == -1)
+	if (store_conv_totals(db, id, sr, totals_one, b) == -1)
 		goto out;
 	json_object_set_new(totals, "conversions", json_integer(b->convs));
 	json_object_set(totals, "revenue", b->revenue);
@@ -183,8 +187,8 @@ add_conversions(json_t *j, struct lz_db *db, int64_t id,
 		for (i = 0; i < json_array_size(b->series); i++)
 			json_object_set_new(json_array_get(b->series, i),
 			    "revenue", json_object());
-		if (store_conv_series(db, id, r->from, r->to, r->bucket,
-		    series_conv, b) == -1)
+		if (store_conv_series(db, id, ser, r->bucket, series_conv,
+		    b) == -1)
 			goto out;
 	}
 
@@ -193,12 +197,12 @@ add_conversions(json_t *j, struct lz_db *db, int64_t id,
 	for (i = 0; i < CONV_DIM__MAX; i++) {
 		b->arr = json_array();
 		json_object_set_new(bd, conv_dim_names[i], b->arr);
-		if (store_conv_breakdown(db, (enum conv_dim)i, id, r->from,
-		    r->to, STATS_TOP, conv_breakdown_one, b) == -1)
+		if (store_conv_breakdown(db, (enum conv_dim)i, id, sr,
+		    STATS_TOP, conv_breakdown_one, b) == -1)
 			goto out;
 	}
-	if (store_stats_breakdown(db, STATS_VARIANT, id, r->from, r->to,
-	    VARIANTS_MAX, variant_clicks_one, vclicks) == -1)
+	if (store_stats_breakdown(db, STATS_VARIANT, id, sr, VARIANTS_MAX,
+	    variant_clicks_one, vclicks) == -1)
 		goto out;
 	variant_rates(json_object_get(bd, "variant"), vclicks);
 	rc = 0;
@@ -210,20 +214,27 @@ out:
 }
 
 int
-stats_add(json_t *j, struct lz_db *db, int64_t id,
-    const struct stats_range *r, json_t *(*money)(int64_t))
+stats_add(json_t *j, struct lz_db *db, int64_t id, struct stats_range *r,
+    json_t *(*money)(int64_t))
 {
-	struct build	 b;
-	json_t		*totals, *bd, *arr;
-	int64_t		 clicks, bots, k, nb;
-	size_t		 i;
+	struct store_range	 sr, ser;
+	struct build		 b;
+	json_t			*totals, *bd, *arr;
+	int64_t			 clicks, bots, visitors, k, nb;
+	size_t			 i;
 
+	/* Whole hours, as the rollups hold them; a series by hour reads
+	 * hours alone. */
+	r->from = r->from / LZ_HOUR_MS * LZ_HOUR_MS;
+	r->to = (r->to + LZ_HOUR_MS - 1) / LZ_HOUR_MS * LZ_HOUR_MS;
+	store_range(r->from, r->to, 1, &sr);
+	store_range(r->from, r->to, r->bucket % LZ_DAY_MS == 0, &ser);
 	memset(&b, 0, sizeof(b));
 	b.money = money;
-	if (store_stats_totals(db, id, r->from, r->to, &clicks, &bots) == -1)
+	if (store_stats_totals(db, id, &sr, &clicks, &bots, &visitors) == -1)
 		return -1;
-	totals = json_pack("{s:I, s:I}", "clicks", (json_int_t)clicks,
-	    "bots", (json_int_t)bots);
+	totals = json_pack("{s:I, s:I, s:I}", "clicks", (json_int_t)clicks,
+	    "bots", (json_int_t)bots, "visitors", (json_int_t)visitors);
 	json_object_set_new(j, "totals", totals);
 
 	/* Every bucket, empty ones too, so charts need no gap filling. */
@@ -233,11 +244,11 @@ stats_add(json_t *j, struct lz_db *db, int64_t id,
 		nb = (r->to - 1) / r->bucket - b.first + 1;
 		for (k = b.first; k < b.first + nb; k++)
 			json_array_append_new(b.series, json_pack("{s:o, s:i, "
-			    "s:i}", "t", stats_time(k * r->bucket), "clicks", 0,
-			    "conversions", 0));
+			    "s:i, s:i}", "t", stats_time(k * r->bucket),
+			    "clicks", 0, "visitors", 0, "conversions", 0));
 		json_object_set_new(j, "series", b.series);
-		if (store_stats_series(db, id, r->from, r->to, r->bucket,
-		    series_one, &b) == -1)
+		if (store_stats_series(db, id, &ser, r->bucket, series_one,
+		    &b) == -1)
 			return -1;
 	}
 
@@ -246,9 +257,9 @@ stats_add(json_t *j, struct lz_db *db, int64_t id,
 	for (i = 0; i < STATS_DIM__MAX; i++) {
 		arr = json_array();
 		json_object_set_new(bd, dim_names[i], arr);
-		if (store_stats_breakdown(db, (enum stats_dim)i, id, r->from,
-		    r->to, STATS_TOP, breakdown_one, arr) == -1)
+		if (store_stats_breakdown(db, (enum stats_dim)i, id, &sr,
+		    STATS_TOP, breakdown_one, arr) == -1)
 			return -1;
 	}
-	return add_conversions(j, db, id, r, clicks, totals, &b);
+	return add_conversions(j, db, id, r, &sr, &ser, clicks, totals, &b);
 }

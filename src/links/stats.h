@@ -5,11 +5,17 @@
  *
  * Human clicks in a time range as totals, a time series by bucket and
  * breakdowns by country, device, os, browser, referrer host, suffix and
- * variant; bot visits counted apart.  Conversions in the same range
- * alongside: totals (count, revenue per currency, conversion rate), per
- * bucket of the series, and breakdowns per suffix, currency and variant
- * of the click each was attributed to (conversion.h), with each
- * variant's clicks and rate.
+ * variant; bot visits counted apart; visitors as visitor-days (a
+ * visitor counts once a UTC day, in the hour of the day's first click).
+ * Conversions in the same range alongside: totals (count, revenue per
+ * currency, conversion rate), per bucket of the series, and breakdowns
+ * per suffix, currency and variant of the click each was attributed to
+ * (conversion.h), with each variant's clicks and rate.
+ *
+ * All of it is read from the rollups (DESIGN 3.10, rollup.h), never from
+ * the raw clicks: whole days from the rows of days, the hours at either
+ * end from the rows of hours, so the cost follows the hours and days of
+ * the range and the values of the breakdowns, not the clicks.
  */
 #ifndef LZ_STATS_H
 #define LZ_STATS_H
@@ -31,10 +37,11 @@ struct stats_range {
  * Adds "totals", "series" (with a bucket), "breakdowns" and
  * "conversion_breakdowns" of link id in r to j, amounts as money makes
  * them: amount_json for the API (numbers), json_integer to keep the
- * micro-units exact.  0, or -1 on a database error.
+ * micro-units exact.  r is first widened to whole hours (from down, to
+ * up): the range the figures are of.  0, or -1 on a database error.
  */
-int	stats_add(json_t *j, struct lz_db *, int64_t id,
-	    const struct stats_range *r, json_t *(*money)(int64_t micros));
+int	stats_add(json_t *j, struct lz_db *, int64_t id, struct stats_range *r,
+	    json_t *(*money)(int64_t micros));
 
 /* A time of the statistics: ISO 8601 UTC, with milliseconds when it
  * has any. */

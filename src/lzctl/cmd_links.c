@@ -245,8 +245,8 @@ enum { O_FROM, O_TO };
 
 /*
  * lzctl link stats ID|SLUG [--from TIME] [--to TIME]: the figures of
- * GET /api/v1/links/<id>/stats (all time by default) as tab-separated
- * sections, amounts in exact decimals.
+ * GET /api/v1/links/<id>/stats (all time by default, whole hours) as
+ * tab-separated sections, amounts in exact decimals.
  */
 static int
 link_stats(struct ctl_args *a)
@@ -273,9 +273,11 @@ link_stats(struct ctl_args *a)
 	    "%lld\t%s\t%lld\t%s\t%s\n\n", (long long)l.id, l.slug,
 	    (long long)l.account_id, ts[0], ts[1]);
 	t = json_object_get(j, "totals");
-	printf("CLICKS\tBOTS\tCONVERSIONS\tRATE\n%lld\t%lld\t%lld\t%.4f\n\n",
+	printf("CLICKS\tBOTS\tVISITORS\tCONVERSIONS\tRATE\n"
+	    "%lld\t%lld\t%lld\t%lld\t%.4f\n\n",
 	    json_integer_value(json_object_get(t, "clicks")),
 	    json_integer_value(json_object_get(t, "bots")),
+	    json_integer_value(json_object_get(t, "visitors")),
 	    json_integer_value(json_object_get(t, "conversions")),
 	    json_real_value(json_object_get(t, "conversion_rate")));
 	cb = json_object_get(j, "conversion_breakdowns");

@@ -463,6 +463,27 @@ http {
         finally:
             c.close()
 
+    def connect(self):
+        """A DB-API connection to the links database, in a transaction
+        until commit(): sqlite3's or psycopg2's.  Placeholders differ
+        (? and %s): see execmany()."""
+        if self.pg:
+            return self.pg.connect(self.dbname)
+        import sqlite3
+        return sqlite3.connect(self.path("data", "links.db"), timeout=30)
+
+    def execmany(self, query, rows):
+        """Runs query (? placeholders) once per row, in one transaction
+        of the links database."""
+        c = self.connect()
+        try:
+            if self.pg:
+                query = query.replace("?", "%s")
+            c.cursor().executemany(query, rows)
+            c.commit()
+        finally:
+            c.close()
+
     def dump(self):
         """Every byte the links database holds: its SQLite file (and
         WAL), or PostgreSQL's pg_dump of it."""

@@ -648,8 +648,11 @@ class TestStats(Base):
                          ["LINK", "SLUG", "ACCOUNT", "FROM", "TO"])
         self.assertEqual(sections[0][1].split("\t")[:2],
                          [str(link["id"]), "st-ab"])
+        self.assertEqual(sections[1][0].split("\t"),
+                         ["CLICKS", "BOTS", "VISITORS", "CONVERSIONS",
+                          "RATE"])
         self.assertEqual(sections[1][1].split("\t"),
-                         ["12", "0", "9", "0.7500"])
+                         ["12", "0", "12", "9", "0.7500"])
         self.assertEqual(sorted(sections[2][1:]), sorted([
             "TWD\t%d\t%s" % (len(twd), fmt(money(twd)["TWD"])),
             "USD\t%d\t%s" % (len(usd) + 1, fmt(money(usd)["USD"] + 1))]))

@@ -17,6 +17,7 @@ Afterwards, with the pool and lz-hooks running normally again:
     every acknowledged link of the subscribed account and a click
     delivery for every recorded click of its link, each received by the
     receiver with a valid signature;
+  - the statistics' rollups equal a recount from the raw rows;
   - PRAGMA integrity_check is ok, and no journal is left behind.
 
 Conversions join the mix from four client threads of their own (wrk's
@@ -43,6 +44,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
 import receiver  # noqa: E402
+import rollups  # noqa: E402
 import wrk  # noqa: E402
 
 SECONDS = wrk.seconds_from_env(8)
@@ -433,6 +435,15 @@ class Crash(unittest.TestCase):
             "coalesce((SELECT micros FROM link_revenue r WHERE r.link_id = "
             "l.id), 0) != (SELECT coalesce(sum(value), 0) FROM "
             "conversions c WHERE c.link_id = l.id)"), [])
+
+        # The statistics' rollups moved with the clicks and conversions
+        # (in their transactions): they equal a recount.
+        m = rollups.mismatches(inst)
+        sys.stderr.write("FIGURE crash: rollups of %d clicks against a "
+                         "recount: %s\n" % (m["clicks"],
+                                             rollups.wrong(m) or "equal"))
+        self.assertEqual(rollups.wrong(m), {})
+        self.assertGreater(m["clicks"], 0)
 
         self.assertTrue(inst.integrity_ok())
         # A clean stop leaves no journal behind.

@@ -783,13 +783,17 @@ class TestStats(Base):
                           self.key)
         self.assertEqual(r.status, 200, r.body)
         s = r.json()
+        # The iPhone in TW came twice: three visitors.
         self.assertEqual(s["totals"], {
-            "clicks": 4, "bots": 1, "conversions": 0, "revenue": {},
-            "revenue_micros": {}, "conversion_rate": 0})
+            "clicks": 4, "bots": 1, "visitors": 3, "conversions": 0,
+            "revenue": {}, "revenue_micros": {}, "conversion_rate": 0})
         self.assertEqual(s["interval"], "day")
         self.assertEqual(len(s["series"]), 30)
         self.assertEqual(sum(b["clicks"] for b in s["series"]), 4)
         self.assertEqual(s["series"][-1]["clicks"], 4)
+        self.assertEqual(s["series"][-1]["visitors"], 3)
+        # The range is of whole hours: "to" is the next one.
+        self.assertTrue(s["to"].endswith(":00:00Z"), s["to"])
         self.assertTrue(s["series"][-1]["t"].endswith("T00:00:00Z"))
         bd = s["breakdowns"]
 
@@ -827,6 +831,19 @@ class TestStats(Base):
         self.assertEqual(s["from"], "2019-12-31T16:00:00Z")
         self.assertEqual(s["totals"]["clicks"], 0)
         self.assertEqual(len(s["series"]), 2)
+        # Inside hours: widened to the whole hours around, which hold
+        # the clicks.
+        hh = time.strftime("%Y-%m-%dT%H", time.gmtime(now))
+        r = self.inst.api("GET", "/api/v1/links/%d/stats?interval=hour&"
+                          "from=%s:00:01Z&to=%s:00:02.5Z" % (
+                              link["id"], hh, hh), self.key)
+        self.assertEqual(r.status, 200, r.body)
+        s = r.json()
+        self.assertEqual(s["from"], hh + ":00:00Z")
+        self.assertEqual(len(s["series"]), 1)
+        if time.gmtime(time.time()).tm_hour == time.gmtime(now).tm_hour:
+            self.assertEqual(s["totals"]["clicks"], 4)
+            self.assertEqual(s["series"][0]["clicks"], 4)
 
     def test_stats_errors(self):
         link = self.create(slug="st2")

@@ -1,22 +1,24 @@
 /*
- * clicks.c -- the SQL of clicks, click journals and click statistics.
- * (Rollups of the statistics belong here too: DESIGN 3.10.)
+ * clicks.c -- the SQL of clicks, click journals, the rollups of clicks,
+ * the visitors of each day and the statistics read from the rollups.
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "db.h"
+#include "lztime.h"
 #include "store/clicks.h"
 #include "store/store.h"
 #include "util.h"
 #include "visit/click.h"
 
 enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
-    ST_CLICK_BULK,
-    ST_JOURNAL_GET,
-    ST_JOURNAL_SET, ST_JOURNAL_DEL, ST_JOURNAL_LIST, ST_STATS_TOTALS,
-    ST_STATS_SERIES, ST_STATS_BY_COUNTRY, ST_STATS_BY_DEVICE, ST_STATS_BY_OS,
-    ST_STATS_BY_BROWSER, ST_STATS_BY_REFERRER_HOST, ST_STATS_BY_SUFFIX,
-    ST_STATS_BY_VARIANT, ST_CLICK_NTH, ST_CLICK_LAST, ST__MAX };
+    ST_CLICK_BULK, ST_JOURNAL_GET, ST_JOURNAL_SET, ST_JOURNAL_DEL,
+    ST_JOURNAL_LIST, ST_ROLLUP_ADD, ST_VISITOR_ADD, ST_VISITOR_FIRST,
+    ST_VISITOR_LAST, ST_STATS_TOTALS, ST_STATS_SERIES, ST_STATS_BREAKDOWN,
+    ST_ROLLUP_NEXT_LINK, ST_ROLLUP_NEXT, ST_ROLLUP_CLEAR, ST_VISITOR_CLEAR,
+    ST_CLICK_EACH, ST_CLICK_PRUNE, ST_VISITOR_PRUNE, ST__MAX };
 
 /* A click's row. */
 #define CLICK_COLS \
@@ -25,12 +27,9 @@ enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
 #define CLICK_VALS \
 	"$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12"
 
-/* Human clicks of a link in [$2, $3), grouped by one column, at most
- * $4 values. */
-#define STATS_BY(col) \
-	"SELECT " col ", count(*) AS n FROM clicks WHERE link_id = $1 AND " \
-	"at >= $2 AND at < $3 AND bot = 0 GROUP BY " col " ORDER BY n DESC, " \
-	col " LIMIT $4"
+#define PARTS(cols, cond)	STORE_PARTS("click_rollups", cols, cond)
+#define FIRST(col, table, cond)	STORE_FIRST(col, table, cond)
+#define NEXT_ROW(table, d)	STORE_NEXT_ROLLUP(table, d)
 
 static const struct lz_sql sql[ST__MAX] = {
 	/* The cap is exact: the count only moves while under it. */
@@ -74,29 +73,93 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "SELECT name FROM click_journals WHERE "
 	    "substr(name, 1, length($1)) = $1 ORDER BY name" },
 
-	[ST_STATS_TOTALS] = { "stats totals",
-	    "SELECT count(*) FILTER (WHERE bot = 0), "
-	    "count(*) FILTER (WHERE bot != 0) FROM clicks WHERE link_id = $1 "
-	    "AND at >= $2 AND at < $3" },
-	[ST_STATS_SERIES] = { "stats series",
-	    "SELECT at / $4 AS b, count(*) FROM clicks WHERE link_id = $1 AND "
-	    "at >= $2 AND at < $3 AND bot = 0 GROUP BY b ORDER BY b" },
-	[ST_STATS_BY_COUNTRY] = { "stats by country", STATS_BY("country") },
-	[ST_STATS_BY_DEVICE] = { "stats by device", STATS_BY("device") },
-	[ST_STATS_BY_OS] = { "stats by os", STATS_BY("os") },
-	[ST_STATS_BY_BROWSER] = { "stats by browser", STATS_BY("browser") },
-	[ST_STATS_BY_REFERRER_HOST] = { "stats by referrer host",
-	    STATS_BY("referrer_host") },
-	[ST_STATS_BY_SUFFIX] = { "stats by suffix", STATS_BY("suffix") },
-	[ST_STATS_BY_VARIANT] = { "stats by variant", STATS_BY("variant") },
+	/* An hour's row and its day's. */
+	[ST_ROLLUP_ADD] = { "rollup add",
+	    "INSERT INTO click_rollups (link_id, dim, span, at, key, bot, n) "
+	    "VALUES ($1, $2, 1, $3, $5, $6, $7), ($1, $2, 24, $4, $5, $6, $7) "
+	    "ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE SET "
+	    "n = click_rollups.n + excluded.n" },
+	/*
+	 * The first click stays (the caller moves it back, store.h), so
+	 * what comes back is the row's first click before this batch, and
+	 * its clicks: the batch's alone when the row is new.  The last
+	 * click's variant and suffix go with it; a tie goes to the click
+	 * stored last.
+	 */
+	[ST_VISITOR_ADD] = { "visitor add",
+	    "INSERT INTO click_visitors (day, link_id, visitor, first_at, "
+	    "last_at, variant, suffix, clicks) VALUES ($1, $2, $3, $4, $5, $6, "
+	    "$7, $8) ON CONFLICT (day, link_id, visitor) DO UPDATE SET "
+	    "clicks = click_visitors.clicks + excluded.clicks, "
+	    "last_at = CASE WHEN excluded.last_at >= click_visitors.last_at "
+	    "THEN excluded.last_at ELSE click_visitors.last_at END, "
+	    "variant = CASE WHEN excluded.last_at >= click_visitors.last_at "
+	    "THEN excluded.variant ELSE click_visitors.variant END, "
+	    "suffix = CASE WHEN excluded.last_at >= click_visitors.last_at "
+	    "THEN excluded.suffix ELSE click_visitors.suffix END "
+	    "RETURNING first_at, clicks" },
+	[ST_VISITOR_FIRST] = { "visitor first",
+	    "UPDATE click_visitors SET first_at = $4 WHERE day = $1 AND "
+	    "link_id = $2 AND visitor = $3" },
+	[ST_VISITOR_LAST] = { "visitor last",
+	    "SELECT variant, suffix, last_at FROM click_visitors WHERE "
+	    "day = $1 AND link_id = $2 AND visitor = $3 AND last_at >= $4 AND "
+	    "last_at <= $5" },
 
-	[ST_CLICK_NTH] = { "click nth",
-	    "SELECT at FROM clicks WHERE link_id = $1 AND at >= $2 AND "
-	    "at <= $3 ORDER BY at DESC LIMIT 1 OFFSET $4" },
-	[ST_CLICK_LAST] = { "click last",
-	    "SELECT variant, suffix, at FROM clicks WHERE link_id = $1 AND "
-	    "at >= $2 AND at <= $3 AND visitor = $4 AND bot = 0 "
-	    "ORDER BY at DESC LIMIT 1" },
+	[ST_STATS_TOTALS] = { "stats totals",
+	    "SELECT coalesce(sum(CASE WHEN dim = 0 AND bot = 0 THEN n END), "
+	    "0), coalesce(sum(CASE WHEN dim = 0 AND bot != 0 THEN n END), 0), "
+	    "coalesce(sum(CASE WHEN dim = 8 THEN n END), 0) FROM ("
+	    PARTS("dim, bot, n", "dim IN (0, 8)") ") AS r" },
+	[ST_STATS_SERIES] = { "stats series",
+	    "SELECT at / $8 AS b, sum(CASE WHEN dim = 0 THEN n ELSE 0 END), "
+	    "sum(CASE WHEN dim = 8 THEN n ELSE 0 END) FROM ("
+	    PARTS("dim, at, n", "dim IN (0, 8) AND bot = 0") ") AS r "
+	    "GROUP BY b ORDER BY b" },
+	[ST_STATS_BREAKDOWN] = { "stats breakdown",
+	    "SELECT key, sum(n) AS c FROM (" PARTS("key, n", "dim = $9 AND "
+	    "bot = 0") ") AS r GROUP BY key ORDER BY c DESC, key LIMIT $8" },
+
+	/* What a rebuild has to do: rows of clicks or conversions, raw or
+	 * rolled up (any dim of the rollups: it also clears rows that
+	 * should not be there). */
+	[ST_ROLLUP_NEXT_LINK] = { "rollup next link",
+	    "SELECT min(x) FROM (SELECT " FIRST("link_id", "clicks",
+	    "link_id > $1") " AS x UNION ALL SELECT " FIRST("link_id",
+	    "click_rollups", "link_id > $1") " UNION ALL SELECT "
+	    FIRST("link_id", "conversions", "link_id > $1") " UNION ALL SELECT "
+	    FIRST("link_id", "conversion_rollups", "link_id > $1") ") AS r" },
+	[ST_ROLLUP_NEXT] = { "rollup next",
+	    "SELECT min(x) FROM (SELECT " FIRST("at", "clicks",
+	    "link_id = $1 AND at >= $2") " AS x UNION ALL SELECT " FIRST("at",
+	    "conversions", "link_id = $1 AND at >= $2")
+	    NEXT_ROW("click_rollups", 0) NEXT_ROW("click_rollups", 1)
+	    NEXT_ROW("click_rollups", 2) NEXT_ROW("click_rollups", 3)
+	    NEXT_ROW("click_rollups", 4) NEXT_ROW("click_rollups", 5)
+	    NEXT_ROW("click_rollups", 6) NEXT_ROW("click_rollups", 7)
+	    NEXT_ROW("click_rollups", 8) NEXT_ROW("conversion_rollups", 0)
+	    NEXT_ROW("conversion_rollups", 1) NEXT_ROW("conversion_rollups", 2)
+	    NEXT_ROW("conversion_rollups", 3) ") AS r" },
+	[ST_ROLLUP_CLEAR] = { "rollup clear",
+	    "DELETE FROM click_rollups WHERE link_id = $1 AND "
+	    "dim IN (0, 1, 2, 3, 4, 5, 6, 7, 8) AND span IN (1, 24) AND "
+	    "at >= $2 AND at < $2 + 86400000" },
+	[ST_VISITOR_CLEAR] = { "visitor clear",
+	    "DELETE FROM click_visitors WHERE day = $1 AND link_id = $2" },
+	/* In the order the mover stored them: the last click of a visitor
+	 * is the one stored last on a tie. */
+	[ST_CLICK_EACH] = { "click each",
+	    "SELECT at, suffix, country, device, os, browser, referrer_host, "
+	    "variant, visitor, bot FROM clicks WHERE link_id = $1 AND "
+	    "at >= $2 AND at < $3 ORDER BY at, id" },
+	/* Ids follow the order clicks were stored in. */
+	[ST_CLICK_PRUNE] = { "click prune",
+	    "DELETE FROM clicks WHERE id IN (SELECT id FROM clicks "
+	    "ORDER BY id LIMIT $2) AND at < $1" },
+	[ST_VISITOR_PRUNE] = { "visitor prune",
+	    "DELETE FROM click_visitors WHERE (day, link_id, visitor) IN ("
+	    "SELECT day, link_id, visitor FROM click_visitors WHERE day < $1 "
+	    "ORDER BY day LIMIT $2)" },
 };
 
 struct lz_sqlset store_clicks_sql = LZ_SQLSET("clicks", sql);
@@ -206,24 +269,88 @@ store_journal_list(struct lz_db *db, const char *prefix,
 }
 
 int
-store_stats_totals(struct lz_db *db, int64_t link_id, int64_t from,
-    int64_t to, int64_t *clicks, int64_t *bots)
+store_rollup_add(struct lz_db *db, int64_t link_id, int dim, int64_t hour,
+    const char *key, size_t keylen, int bot, int64_t n)
 {
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
-	    LZ_I64(to) };
-	struct lz_stmt		*st;
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(dim),
+	    LZ_I64(hour), LZ_I64(hour / LZ_DAY_MS * LZ_DAY_MS),
+	    LZ_TEXTN(key, keylen), LZ_I64(bot), LZ_I64(n) };
 
-	st = lz_db_stmtv(db, set, ST_STATS_TOTALS, v, LZ_NELEM(v));
+	return lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADD, v, LZ_NELEM(v)));
+}
+
+int
+store_visitor_add(struct lz_db *db, int64_t day, int64_t link_id,
+    const unsigned char *visitor, int64_t first_at, int64_t last_at,
+    const char *variant, const char *suffix, int64_t clicks,
+    int64_t *old_first)
+{
+	const struct lz_val	 v[] = { LZ_I64(day), LZ_I64(link_id),
+	    LZ_BLOB(visitor, VISITOR_ID_LEN), LZ_I64(first_at),
+	    LZ_I64(last_at), LZ_TEXT(str(variant)), LZ_TEXT(str(suffix)),
+	    LZ_I64(clicks) };
+	struct lz_stmt		*st;
+	int			 rc;
+
+	st = lz_db_stmtv(db, set, ST_VISITOR_ADD, v, LZ_NELEM(v));
+	if ((rc = lz_row(st)) != 1)
+		return -1;
+	*old_first = lz_col_i64(st, 0);
+	rc = lz_col_i64(st, 1) == clicks;
+	lz_reset(st);
+	return rc;
+}
+
+int
+store_visitor_first(struct lz_db *db, int64_t day, int64_t link_id,
+    const unsigned char *visitor, int64_t first_at)
+{
+	const struct lz_val	 v[] = { LZ_I64(day), LZ_I64(link_id),
+	    LZ_BLOB(visitor, VISITOR_ID_LEN), LZ_I64(first_at) };
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_VISITOR_FIRST, v,
+	    LZ_NELEM(v)));
+}
+
+int
+store_visitor_last(struct lz_db *db, int64_t day, int64_t link_id,
+    const unsigned char *visitor, int64_t since, int64_t until,
+    char *variant, size_t varlen, char *suffix, size_t suflen, int64_t *at)
+{
+	const struct lz_val	 v[] = { LZ_I64(day), LZ_I64(link_id),
+	    LZ_BLOB(visitor, VISITOR_ID_LEN), LZ_I64(since), LZ_I64(until) };
+	struct lz_stmt		*st;
+	int			 rc;
+
+	st = lz_db_stmtv(db, set, ST_VISITOR_LAST, v, LZ_NELEM(v));
+	if ((rc = lz_row(st)) == 1) {
+		lz_col_copy(st, 0, variant, varlen);
+		lz_col_copy(st, 1, suffix, suflen);
+		*at = lz_col_i64(st, 2);
+		lz_reset(st);
+	}
+	return rc;
+}
+
+int
+store_stats_totals(struct lz_db *db, int64_t link_id,
+    const struct store_range *r, int64_t *clicks, int64_t *bots,
+    int64_t *visitors)
+{
+	struct lz_stmt	*st;
+
+	st = store_stmt_range(db, set, ST_STATS_TOTALS, link_id, r);
 	if (lz_row(st) != 1)
 		return -1;
 	*clicks = lz_col_i64(st, 0);
 	*bots = lz_col_i64(st, 1);
+	*visitors = lz_col_i64(st, 2);
 	lz_reset(st);
 	return 0;
 }
 
 struct series_fn {
-	void	(*fn)(int64_t, int64_t, void *);
+	void	(*fn)(int64_t, int64_t, int64_t, void *);
 	void	*arg;
 };
 
@@ -232,18 +359,22 @@ each_bucket(struct lz_stmt *st, void *arg)
 {
 	struct series_fn	*f = arg;
 
-	f->fn(lz_col_i64(st, 0), lz_col_i64(st, 1), f->arg);
+	f->fn(lz_col_i64(st, 0), lz_col_i64(st, 1), lz_col_i64(st, 2),
+	    f->arg);
 }
 
 int
-store_stats_series(struct lz_db *db, int64_t link_id, int64_t from,
-    int64_t to, int64_t bucket_ms,
-    void (*fn)(int64_t bucket, int64_t clicks, void *), void *arg)
+store_stats_series(struct lz_db *db, int64_t link_id,
+    const struct store_range *r, int64_t bucket_ms,
+    void (*fn)(int64_t bucket, int64_t clicks, int64_t visitors, void *),
+    void *arg)
 {
 	struct series_fn	 f = { fn, arg };
+	struct lz_stmt		*st;
 
-	return lz_each(store_stmt_range(db, set, ST_STATS_SERIES, link_id, from,
-	    to, bucket_ms), each_bucket, &f) < 0 ? -1 : 0;
+	st = store_stmt_range(db, set, ST_STATS_SERIES, link_id, r);
+	lz_bind_i64(st, 8, bucket_ms);
+	return lz_each(st, each_bucket, &f) < 0 ? -1 : 0;
 }
 
 struct key_fn {
@@ -261,52 +392,100 @@ each_key(struct lz_stmt *st, void *arg)
 
 int
 store_stats_breakdown(struct lz_db *db, enum stats_dim dim, int64_t link_id,
-    int64_t from, int64_t to, long limit,
+    const struct store_range *r, long limit,
     void (*fn)(const char *key, int64_t clicks, void *), void *arg)
 {
-	static const int	 by[STATS_DIM__MAX] = {
-		[STATS_COUNTRY] = ST_STATS_BY_COUNTRY,
-		[STATS_DEVICE] = ST_STATS_BY_DEVICE,
-		[STATS_OS] = ST_STATS_BY_OS,
-		[STATS_BROWSER] = ST_STATS_BY_BROWSER,
-		[STATS_REFERRER_HOST] = ST_STATS_BY_REFERRER_HOST,
-		[STATS_SUFFIX] = ST_STATS_BY_SUFFIX,
-		[STATS_VARIANT] = ST_STATS_BY_VARIANT,
-	};
 	struct key_fn	 f = { fn, arg };
+	struct lz_stmt	*st;
 
 	if ((unsigned)dim >= STATS_DIM__MAX)
 		return -1;
-	return lz_each(store_stmt_range(db, set, by[dim], link_id, from, to,
-	    limit), each_key, &f) < 0 ? -1 : 0;
+	st = store_stmt_range(db, set, ST_STATS_BREAKDOWN, link_id, r);
+	lz_bind_i64(st, 8, limit);
+	lz_bind_i64(st, 9, ROLLUP_DIM(dim));
+	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
 }
 
 int
-store_click_nth(struct lz_db *db, int64_t link_id, int64_t since,
-    int64_t until, long n, int64_t *at)
+store_rollup_next_link(struct lz_db *db, int64_t link_id, int64_t *next)
 {
-	if (n < 1)
-		return 0;
-	return lz_one_i64(store_stmt_range(db, set, ST_CLICK_NTH, link_id,
-	    since, until, n - 1), at);
+	const struct lz_val	 v = LZ_I64(link_id);
+
+	return store_min(lz_db_stmtv(db, set, ST_ROLLUP_NEXT_LINK, &v, 1), next);
 }
 
 int
-store_click_last(struct lz_db *db, int64_t link_id,
-    const unsigned char *visitor, int64_t since, int64_t until,
-    char *variant, size_t varlen, char *suffix, size_t suflen, int64_t *at)
+store_rollup_next(struct lz_db *db, int64_t link_id, int64_t at,
+    int64_t *next)
 {
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(since),
-	    LZ_I64(until), LZ_BLOB(visitor, VISITOR_ID_LEN) };
-	struct lz_stmt		*st;
-	int			 rc;
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(at) };
 
-	st = lz_db_stmtv(db, set, ST_CLICK_LAST, v, LZ_NELEM(v));
-	if ((rc = lz_row(st)) == 1) {
-		lz_col_copy(st, 0, variant, varlen);
-		lz_col_copy(st, 1, suffix, suflen);
-		*at = lz_col_i64(st, 2);
-		lz_reset(st);
-	}
-	return rc;
+	return store_min(lz_db_stmtv(db, set, ST_ROLLUP_NEXT, v, LZ_NELEM(v)),
+	    next);
+}
+
+int
+store_rollup_clear(struct lz_db *db, int64_t link_id, int64_t day_ms)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(day_ms) };
+	const struct lz_val	 w[] = { LZ_I64(day_ms / LZ_DAY_MS),
+	    LZ_I64(link_id) };
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_CLEAR, v,
+	    LZ_NELEM(v))) == -1 || lz_run_ok(lz_db_stmtv(db, set,
+	    ST_VISITOR_CLEAR, w, LZ_NELEM(w))) == -1 ? -1 : 0;
+}
+
+struct click_fn {
+	void	(*fn)(const struct click *, const char *, void *);
+	void	*arg;
+	int64_t	 link_id;
+};
+
+static void
+each_click(struct lz_stmt *st, void *arg)
+{
+	struct click_fn	*f = arg;
+	struct click	 c;
+	const void	*visitor;
+	size_t		 len;
+
+	memset(&c, 0, sizeof(c));
+	c.link_id = f->link_id;
+	c.at = lz_col_i64(st, 0);
+	c.suffix = lz_col_text(st, 1);
+	lz_col_copy(st, 2, c.country, sizeof(c.country));
+	c.device = lz_col_text(st, 3);
+	c.os = lz_col_text(st, 4);
+	c.browser = lz_col_text(st, 5);
+	c.variant = lz_col_text(st, 7);
+	if ((visitor = lz_col_blob(st, 8, &len)) != NULL)
+		memcpy(c.visitor, visitor, len < VISITOR_ID_LEN ? len :
+		    VISITOR_ID_LEN);
+	c.bot = lz_col_int(st, 9) != 0;
+	f->fn(&c, lz_col_text(st, 6), f->arg);
+}
+
+long
+store_click_each(struct lz_db *db, int64_t link_id, int64_t from, int64_t to,
+    void (*fn)(const struct click *, const char *rhost, void *), void *arg)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(to) };
+	struct click_fn		 f = { fn, arg, link_id };
+
+	return lz_each(lz_db_stmtv(db, set, ST_CLICK_EACH, v, LZ_NELEM(v)),
+	    each_click, &f);
+}
+
+long
+store_click_prune(struct lz_db *db, int64_t before, long limit)
+{
+	return store_purge_rows(db, set, ST_CLICK_PRUNE, before, limit);
+}
+
+long
+store_visitor_prune(struct lz_db *db, int64_t before_day, long limit)
+{
+	return store_purge_rows(db, set, ST_VISITOR_PRUNE, before_day, limit);
 }

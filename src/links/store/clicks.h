@@ -1,7 +1,8 @@
 /*
- * store/clicks.h -- clicks, the click journals' progress and the
- * statistics read from clicks (visit/click.h has the rules of a click
- * entering storage; stats.h builds the statistics).
+ * store/clicks.h -- clicks, the click journals' progress, the rollups of
+ * clicks and the visitors of each day, and the statistics read from the
+ * rollups (visit/click.h has the rules of a click entering storage,
+ * rollup.h what it adds to the rollups, stats.h builds the statistics).
  */
 #ifndef LZ_STORE_CLICKS_H
 #define LZ_STORE_CLICKS_H
@@ -12,6 +13,7 @@
 struct click;
 struct click_count;
 struct lz_db;
+struct store_range;
 
 /*
  * Counts one human click of a link: 1, or 0 when the link has reached
@@ -36,7 +38,7 @@ int	store_journal_del(struct lz_db *, const char *name);
 long	store_journal_list(struct lz_db *, const char *prefix,
 	    void (*fn)(const char *, void *), void *arg);
 
-/* ---- statistics of a link's clicks in [from, to) ---------------------- */
+/* ---- rollups (sql/links/0008-rollups.sql, rollup.h) -------------------- */
 
 enum stats_dim {
 	STATS_COUNTRY = 0,
@@ -49,38 +51,80 @@ enum stats_dim {
 	STATS_DIM__MAX
 };
 
-/* Human clicks and bot visits.  0 or -1. */
-int	store_stats_totals(struct lz_db *, int64_t link_id, int64_t from,
-	    int64_t to, int64_t *clicks, int64_t *bots);
-/* Human clicks per bucket (at / bucket_ms), in bucket order; empty
- * buckets are not reported.  0 or -1. */
-int	store_stats_series(struct lz_db *, int64_t link_id, int64_t from,
-	    int64_t to, int64_t bucket_ms,
-	    void (*fn)(int64_t bucket, int64_t clicks, void *), void *arg);
-/* Human clicks per value of dim, most first, at most limit values.
- * 0 or -1. */
-int	store_stats_breakdown(struct lz_db *, enum stats_dim, int64_t link_id,
-	    int64_t from, int64_t to, long limit,
-	    void (*fn)(const char *key, int64_t clicks, void *), void *arg);
+/* The dim of a row of click_rollups. */
+#define ROLLUP_ALL	0		/* every click */
+#define ROLLUP_DIM(d)	((int)(d) + 1)	/* a value of enum stats_dim */
+#define ROLLUP_VISITORS	8		/* new visitor-days */
 
-/* ---- the clicks a conversion is attributed to (conversion.h) ---------- */
+/* Adds n to a row of click_rollups of an hour and to the row of its
+ * day (made when missing).  0 or -1. */
+int	store_rollup_add(struct lz_db *, int64_t link_id, int dim,
+	    int64_t hour, const char *key, size_t keylen, int bot, int64_t n);
 
 /*
- * The time of the n-th newest click (bots too) of link_id in [since,
- * until], read from the index alone: 1 with *at, 0 when there are fewer,
- * -1 on error.
+ * A visitor of a link on a UTC day (click_visitors).  add: makes the
+ * row of clicks clicks from first_at to last_at, or adds them to it and
+ * moves its last click on -- never its first: 1 made, 0 there was one,
+ * with its first click in *old_first (move it back with first()), -1.
  */
-int	store_click_nth(struct lz_db *, int64_t link_id, int64_t since,
-	    int64_t until, long n, int64_t *at);
+int	store_visitor_add(struct lz_db *, int64_t day, int64_t link_id,
+	    const unsigned char *visitor, int64_t first_at, int64_t last_at,
+	    const char *variant, const char *suffix, int64_t clicks,
+	    int64_t *old_first);
+int	store_visitor_first(struct lz_db *, int64_t day, int64_t link_id,
+	    const unsigned char *visitor, int64_t first_at);
 /*
- * The newest human click of link_id by visitor in [since, until]: 1 with
- * its variant, suffix (cut to fit) and time, 0 when none, -1 on error.
- * The index of (link_id, at, visitor) holds the visitor, so only the
- * visitor's own clicks are read from the table.
+ * The last click of the visitor's day if it is in [since, until]: 1
+ * with its variant, suffix (cut to fit) and time, 0 when none, -1.
  */
-int	store_click_last(struct lz_db *, int64_t link_id,
+int	store_visitor_last(struct lz_db *, int64_t day, int64_t link_id,
 	    const unsigned char *visitor, int64_t since, int64_t until,
 	    char *variant, size_t varlen, char *suffix, size_t suflen,
 	    int64_t *at);
+
+/* ---- statistics of a link's clicks in a range (store.h) --------------- */
+
+/* Human clicks, bot visits and visitor-days.  0 or -1. */
+int	store_stats_totals(struct lz_db *, int64_t link_id,
+	    const struct store_range *, int64_t *clicks, int64_t *bots,
+	    int64_t *visitors);
+/* Human clicks and visitor-days per bucket (at / bucket_ms), in bucket
+ * order; empty buckets are not reported.  0 or -1. */
+int	store_stats_series(struct lz_db *, int64_t link_id,
+	    const struct store_range *, int64_t bucket_ms,
+	    void (*fn)(int64_t bucket, int64_t clicks, int64_t visitors,
+	    void *), void *arg);
+/* Human clicks per value of dim, most first, at most limit values.
+ * 0 or -1. */
+int	store_stats_breakdown(struct lz_db *, enum stats_dim, int64_t link_id,
+	    const struct store_range *, long limit,
+	    void (*fn)(const char *key, int64_t clicks, void *), void *arg);
+
+/* ---- rebuilding the rollups (rollup.h) and retention ------------------ */
+
+/* The next link after link_id with clicks or conversions, raw or rolled
+ * up: 1 with *next, 0 none, -1. */
+int	store_rollup_next_link(struct lz_db *, int64_t link_id, int64_t *next);
+/* The time of the first click or conversion, raw or rolled up, of
+ * link_id at or after at: 1 with *next, 0 none, -1. */
+int	store_rollup_next(struct lz_db *, int64_t link_id, int64_t at,
+	    int64_t *next);
+/* Deletes the click rollups and visitors of link_id on the UTC day
+ * starting at day_ms.  0 or -1. */
+int	store_rollup_clear(struct lz_db *, int64_t link_id, int64_t day_ms);
+/*
+ * Calls fn for each click of link_id in [from, to), with its referrer's
+ * host; the click's strings live until fn returns.  The count, or -1.
+ */
+long	store_click_each(struct lz_db *, int64_t link_id, int64_t from,
+	    int64_t to, void (*fn)(const struct click *, const char *rhost,
+	    void *), void *arg);
+
+/* Deletes up to limit clicks stored before any newer than before (in
+ * the order they were stored).  The count, or -1. */
+long	store_click_prune(struct lz_db *, int64_t before, long limit);
+/* Deletes up to limit visitor rows of days before before_day.  Count or
+ * -1. */
+long	store_visitor_prune(struct lz_db *, int64_t before_day, long limit);
 
 #endif

@@ -1,30 +1,42 @@
 /*
- * conversions.c -- the SQL of conversions and revenue.
+ * conversions.c -- the SQL of conversions, revenue and the rollups of
+ * conversions.
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "db.h"
+#include "lztime.h"
 #include "store/conversions.h"
 #include "store/store.h"
 #include "util.h"
 
 enum { ST_CONV_SEEN, ST_CONV_INSERT, ST_CONV_COUNT, ST_CONV_REVENUE,
-    ST_CONV_TOTALS, ST_CONV_SERIES, ST_CONV_BY_SUFFIX, ST_CONV_BY_CURRENCY,
-    ST_CONV_BY_VARIANT, ST__MAX };
+    ST_CONV_ROLLUP, ST_CONV_TOTALS, ST_CONV_SERIES, ST_CONV_BY_SUFFIX,
+    ST_CONV_BY_CURRENCY, ST_CONV_BY_VARIANT, ST_CONV_ROLLUP_CLEAR, ST_CONV_EACH, ST__MAX };
+
+#define PARTS(cols, cond) \
+	STORE_PARTS("conversion_rollups", cols, cond)
+
+/* Revenue of a group: NULL when none of its conversions had a value. */
+#define REVENUE	"CASE WHEN sum(valued) > 0 THEN sum(micros) END"
 
 /*
- * Conversions of a link in [$2, $3) per value of one column and currency,
- * for the $4 values with most conversions: each row carries its value's
- * count in all currencies (n) and the value's rank, so the limit counts
- * values, not rows.  NULL is a value of its own.
+ * Conversions of a link in a range per value (key, an expression of the
+ * rows where cond holds) and currency, for the $8 values with most
+ * conversions: each row carries its value's count in all currencies (n)
+ * and the value's rank, so the limit counts values, not rows.  NULL is
+ * a value of its own.
  */
-#define CONV_BY(col) \
+#define CONV_BY(key, cond) \
 	"SELECT key, n, currency, cn, rev FROM (SELECT key, n, currency, " \
 	"cn, rev, dense_rank() OVER (ORDER BY n DESC, key) AS rk FROM (" \
-	"SELECT " col " AS key, currency, count(*) AS cn, sum(value) AS rev, " \
-	"sum(count(*)) OVER (PARTITION BY " col ") AS n FROM conversions " \
-	"WHERE link_id = $1 AND at >= $2 AND at < $3 GROUP BY " col ", " \
-	"currency) AS g) AS r WHERE rk <= $4 ORDER BY rk, currency"
+	"SELECT key, currency, sum(cnt) AS cn, " REVENUE " AS rev, " \
+	"sum(sum(cnt)) OVER (PARTITION BY key) AS n FROM (" \
+	PARTS(key " AS key, currency, n AS cnt, valued, micros", cond) \
+	") AS p GROUP BY key, currency) AS g) AS r WHERE rk <= $8 " \
+	"ORDER BY rk, currency"
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_CONV_SEEN] = { "conversion seen",
@@ -43,19 +55,37 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "VALUES ($1, $2, $3) ON CONFLICT (link_id, currency) DO UPDATE "
 	    "SET micros = link_revenue.micros + $3 WHERE "
 	    "link_revenue.micros <= 9223372036854775807 - $3" },
+	/* A part of the link's total in the currency: it cannot overflow
+	 * where the total did not. */
+	[ST_CONV_ROLLUP] = { "conversion rollup",
+	    "INSERT INTO conversion_rollups (link_id, dim, span, at, key, "
+	    "currency, n, valued, micros) VALUES ($1, $2, $3, $4, $5, $6, 1, "
+	    "$7, $8) ON CONFLICT (link_id, dim, span, at, key, currency) DO "
+	    "UPDATE SET n = conversion_rollups.n + 1, valued = "
+	    "conversion_rollups.valued + excluded.valued, micros = "
+	    "conversion_rollups.micros + excluded.micros" },
 	[ST_CONV_TOTALS] = { "conversion totals",
-	    "SELECT currency, count(*), sum(value) FROM conversions WHERE "
-	    "link_id = $1 AND at >= $2 AND at < $3 GROUP BY currency "
-	    "ORDER BY currency" },
+	    "SELECT currency, sum(n), " REVENUE " FROM ("
+	    PARTS("currency, n, valued, micros", "dim = 0") ") AS r "
+	    "GROUP BY currency ORDER BY currency" },
 	[ST_CONV_SERIES] = { "conversion series",
-	    "SELECT at / $4 AS b, currency, count(*), sum(value) FROM "
-	    "conversions WHERE link_id = $1 AND at >= $2 AND at < $3 "
+	    "SELECT at / $8 AS b, currency, sum(n), " REVENUE " FROM ("
+	    PARTS("at, currency, n, valued, micros", "dim = 0") ") AS r "
 	    "GROUP BY b, currency ORDER BY b, currency" },
-	[ST_CONV_BY_SUFFIX] = { "conversions by suffix", CONV_BY("suffix") },
+	[ST_CONV_BY_SUFFIX] = { "conversions by suffix",
+	    CONV_BY("key", "dim = 1") },
 	[ST_CONV_BY_CURRENCY] = { "conversions by currency",
-	    CONV_BY("currency") },
+	    CONV_BY("currency", "dim = 0") },
+	/* Not attributed (dim 3) is the value NULL. */
 	[ST_CONV_BY_VARIANT] = { "conversions by variant",
-	    CONV_BY("variant") },
+	    CONV_BY("CASE WHEN dim = 2 THEN key END", "dim IN (2, 3)") },
+	[ST_CONV_ROLLUP_CLEAR] = { "conversion rollup clear",
+	    "DELETE FROM conversion_rollups WHERE link_id = $1 AND "
+	    "dim IN (0, 1, 2, 3) AND span IN (1, 24) AND at >= $2 AND "
+	    "at < $2 + 86400000" },
+	[ST_CONV_EACH] = { "conversion each",
+	    "SELECT at, suffix, currency, value, variant FROM conversions "
+	    "WHERE link_id = $1 AND at >= $2 AND at < $3 ORDER BY id" },
 };
 
 struct lz_sqlset store_conversions_sql = LZ_SQLSET("conversions", sql);
@@ -84,15 +114,44 @@ store_conv_insert(struct lz_db *db, const struct conversion *c)
 	    LZ_I64_IF(c->click_at != 0, c->click_at) };
 	const struct lz_val	 rev[] = { LZ_I64(c->link_id),
 	    LZ_TEXT(c->currency), LZ_I64(c->value) };
+	int			 rc;
 
 	if (lz_run_changed(lz_db_stmtv(db, set, ST_CONV_INSERT, v,
 	    LZ_NELEM(v))) != 1 || lz_run_changed(lz_db_stmtv(db, set,
 	    ST_CONV_COUNT, v, 1)) != 1)
 		return -1;
-	if (!c->has_value)
-		return 1;
-	return lz_run_changed(lz_db_stmtv(db, set, ST_CONV_REVENUE, rev,
-	    LZ_NELEM(rev)));
+	if (c->has_value && (rc = lz_run_changed(lz_db_stmtv(db, set,
+	    ST_CONV_REVENUE, rev, LZ_NELEM(rev)))) != 1)
+		return rc;
+	return store_conv_rollup(db, c) == 0 ? 1 : -1;
+}
+
+int
+store_conv_rollup(struct lz_db *db, const struct conversion *c)
+{
+	static const int64_t	 spans[] = { 1, 24 };
+	const char		*keys[] = { "", c->suffix ? c->suffix : "",
+	    c->variant ? c->variant : "" };
+	const int		 dims[] = { 0, 1, c->variant ? 2 : 3 };
+	size_t			 i, k;
+	int64_t			 ms;
+
+	for (i = 0; i < LZ_NELEM(spans); i++) {
+		ms = spans[i] * LZ_HOUR_MS;
+		for (k = 0; k < LZ_NELEM(dims); k++) {
+			const struct lz_val	 v[] = { LZ_I64(c->link_id),
+			    LZ_I64(dims[k]), LZ_I64(spans[i]),
+			    LZ_I64(c->at / ms * ms),
+			    LZ_TEXT(dims[k] == 3 ? "" : keys[k]),
+			    LZ_TEXT(c->currency), LZ_I64(c->has_value != 0),
+			    LZ_I64(c->has_value ? c->value : 0) };
+
+			if (lz_run_ok(lz_db_stmtv(db, set, ST_CONV_ROLLUP, v,
+			    LZ_NELEM(v))) == -1)
+				return -1;
+		}
+	}
+	return 0;
 }
 
 struct totals_fn {
@@ -110,14 +169,12 @@ each_total(struct lz_stmt *st, void *arg)
 }
 
 int
-store_conv_totals(struct lz_db *db, int64_t link_id, int64_t from,
-    int64_t to, conv_row_fn *fn, void *arg)
+store_conv_totals(struct lz_db *db, int64_t link_id,
+    const struct store_range *r, conv_row_fn *fn, void *arg)
 {
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
-	    LZ_I64(to) };
 	struct totals_fn	 f = { fn, arg };
 
-	return lz_each(lz_db_stmtv(db, set, ST_CONV_TOTALS, v, LZ_NELEM(v)),
+	return lz_each(store_stmt_range(db, set, ST_CONV_TOTALS, link_id, r),
 	    each_total, &f) < 0 ? -1 : 0;
 }
 
@@ -136,15 +193,17 @@ each_bucket(struct lz_stmt *st, void *arg)
 }
 
 int
-store_conv_series(struct lz_db *db, int64_t link_id, int64_t from,
-    int64_t to, int64_t bucket_ms,
+store_conv_series(struct lz_db *db, int64_t link_id,
+    const struct store_range *r, int64_t bucket_ms,
     void (*fn)(int64_t bucket, const char *currency, int64_t n, int has_rev,
     int64_t micros, void *), void *arg)
 {
 	struct series_fn	 f = { fn, arg };
+	struct lz_stmt		*st;
 
-	return lz_each(store_stmt_range(db, set, ST_CONV_SERIES, link_id, from,
-	    to, bucket_ms), each_bucket, &f) < 0 ? -1 : 0;
+	st = store_stmt_range(db, set, ST_CONV_SERIES, link_id, r);
+	lz_bind_i64(st, 8, bucket_ms);
+	return lz_each(st, each_bucket, &f) < 0 ? -1 : 0;
 }
 
 struct breakdown_fn {
@@ -165,7 +224,7 @@ each_key(struct lz_stmt *st, void *arg)
 
 int
 store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
-    int64_t from, int64_t to, long limit,
+    const struct store_range *r, long limit,
     void (*fn)(const char *key, int64_t key_n, const char *currency,
     int64_t n, int has_rev, int64_t micros, void *), void *arg)
 {
@@ -175,9 +234,55 @@ store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
 		[CONV_BY_VARIANT] = ST_CONV_BY_VARIANT,
 	};
 	struct breakdown_fn	 f = { fn, arg };
+	struct lz_stmt		*st;
 
 	if ((unsigned)dim >= CONV_DIM__MAX)
 		return -1;
-	return lz_each(store_stmt_range(db, set, by[dim], link_id, from, to,
-	    limit), each_key, &f) < 0 ? -1 : 0;
+	st = store_stmt_range(db, set, by[dim], link_id, r);
+	lz_bind_i64(st, 8, limit);
+	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
+}
+
+int
+store_conv_rollup_clear(struct lz_db *db, int64_t link_id, int64_t day_ms)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(day_ms) };
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_CONV_ROLLUP_CLEAR, v,
+	    LZ_NELEM(v)));
+}
+
+struct conv_fn {
+	void	(*fn)(const struct conversion *, void *);
+	void	*arg;
+	int64_t	 link_id;
+};
+
+static void
+each_conv(struct lz_stmt *st, void *arg)
+{
+	struct conv_fn		*f = arg;
+	struct conversion	 c;
+
+	memset(&c, 0, sizeof(c));
+	c.link_id = f->link_id;
+	c.at = lz_col_i64(st, 0);
+	c.suffix = lz_col_text(st, 1);
+	c.currency = lz_col_text(st, 2);
+	c.has_value = !lz_col_null(st, 3);
+	c.value = lz_col_i64(st, 3);
+	c.variant = lz_col_text_or_null(st, 4);
+	f->fn(&c, f->arg);
+}
+
+long
+store_conv_each(struct lz_db *db, int64_t link_id, int64_t from, int64_t to,
+    void (*fn)(const struct conversion *, void *), void *arg)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(to) };
+	struct conv_fn		 f = { fn, arg, link_id };
+
+	return lz_each(lz_db_stmtv(db, set, ST_CONV_EACH, v, LZ_NELEM(v)),
+	    each_conv, &f);
 }

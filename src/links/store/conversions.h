@@ -1,6 +1,7 @@
 /*
- * store/conversions.h -- conversions and the running totals of links
- * (conversion.h has the rules; these are only the SQL).
+ * store/conversions.h -- conversions, the running totals of links and
+ * the rollups of conversions (conversion.h has the rules; these are only
+ * the SQL).
  */
 #ifndef LZ_STORE_CONVERSIONS_H
 #define LZ_STORE_CONVERSIONS_H
@@ -10,6 +11,7 @@
 #include "visit/click.h"
 
 struct lz_db;
+struct store_range;
 
 /* One conversion as stored.  Strings live as long as the caller's. */
 struct conversion {
@@ -29,14 +31,17 @@ struct conversion {
 int	store_conv_seen(struct lz_db *, int64_t link_id, const unsigned char *a,
 	    const unsigned char *b, int64_t since);
 /*
- * Stores c and adds it to the link's running totals, in the caller's
- * transaction.  1 stored, 0 refused (the link's revenue in c's currency
- * would pass INT64_MAX micro-units; roll back), -1 on error.
+ * Stores c and adds it to the link's running totals and the rollups, in
+ * the caller's transaction.  1 stored, 0 refused (the link's revenue in
+ * c's currency would pass INT64_MAX micro-units; roll back), -1 on error.
  */
 int	store_conv_insert(struct lz_db *, const struct conversion *c);
+/* Adds c to the rollups of its hour and day.  0 or -1. */
+int	store_conv_rollup(struct lz_db *, const struct conversion *c);
 
 /*
- * Conversion statistics of a link in [from, to).  A row is a group of
+ * Conversion statistics of a link in a range (store.h), read from the
+ * rollups.  A row is a group of
  * conversions in one currency: its count and, when any of them had a
  * value, has_rev and the sum of their values in micro-units.
  */
@@ -44,12 +49,12 @@ typedef void conv_row_fn(const char *currency, int64_t n, int has_rev,
 	    int64_t micros, void *arg);
 
 /* Per currency, in currency order.  0 or -1. */
-int	store_conv_totals(struct lz_db *, int64_t link_id, int64_t from,
-	    int64_t to, conv_row_fn *, void *arg);
+int	store_conv_totals(struct lz_db *, int64_t link_id,
+	    const struct store_range *, conv_row_fn *, void *arg);
 /* Per bucket (at / bucket_ms) and currency, in bucket order; empty
  * buckets are not reported.  0 or -1. */
-int	store_conv_series(struct lz_db *, int64_t link_id, int64_t from,
-	    int64_t to, int64_t bucket_ms,
+int	store_conv_series(struct lz_db *, int64_t link_id,
+	    const struct store_range *, int64_t bucket_ms,
 	    void (*fn)(int64_t bucket, const char *currency, int64_t n,
 	    int has_rev, int64_t micros, void *), void *arg);
 
@@ -68,8 +73,20 @@ enum conv_dim {
  * together, keys with most conversions first.  0 or -1.
  */
 int	store_conv_breakdown(struct lz_db *, enum conv_dim, int64_t link_id,
-	    int64_t from, int64_t to, long limit,
+	    const struct store_range *, long limit,
 	    void (*fn)(const char *key, int64_t key_n, const char *currency,
 	    int64_t n, int has_rev, int64_t micros, void *), void *arg);
+
+/* ---- rebuilding the rollups (rollup.h; clicks.h finds what to do) ----- */
+
+/* Deletes the conversion rollups of link_id on the UTC day starting at
+ * day_ms.  0 or -1. */
+int	store_conv_rollup_clear(struct lz_db *, int64_t link_id,
+	    int64_t day_ms);
+/* Calls fn for each conversion of link_id in [from, to) (its strings
+ * live until fn returns; no visitor).  The count, or -1. */
+long	store_conv_each(struct lz_db *, int64_t link_id, int64_t from,
+	    int64_t to, void (*fn)(const struct conversion *, void *),
+	    void *arg);
 
 #endif

@@ -101,7 +101,17 @@
 	    2, "scope, at", 0) \
 	X(PASSWORD_LINK_TRIES, "password_link_tries", \
 	    "link_id, window_start, window_ms, tries", \
-	    4, "link_id", 0)
+	    4, "link_id", 0) \
+	X(CLICK_ROLLUPS, "click_rollups", \
+	    "link_id, dim, span, at, key, bot, n", \
+	    7, "link_id, dim, span, at, key, bot", 0) \
+	X(CONVERSION_ROLLUPS, "conversion_rollups", \
+	    "link_id, dim, span, at, key, currency, n, valued, micros", \
+	    9, "link_id, dim, span, at, key, currency", 0) \
+	X(CLICK_VISITORS, "click_visitors", \
+	    "day, link_id, visitor, first_at, last_at, variant, suffix, " \
+	    "clicks", \
+	    8, "day, link_id, visitor", 0)
 
 enum {
 #define ENUM(e, t, c, n, o, ids)	TABLE_##e,

@@ -5,11 +5,13 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include <sodium.h>
 
 #include "db.h"
 #include "log.h"
+#include "lztime.h"
 #include "util.h"
 #include "store/admin.h"
 #include "store/store.h"
@@ -94,12 +96,35 @@ store_stmt_of(struct lz_db *db, struct lz_sqlset *set, size_t own, size_t any,
 	return st;
 }
 
+void
+store_range(int64_t from, int64_t to, int days, struct store_range *r)
+{
+	int64_t	 d0, d1;
+
+	memset(r, 0, sizeof(*r));
+	d0 = (from + LZ_DAY_MS - 1) / LZ_DAY_MS * LZ_DAY_MS;
+	d1 = to / LZ_DAY_MS * LZ_DAY_MS;
+	if (!days || d0 >= d1) {	/* hours alone */
+		r->head[0] = from;
+		r->head[1] = to;
+		return;
+	}
+	r->day[0] = d0;
+	r->day[1] = d1;
+	r->head[0] = from;
+	r->head[1] = d0;
+	r->tail[0] = d1;
+	r->tail[1] = to;
+}
+
 struct lz_stmt *
 store_stmt_range(struct lz_db *db, struct lz_sqlset *set, size_t i,
-    int64_t link_id, int64_t from, int64_t to, int64_t x)
+    int64_t link_id, const struct store_range *r)
 {
 	const struct lz_val	 v[] = {
-		LZ_I64(link_id), LZ_I64(from), LZ_I64(to), LZ_I64(x)
+		LZ_I64(link_id), LZ_I64(r->day[0]), LZ_I64(r->day[1]),
+		LZ_I64(r->head[0]), LZ_I64(r->head[1]), LZ_I64(r->tail[0]),
+		LZ_I64(r->tail[1])
 	};
 
 	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
@@ -116,6 +141,46 @@ store_json_ids(const int64_t *v, size_t n)
 		lz_buf_printf(&b, "%s%lld", i ? "," : "", (long long)v[i]);
 	lz_buf_putc(&b, ']');
 	return lz_buf_detach(&b);
+}
+
+int
+store_min(struct lz_stmt *st, int64_t *v)
+{
+	int	 rc;
+
+	if ((rc = lz_row(st)) != 1)
+		return rc;
+	rc = !lz_col_null(st, 0);
+	*v = lz_col_i64(st, 0);
+	lz_reset(st);
+	return rc;
+}
+
+long
+store_purge_rows(struct lz_db *db, struct lz_sqlset *set, size_t i,
+    int64_t before, long limit)
+{
+	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
+
+	return (long)lz_run(lz_db_stmtv(db, set, i, v, LZ_NELEM(v)));
+}
+
+long
+store_purge(struct lz_db *db, long (*fn)(struct lz_db *, int64_t, long),
+    int64_t before, long batch, long max)
+{
+	long	 n, total = 0;
+
+	do {
+		if (lz_db_begin(db) == -1)
+			return -1;
+		if ((n = fn(db, before, batch)) < 0 || lz_db_commit(db) == -1) {
+			lz_db_rollback(db);
+			return -1;
+		}
+		total += n;
+	} while (n == batch && total < max);
+	return total;
 }
 
 int

@@ -67,10 +67,74 @@ extern struct lz_sqlset store_accounts_sql, store_links_sql,
 struct lz_stmt *store_stmt_of(struct lz_db *, struct lz_sqlset *, size_t own,
 	    size_t any, int64_t account_id, const struct lz_val *v, size_t n);
 
-/* Statement i of set with a link and a time range as $1, $2, $3, and x
- * as $4: the statistics' statements. */
+/*
+ * A range of whole hours [from, to) as the rollups hold it (DESIGN
+ * 3.10): the whole UTC days [day[0], day[1]) from the rows of days, the
+ * hours [head[0], head[1]) before them and [tail[0], tail[1]) after them
+ * from the rows of hours.  Empty parts are empty ranges.
+ */
+struct store_range {
+	int64_t	 day[2], head[2], tail[2];
+};
+
+/* r for [from, to), both on whole hours; with days 0, in hours alone
+ * (a series by hour). */
+void	store_range(int64_t from, int64_t to, int days,
+	    struct store_range *r);
+
+/*
+ * Statement i of set with a link as $1 and a range as $2 to $7 (day,
+ * head, tail): the statistics' statements, which read each part of the
+ * range with "at >= $2 AND at < $3" and so on.
+ */
 struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
-	    int64_t link_id, int64_t from, int64_t to, int64_t x);
+	    int64_t link_id, const struct store_range *);
+
+/*
+ * cols of table's rows of link $1 where cond holds, in the three parts of
+ * a range (store_stmt_range): the days [$2, $3), the hours [$4, $5) and
+ * [$6, $7).  Three plain ranges of the rollups' primary key (link_id,
+ * dim, span, at, ...), whatever the planner.
+ */
+#define STORE_PARTS(table, cols, cond) \
+	"SELECT " cols " FROM " table " WHERE link_id = $1 AND " cond \
+	" AND span = 24 AND at >= $2 AND at < $3 UNION ALL " \
+	"SELECT " cols " FROM " table " WHERE link_id = $1 AND " cond \
+	" AND span = 1 AND at >= $4 AND at < $5 UNION ALL " \
+	"SELECT " cols " FROM " table " WHERE link_id = $1 AND " cond \
+	" AND span = 1 AND at >= $6 AND at < $7"
+
+/* The first value of col in table where cond holds: a seek in an index
+ * (a scalar subquery). */
+#define STORE_FIRST(col, table, cond) \
+	"(SELECT " col " FROM " table " WHERE " cond " ORDER BY " col \
+	" LIMIT 1)"
+
+/* More rows of a UNION ALL: the first hour and day of dim d of table's
+ * rollups of link $1 at or after $2. */
+#define STORE_NEXT_ROLLUP(table, d) \
+	" UNION ALL SELECT " STORE_FIRST("at", table, "link_id = $1 AND " \
+	"dim = " #d " AND span = 1 AND at >= $2") \
+	" UNION ALL SELECT " STORE_FIRST("at", table, "link_id = $1 AND " \
+	"dim = " #d " AND span = 24 AND at >= $2")
+
+/* The first column of the row of a min(), NULL when nothing matched: 1
+ * with *v, 0, -1. */
+int	store_min(struct lz_stmt *, int64_t *v);
+
+/* Runs statement i of set, a DELETE of at most $2 rows older than $1:
+ * the rows deleted, or -1 (store_purge's fn). */
+long	store_purge_rows(struct lz_db *, struct lz_sqlset *, size_t i,
+	    int64_t before, long limit);
+
+/*
+ * Deletes in short write transactions of batch rows each: fn(db, before,
+ * batch) deletes at most batch rows older than before and returns how
+ * many, or -1.  Goes on while batches are full, up to max rows in all
+ * (the next run goes on).  Returns the rows deleted, or -1.
+ */
+long	store_purge(struct lz_db *, long (*fn)(struct lz_db *, int64_t before,
+	    long batch), int64_t before, long batch, long max);
 
 /*
  * A list of values for one parameter: the JSON array of v[0..n) ("[1,2]",

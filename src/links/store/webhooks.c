@@ -452,8 +452,5 @@ store_attempt_list(struct lz_db *db, int64_t delivery_id,
 long
 store_delivery_purge(struct lz_db *db, int64_t before, long limit)
 {
-	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
-
-	return (long)lz_run(lz_db_stmtv(db, set, ST_DELIVERY_PURGE, v,
-	    LZ_NELEM(v)));
+	return store_purge_rows(db, set, ST_DELIVERY_PURGE, before, limit);
 }

@@ -13,6 +13,7 @@
 #include "events.h"
 #include "link.h"
 #include "store/clicks.h"
+#include "store/store.h"
 #include "utf8.h"
 #include "util.h"
 #include "visit/click.h"
@@ -59,13 +60,17 @@ click_referrer_host(const char *referrer, char *out, size_t outlen)
 	curl_url_cleanup(u);
 }
 
-/* One more human click of link_id in t. */
+/*
+ * One more click of link_id in t, n of them human (0 or 1).  A bot's
+ * link is listed too, with 0: the flush takes every link's row of the
+ * batch, in order, before it writes their rollups.
+ */
 static void
-tally_add(struct click_tally *t, int64_t link_id)
+tally_add(struct click_tally *t, int64_t link_id, int n)
 {
 	/* Clicks come in runs of a link: the last count is the likely one. */
 	if (t->n > 0 && t->v[t->n - 1].link_id == link_id) {
-		t->v[t->n - 1].n++;
+		t->v[t->n - 1].n += n;
 		return;
 	}
 	if (t->n == t->cap) {
@@ -73,7 +78,7 @@ tally_add(struct click_tally *t, int64_t link_id)
 		t->v = xreallocarray(t->v, t->cap, sizeof(*t->v));
 	}
 	t->v[t->n].link_id = link_id;
-	t->v[t->n++].n = 1;
+	t->v[t->n++].n = n;
 }
 
 static int
@@ -85,7 +90,7 @@ by_link(const void *a, const void *b)
 }
 
 int
-click_tally_flush(struct lz_db *db, struct click_tally *t)
+click_tally_flush(struct lz_db *db, struct click_tally *t, int64_t now)
 {
 	size_t	 i, k;
 	int	 rc = 0;
@@ -102,6 +107,8 @@ click_tally_flush(struct lz_db *db, struct click_tally *t)
 		rc = store_click_add(db, t->v, k);
 	t->n = 0;
 	memset(&t->targets, 0, sizeof(t->targets));
+	if (rollup_write(db, &t->ru, now, 0) == -1)
+		rc = -1;
 	return rc;
 }
 
@@ -109,6 +116,7 @@ void
 click_tally_free(struct click_tally *t)
 {
 	free(t->v);
+	rollup_free(&t->ru);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -116,17 +124,19 @@ int
 click_store(struct lz_db *db, const struct link *l, const struct click *c,
     int64_t now, int flags, struct click_tally *tally)
 {
-	char	 host[256];
-	int	 rc;
+	struct click_tally	 one;
+	char			 host[256];
+	int			 rc;
 
-	if (!c->bot && tally != NULL)
-		tally_add(tally, l->id);
+	if (tally != NULL)
+		tally_add(tally, l->id, !c->bot);
 	else if (!c->bot) {
 		if ((rc = store_click_count(db, l->id)) == -1)
 			return -1;
 		if (rc == 0 && (flags & CLICK_CAP))
 			return 0;
-	}
+	} else if (store_lock(db, STORE_LOCK_LINK, l->id) == -1)
+		return -1;	/* the row a human click's update takes */
 	click_referrer_host(c->referrer, host, sizeof(host));
 	if (store_click_insert(db, c, host, tally != NULL) == -1)
 		return -1;
@@ -134,5 +144,13 @@ click_store(struct lz_db *db, const struct link *l, const struct click *c,
 	 * transaction (events_click skips bots itself). */
 	if (events_click(db, l, c, now, tally ? &tally->targets : NULL) == -1)
 		return -1;
-	return 1;
+	if (tally != NULL) {
+		rollup_click(&tally->ru, c, host);
+		return 1;
+	}
+	memset(&one, 0, sizeof(one));
+	rollup_click(&one.ru, c, host);
+	rc = rollup_write(db, &one.ru, now, 0);
+	click_tally_free(&one);
+	return rc == -1 ? -1 : 1;
 }

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "events.h"
+#include "rollup.h"
 
 struct link;
 struct lz_db;
@@ -61,12 +62,16 @@ void	click_referrer_host(const char *referrer, char *out, size_t outlen);
 
 /*
  * What a batch of clicks (the click mover's transaction) keeps for its
- * end: the human clicks of each link, counted with one UPDATE per link
- * instead of one per click, in the order of the links' ids (so that the
- * movers of several hosts take the links' rows in one order and never
- * deadlock); and the click subscriptions of the account of the last
- * click.  The clicks themselves go in as bulk rows (lz_bulk_row: one
- * COPY on PostgreSQL).  Zero it to start.
+ * end, written in the same transaction (click_tally_flush()): the human
+ * clicks of each link, counted with one UPDATE per link instead of one
+ * per click, every link of the batch in the order of their ids (so that
+ * the movers of several hosts, conversions and rebuilds take the links'
+ * rows in one order before their rollups and never deadlock);
+ * the click subscriptions of the account of the last click; and the
+ * batch's rollups (rollup.h), one upsert per link, hour or day,
+ * breakdown and value instead of several per click.  The clicks
+ * themselves go in as bulk rows (lz_bulk_row: one COPY on PostgreSQL).
+ * Zero it to start; free it with click_tally_free().
  */
 struct click_count {
 	int64_t	 link_id;
@@ -77,22 +82,25 @@ struct click_tally {
 	struct click_count	*v;
 	size_t			 n, cap;
 	struct events_targets	 targets;
+	struct rollup		 ru;
 };
 
 /*
  * Stores click c of link l, in the caller's transaction.  A human click
  * (not c->bot) counts in the link's clicks: at once, or in tally when
- * one is given.  With CLICK_CAP (and no tally), a human click of a link
- * that reached max_clicks is refused and nothing changes.  Returns 1
- * stored, 0 refused (capped), -1 on error.
+ * one is given; its rollups go to tally too, or are written at once.
+ * With CLICK_CAP (and no tally), a human click of a link that reached
+ * max_clicks is refused and nothing changes.  now: the clock of the
+ * visitors' horizon (rollup.h).  Returns 1 stored, 0 refused (capped),
+ * -1 on error.
  */
 int	click_store(struct lz_db *, const struct link *l,
 	    const struct click *c, int64_t now, int flags,
 	    struct click_tally *tally);
 
-/* Writes the counts kept in tally, in link order, and empties it (for
- * the next batch).  0 or -1. */
-int	click_tally_flush(struct lz_db *, struct click_tally *);
+/* Writes what tally holds (now as for click_store) and empties it, also
+ * on failure.  0 or -1. */
+int	click_tally_flush(struct lz_db *, struct click_tally *, int64_t now);
 void	click_tally_free(struct click_tally *);
 
 #endif

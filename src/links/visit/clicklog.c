@@ -319,7 +319,7 @@ store_batch(struct lz_db *db, const struct journal *j, long nc,
 			stored++;
 			break;
 		}
-	if (click_tally_flush(db, tally) == -1 ||
+	if (click_tally_flush(db, tally, now) == -1 ||
 	    store_journal_set(db, j->key, pos) == -1 ||
 	    lz_db_commit(db) == -1)
 		goto rollback;

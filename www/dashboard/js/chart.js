@@ -73,10 +73,13 @@ export function barChart(rows, opts = {}) {
   const max = Math.max(1, ...rows.map((r) => r.value));
   const rowH = 26, W = 320, labelW = 110, H = Math.max(rowH, rows.length *
     rowH);
+  // Room after the longest bar for the longest value (a popular link's
+  // counts run to millions), about 7 units a character of the axis font.
+  const valW = 12 + 7 * Math.max(...rows.map((r) => fmt(r.value).length));
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart-svg bars",
     role: "img", "aria-label": opts.title || "" });
   rows.forEach((r, i) => {
-    const w = ((W - labelW - 50) * r.value) / max;
+    const w = ((W - labelW - valW) * r.value) / max;
     const yy = i * rowH;
     svg.append(s("text", { x: labelW - 6, y: yy + 17, class: "axis",
       "text-anchor": "end" }, r.label.length > 16 ?

@@ -1,8 +1,10 @@
-// stats.js -- statistics of one link: totals (clicks, conversions,
-// revenue, conversion rate), clicks over time, breakdowns of clicks by
-// country, device, OS, browser, referrer host, suffix and variant, and of
-// conversions by channel, currency and variant (GET links/<id>/stats: the
-// handler of /api/v1/links/<id>/stats, shape in lz-links(8)).
+// stats.js -- statistics of one link: totals (clicks, visitors,
+// conversions, revenue, conversion rate), clicks over time, breakdowns of
+// clicks by country, device, OS, browser, referrer host, suffix and
+// variant, and of conversions by channel, currency and variant (GET
+// links/<id>/stats: the handler of /api/v1/links/<id>/stats, shape in
+// lz-links(8)).  The server reads them from rollups: a link's millionth
+// click costs the page nothing.
 
 import { api } from "./api.js";
 import { $, h, clear, fmtNumber } from "./dom.js";
@@ -66,6 +68,7 @@ function render(j, days) {
   const rate = s.conversion_rate ?? (clicks ? conv / clicks : 0);
   clear($("#stats-totals")).append(
     total("stats.clicks", fmtNumber(clicks)),
+    total("stats.visitors", fmtNumber(s.visitors ?? 0)),
     total("stats.conversions", has ? fmtNumber(conv) : "—"),
     total("stats.revenue", has ? money(s.revenue) : "—"),
     total("stats.rate", has ? pct(rate) : "—"));

@@ -1,0 +1,426 @@
+/*
+ * rollup.c -- a batch of clicks summed in memory and written as rollups;
+ * rebuilding the rollups from the raw rows (rollup.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "db.h"
+#include "log.h"
+#include "lztime.h"
+#include "rollup.h"
+#include "store/clicks.h"
+#include "store/conversions.h"
+#include "store/store.h"
+#include "util.h"
+#include "visit/click.h"
+
+/*
+ * An entry is a sum of the batch, found by its identity, a string of
+ * bytes: a kind, then the fields that tell entries of that kind apart.
+ *
+ *	'h'	a row of click_rollups of an hour (and so of its day):
+ *		link (8), at (8), dim (1), bot (1), key (the rest)
+ *	'v'	a visitor-day: link (8), day (8), visitor (16)
+ */
+#define K_HOUR		'h'
+#define K_VISIT		'v'
+#define ID_HEAD		(1 + 8 + 8)	/* kind, link, at or day */
+
+struct ru_entry {
+	uint64_t	 hash;
+	size_t		 off, len;	/* the identity in bytes */
+	int64_t		 n;		/* a row's count, a visit's
+					   clicks */
+	int64_t		 first, last;	/* a visit's first and last */
+	size_t		 texts;		/* in bytes: the last click's
+					   "variant\0suffix\0" */
+};
+
+_Static_assert(sizeof(((struct rollup *)0)->key) ==
+    crypto_shorthash_KEYBYTES, "a rollup holds a SipHash key");
+
+/* ---- the table of entries -------------------------------------------- */
+
+static const unsigned char *
+ident(const struct rollup *ru, const struct ru_entry *e)
+{
+	return (const unsigned char *)ru->bytes.p + e->off;
+}
+
+static void
+slot_put(struct rollup *ru, size_t i)
+{
+	size_t	 mask = ru->nslots - 1, s;
+
+	for (s = ru->e[i].hash & mask; ru->slots[s] != 0; s = (s + 1) & mask)
+		continue;
+	ru->slots[s] = (uint32_t)i + 1;
+}
+
+static void
+grow(struct rollup *ru)
+{
+	size_t	 i;
+
+	if (ru->n == ru->cap) {
+		ru->cap = ru->cap ? ru->cap * 2 : 1024;
+		ru->e = xreallocarray(ru->e, ru->cap, sizeof(*ru->e));
+	}
+	if ((ru->n + 1) * 2 <= ru->nslots)
+		return;
+	/* A key of its own (SipHash): the texts come from visitors. */
+	if (ru->nslots == 0 && sodium_init() >= 0)
+		randombytes_buf(ru->key, sizeof(ru->key));
+	free(ru->slots);
+	ru->nslots = ru->nslots ? ru->nslots * 2 : 4096;
+	ru->slots = xcalloc(ru->nslots, sizeof(*ru->slots));
+	for (i = 0; i < ru->n; i++)
+		slot_put(ru, i);
+}
+
+/* The entry of the identity in ru->id, added (zeroed) when missing. */
+static size_t
+find(struct rollup *ru)
+{
+	struct ru_entry	*e;
+	uint64_t	 h;
+	size_t		 mask, s;
+	uint32_t	 i;
+
+	grow(ru);
+	crypto_shorthash((unsigned char *)&h, (unsigned char *)ru->id.p,
+	    ru->id.len, ru->key);
+	mask = ru->nslots - 1;
+	for (s = h & mask; (i = ru->slots[s]) != 0; s = (s + 1) & mask) {
+		e = &ru->e[i - 1];
+		if (e->hash == h && e->len == ru->id.len &&
+		    memcmp(ident(ru, e), ru->id.p, e->len) == 0)
+			return i - 1;
+	}
+	e = &ru->e[ru->n];
+	memset(e, 0, sizeof(*e));
+	e->hash = h;
+	e->off = ru->bytes.len;
+	e->len = ru->id.len;
+	lz_buf_add(&ru->bytes, ru->id.p, ru->id.len);
+	ru->slots[s] = (uint32_t)ru->n + 1;
+	return ru->n++;
+}
+
+/* Starts an identity in ru->id. */
+static void
+id_head(struct rollup *ru, char kind, int64_t link_id, int64_t t)
+{
+	lz_buf_reset(&ru->id);
+	lz_buf_putc(&ru->id, kind);
+	lz_buf_add(&ru->id, &link_id, sizeof(link_id));
+	lz_buf_add(&ru->id, &t, sizeof(t));
+}
+
+/* Adds n to a row of click_rollups of the hour at (and of its day). */
+static void
+add_row(struct rollup *ru, int64_t link_id, int64_t at, int dim, int bot,
+    const char *key, size_t keylen, int64_t n)
+{
+	size_t	 i;
+
+	id_head(ru, K_HOUR, link_id, at);
+	lz_buf_putc(&ru->id, (char)dim);
+	lz_buf_putc(&ru->id, (char)(bot != 0));
+	lz_buf_add(&ru->id, key, keylen);
+	i = find(ru);		/* before ru->e is read: it may move */
+	ru->e[i].n += n;
+}
+
+static const char *
+str(const char *s)
+{
+	return s ? s : "";
+}
+
+void
+rollup_click(struct rollup *ru, const struct click *c, const char *rhost)
+{
+	const char	*keys[STATS_DIM__MAX] = {
+		[STATS_COUNTRY] = c->country,
+		[STATS_DEVICE] = str(c->device),
+		[STATS_OS] = str(c->os),
+		[STATS_BROWSER] = str(c->browser),
+		[STATS_REFERRER_HOST] = str(rhost),
+		[STATS_SUFFIX] = str(c->suffix),
+		[STATS_VARIANT] = str(c->variant),
+	};
+	struct ru_entry	*e;
+	int64_t		 hour = c->at / LZ_HOUR_MS * LZ_HOUR_MS;
+	size_t		 i, before;
+
+	add_row(ru, c->link_id, hour, ROLLUP_ALL, c->bot, "", 0, 1);
+	for (i = 0; i < STATS_DIM__MAX; i++)
+		add_row(ru, c->link_id, hour, ROLLUP_DIM(i), c->bot,
+		    keys[i], strlen(keys[i]), 1);
+	if (c->bot)
+		return;
+	id_head(ru, K_VISIT, c->link_id, c->at / LZ_DAY_MS);
+	lz_buf_add(&ru->id, c->visitor, VISITOR_ID_LEN);
+	before = ru->n;
+	i = find(ru);
+	e = &ru->e[i];
+	e->n++;
+	if (ru->n > before || c->at < e->first)
+		e->first = c->at;
+	/* The newest click, the one stored last on a tie. */
+	if (ru->n > before || c->at >= e->last) {
+		e->last = c->at;
+		e->texts = ru->bytes.len;
+		lz_buf_add(&ru->bytes, str(c->variant),
+		    strlen(str(c->variant)) + 1);
+		lz_buf_add(&ru->bytes, str(c->suffix),
+		    strlen(str(c->suffix)) + 1);
+	}
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+static void
+empty(struct rollup *ru)
+{
+	if (ru->slots != NULL)
+		memset(ru->slots, 0, ru->nslots * sizeof(*ru->slots));
+	ru->n = 0;
+	lz_buf_reset(&ru->bytes);
+}
+
+void
+rollup_free(struct rollup *ru)
+{
+	free(ru->e);
+	free(ru->slots);
+	lz_buf_free(&ru->bytes);
+	lz_buf_free(&ru->id);
+	memset(ru, 0, sizeof(*ru));
+}
+
+static int64_t
+get64(const unsigned char *p)
+{
+	int64_t	 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void
+add_visitor(struct rollup *ru, int64_t link_id, int64_t at, int64_t n)
+{
+	add_row(ru, link_id, at / LZ_HOUR_MS * LZ_HOUR_MS,
+	    ROLLUP_VISITORS, 0, "", 0, n);
+}
+
+/*
+ * The visitor-day of entry i: counted once, in the hour of its first
+ * click, against what click_visitors knows of it when its day is kept
+ * there; from memory when ru holds the whole day (whole).  1 counted, 0
+ * past the horizon, -1.
+ */
+static int
+write_visit(struct lz_db *db, struct rollup *ru, size_t i, int64_t horizon,
+    int whole)
+{
+	const unsigned char	*id = ident(ru, &ru->e[i]);
+	const char		*variant, *suffix;
+	int64_t			 link_id, day, first, last, old;
+	int			 rc;
+
+	link_id = get64(id + 1);
+	day = get64(id + 9);
+	first = ru->e[i].first;
+	last = ru->e[i].last;
+	if (day < horizon) {
+		if (whole)
+			add_visitor(ru, link_id, first, 1);
+		return whole;
+	}
+	variant = ru->bytes.p + ru->e[i].texts;
+	suffix = variant + strlen(variant) + 1;
+	if ((rc = store_visitor_add(db, day, link_id, id + ID_HEAD, first,
+	    last, variant, suffix, ru->e[i].n, &old)) != 0) {
+		if (rc == 1)
+			add_visitor(ru, link_id, first, 1);
+		return rc;
+	}
+	if (first >= old)
+		return 1;
+	/* An earlier click of the day arrived late: the visitor-day moves
+	 * to its hour. */
+	if (store_visitor_first(db, day, link_id, id + ID_HEAD, first) == -1)
+		return -1;
+	if (first / LZ_HOUR_MS < old / LZ_HOUR_MS) {
+		add_visitor(ru, link_id, old, -1);
+		add_visitor(ru, link_id, first, 1);
+	}
+	return 1;
+}
+
+int
+rollup_write(struct lz_db *db, struct rollup *ru, int64_t now, int whole)
+{
+	const unsigned char	*id;
+	int64_t			 horizon;
+	size_t			 i, nvisits;
+	long			 late = 0;
+	int			 rc;
+
+	horizon = now / LZ_DAY_MS - (CLICK_VISITOR_DAYS - 1);
+	/* Visitors first: they add to the hours' rows. */
+	nvisits = ru->n;
+	for (i = 0; i < nvisits; i++) {
+		if (ident(ru, &ru->e[i])[0] != K_VISIT)
+			continue;
+		if ((rc = write_visit(db, ru, i, horizon, whole)) == -1)
+			goto fail;
+		late += rc == 0;
+	}
+	/* Each hour's row with its day's, in one statement. */
+	for (i = 0; i < ru->n; i++) {
+		id = ident(ru, &ru->e[i]);
+		if (id[0] != K_HOUR || ru->e[i].n == 0)
+			continue;
+		if (store_rollup_add(db, get64(id + 1), id[ID_HEAD],
+		    get64(id + 9), (const char *)id + ID_HEAD + 2,
+		    ru->e[i].len - ID_HEAD - 2, id[ID_HEAD + 1],
+		    ru->e[i].n) == -1)
+			goto fail;
+	}
+	if (late > 0)
+		lz_log(LZ_LOG_WARN, "rollups: %ld visitor-days of clicks more "
+		    "than %d days old not counted (lzctl stats rebuild counts "
+		    "them)", late, CLICK_VISITOR_DAYS - 1);
+	empty(ru);
+	return 0;
+fail:
+	empty(ru);
+	return -1;
+}
+
+/* ---- rebuilding ------------------------------------------------------- */
+
+static void
+add_click(const struct click *c, const char *rhost, void *arg)
+{
+	rollup_click(arg, c, rhost);
+}
+
+/* A day's conversions, copied: they are written once all are read. */
+struct convs {
+	struct conversion	*v;
+	size_t			 n;
+};
+
+static void
+add_conv(const struct conversion *c, void *arg)
+{
+	struct convs		*cs = arg;
+	struct conversion	*d;
+
+	cs->v = xreallocarray(cs->v, cs->n + 1, sizeof(*cs->v));
+	d = &cs->v[cs->n++];
+	*d = *c;
+	d->suffix = xstrdup(c->suffix);
+	d->currency = xstrdup(c->currency);
+	d->variant = c->variant ? xstrdup(c->variant) : NULL;
+}
+
+static void
+convs_free(struct convs *cs)
+{
+	size_t	 i;
+
+	for (i = 0; i < cs->n; i++) {
+		free((char *)(uintptr_t)cs->v[i].suffix);
+		free((char *)(uintptr_t)cs->v[i].currency);
+		free((char *)(uintptr_t)cs->v[i].variant);
+	}
+	free(cs->v);
+}
+
+/* One link-day, in one write transaction.  The link's row is taken
+ * first, as the click mover and conversions take it before they write
+ * its rollups: on PostgreSQL they wait for each other instead of
+ * deadlocking on the rollups' rows.  0 or -1. */
+static int
+rebuild_day(struct lz_db *db, struct rollup *ru, int64_t link_id,
+    int64_t day, int64_t now, struct rollup_progress *p)
+{
+	struct convs	 cs = { NULL, 0 };
+	long		 n;
+	size_t		 i;
+	int		 rc = -1;
+
+	if (lz_db_begin(db) == -1)
+		return -1;
+	if (store_lock(db, STORE_LOCK_LINK, link_id) == -1 ||
+	    store_rollup_clear(db, link_id, day) == -1 ||
+	    store_conv_rollup_clear(db, link_id, day) == -1 ||
+	    (n = store_click_each(db, link_id, day, day + LZ_DAY_MS,
+	    add_click, ru)) < 0 || rollup_write(db, ru, now, 1) == -1 ||
+	    store_conv_each(db, link_id, day, day + LZ_DAY_MS, add_conv,
+	    &cs) < 0)
+		goto out;
+	for (i = 0; i < cs.n; i++)
+		if (store_conv_rollup(db, &cs.v[i]) == -1)
+			goto out;
+	if (lz_db_commit(db) == -1)
+		goto out;
+	p->link_id = link_id;
+	p->day = day;
+	p->days++;
+	p->clicks += n;
+	p->conversions += (long)cs.n;
+	rc = 0;
+out:
+	if (rc == -1) {
+		lz_db_rollback(db);
+		rollup_free(ru);
+	}
+	convs_free(&cs);
+	return rc;
+}
+
+int
+rollup_rebuild(struct lz_db *db, int64_t link_id, int64_t since, int64_t now,
+    void (*progress)(const struct rollup_progress *, void *), void *arg)
+{
+	struct rollup		 ru;
+	struct rollup_progress	 p;
+	int64_t			 link = link_id, day;
+	int			 rc;
+
+	memset(&ru, 0, sizeof(ru));
+	memset(&p, 0, sizeof(p));
+	since = since > 0 ? since / LZ_DAY_MS * LZ_DAY_MS : 0;
+	if (link == 0 && (rc = store_rollup_next_link(db, 0, &link)) != 1)
+		return rc;
+	for (;;) {
+		p.links++;
+		p.link_id = link;
+		day = since;
+		while ((rc = store_rollup_next(db, link, day, &day)) == 1) {
+			day = day / LZ_DAY_MS * LZ_DAY_MS;
+			if (rebuild_day(db, &ru, link, day, now, &p) == -1)
+				return -1;
+			if (progress != NULL)
+				progress(&p, arg);
+			day += LZ_DAY_MS;
+		}
+		if (rc == -1 || link_id != 0 ||
+		    (rc = store_rollup_next_link(db, link, &link)) != 1)
+			break;
+	}
+	rollup_free(&ru);
+	return rc == -1 ? -1 : 0;
+}
