@@ -208,7 +208,7 @@ check_exprs(const char *url, const char *const *want, size_t nwant)
 				break;
 		ck_assert_msg(j < n, "%s: no expression %s", url, want[i]);
 	}
-	canon_expressions_free(out, n);
+	lz_strs_free(out, n);
 	canon_free(&c);
 }
 

@@ -326,6 +326,34 @@ jcheck(const char *text, char *code, char *param)
 	return rc;
 }
 
+/* The types a field takes, said in its message: a number that may be
+ * fractional is "an integer" (lz_bits_str joins the names). */
+START_TEST(json_type_message)
+{
+	static const struct lz_jfield	 f[] = {
+		{ "n", LZ_JT_NUMBER | LZ_JT_NULL, 0, 0, 0 },
+		{ "s", LZ_JT_STRING | LZ_JT_ARRAY, 0, 0, 10 },
+	};
+	struct lz_verr			 e;
+	json_t				*j;
+
+	j = json_pack("{s:s}", "n", "x");
+	ck_assert_int_eq(lz_json_fields(j, f, 2, "", &e), -1);
+	ck_assert_msg(strstr(e.msg, "must be an integer or null,") != NULL,
+	    "%s", e.msg);
+	json_decref(j);
+	j = json_pack("{s:i}", "s", 1);
+	ck_assert_int_eq(lz_json_fields(j, f, 2, "", &e), -1);
+	ck_assert_msg(strstr(e.msg, "must be a string or an array,") != NULL,
+	    "%s", e.msg);
+	json_decref(j);
+	ck_assert_int_eq(lz_hexval('0'), 0);
+	ck_assert_int_eq(lz_hexval('f'), 15);
+	ck_assert_int_eq(lz_hexval('F'), 15);
+	ck_assert_int_eq(lz_hexval('g'), -1);
+}
+END_TEST
+
 /* Texts are counted in characters; line breaks and tabs only where the
  * row allows them. */
 START_TEST(json_chars)
@@ -361,6 +389,45 @@ START_TEST(json_fields)
 	    -1);
 	ck_assert_str_eq(code, "unknown_field");
 	ck_assert_str_eq(param, "x.other");
+}
+END_TEST
+
+/* RFC 7396, Appendix A: target, patch, result. */
+static const char *const merge_cases[][3] = {
+	{ "{\"a\":\"b\"}", "{\"a\":\"c\"}", "{\"a\":\"c\"}" },
+	{ "{\"a\":\"b\"}", "{\"b\":\"c\"}", "{\"a\":\"b\",\"b\":\"c\"}" },
+	{ "{\"a\":\"b\"}", "{\"a\":null}", "{}" },
+	{ "{\"a\":\"b\",\"b\":\"c\"}", "{\"a\":null}", "{\"b\":\"c\"}" },
+	{ "{\"a\":[\"b\"]}", "{\"a\":\"c\"}", "{\"a\":\"c\"}" },
+	{ "{\"a\":\"c\"}", "{\"a\":[\"b\"]}", "{\"a\":[\"b\"]}" },
+	{ "{\"a\":{\"b\":\"c\"}}", "{\"a\":{\"b\":\"d\",\"c\":null}}",
+	  "{\"a\":{\"b\":\"d\"}}" },
+	{ "{\"a\":[{\"b\":\"c\"}]}", "{\"a\":[1]}", "{\"a\":[1]}" },
+	{ "[\"a\",\"b\"]", "[\"c\",\"d\"]", "[\"c\",\"d\"]" },
+	{ "{\"a\":\"b\"}", "[\"c\"]", "[\"c\"]" },
+	{ "{\"a\":\"foo\"}", "null", "null" },
+	{ "{\"a\":\"foo\"}", "\"bar\"", "\"bar\"" },
+	{ "{\"e\":null}", "{\"a\":1}", "{\"e\":null,\"a\":1}" },
+	{ "[1,2]", "{\"a\":\"b\",\"c\":null}", "{\"a\":\"b\"}" },
+	{ "{}", "{\"a\":{\"bb\":{\"ccc\":null}}}", "{\"a\":{\"bb\":{}}}" },
+};
+
+START_TEST(json_merge_patch)
+{
+	json_t	*target, *patch, *want, *got;
+
+	target = json_loads(merge_cases[_i][0], JSON_DECODE_ANY, NULL);
+	patch = json_loads(merge_cases[_i][1], JSON_DECODE_ANY, NULL);
+	want = json_loads(merge_cases[_i][2], JSON_DECODE_ANY, NULL);
+	ck_assert(target && patch && want);
+	got = lz_json_merge_patch(target, patch);
+	ck_assert_msg(json_equal(got, want), "case %d", _i);
+	/* A merge patch applied again changes nothing. */
+	got = lz_json_merge_patch(got, patch);
+	ck_assert_msg(json_equal(got, want), "case %d again", _i);
+	json_decref(got);
+	json_decref(patch);
+	json_decref(want);
 }
 END_TEST
 
@@ -671,12 +738,14 @@ suite(void)
 	tcase_add_test(t, query_too_many);
 	tcase_add_test(t, params_table);
 	tcase_add_test(t, pct_decode);
+	tcase_add_test(t, json_type_message);
 	tcase_add_test(t, path_decode);
 	tcase_add_test(t, utf8_counts);
 	tcase_add_test(t, time_parse);
 	tcase_add_test(t, time_refuses);
 	tcase_add_test(t, months);
 	tcase_add_test(t, json_fields);
+	tcase_add_loop_test(t, json_merge_patch, 0, LZ_NELEM(merge_cases));
 	tcase_add_test(t, json_chars);
 	tcase_add_test(t, conf_loads);
 	tcase_add_test(t, conf_refuses);

@@ -453,6 +453,197 @@ START_TEST(representation)
 }
 END_TEST
 
+/* ---- edits (DESIGN 3.9) ------------------------------------------------- */
+
+/* Patches stored (a parsed create body, id 7, password hash "h") with
+ * patch; returns 0 with the result in l, or -1 with the error's code and
+ * param. */
+static int
+patch_link(const char *body, const char *patch, struct link *l, char *code,
+    char *param)
+{
+	struct link	 stored;
+	struct lz_verr	 e;
+	json_t		*p;
+	int		 rc;
+
+	ck_assert_int_eq(parse(body, &stored, NULL, NULL), 0);
+	stored.id = 7;
+	stored.account_id = 3;
+	stored.revision = 5;
+	stored.password_hash = xstrdup("h");
+	p = json_loads(patch, JSON_REJECT_DUPLICATES, NULL);
+	ck_assert_msg(p != NULL, "bad test JSON: %s", patch);
+	memset(l, 0, sizeof(*l));
+	rc = link_parse_patch(&stored, p, NOW, l, &e);
+	json_decref(p);
+	link_free(&stored);
+	if (rc == -1) {
+		ck_assert_int_eq(e.status, 400);
+		strcpy(code, e.code);
+		strcpy(param, e.param);
+		link_free(l);
+	}
+	return rc;
+}
+
+#define FULL "{\"target_url\":\"https://example.com/\",\"slug\":\"s\"," \
+	"\"title\":\"T\",\"mode\":\"device\",\"variants\":{\"ios\":" \
+	"\"https://i.example/\",\"android\":\"https://a.example/\"}," \
+	"\"redirect_type\":301,\"og\":{\"title\":\"O\"},\"pixel_fb\":" \
+	"\"12345\",\"escape_inapp\":true,\"expires_at\":" \
+	"\"2030-01-01T00:00:00.250Z\",\"max_clicks\":9,\"utm\":" \
+	"{\"source\":\"x\"}}"
+
+/* link_body gives back what link_parse takes: nothing changes on the
+ * way, the millisecond of expires_at included. */
+START_TEST(body_roundtrip)
+{
+	struct link	 a, b;
+	struct lz_verr	 e;
+	json_t		*j, *ja, *jb;
+
+	ck_assert_int_eq(parse(FULL, &a, NULL, NULL), 0);
+	j = link_body(&a);
+	ck_assert_ptr_null(json_object_get(j, "slug"));
+	ck_assert_ptr_null(json_object_get(j, "password"));
+	memset(&b, 0, sizeof(b));
+	ck_assert_int_eq(link_parse(j, NOW, &b, &e), 0);
+	json_decref(j);
+	ck_assert_int_eq(b.expires_at, a.expires_at);
+	b.slug = xstrdup(a.slug);
+	ja = link_json(&a, "https://s.example", NOW);
+	jb = link_json(&b, "https://s.example", NOW);
+	ck_assert(json_equal(ja, jb));
+	json_decref(ja);
+	json_decref(jb);
+	link_free(&a);
+	link_free(&b);
+}
+END_TEST
+
+START_TEST(patch_merges)
+{
+	struct link	 l;
+	char		 code[64], param[128];
+
+	/* Absent keys stay; the identity comes from the stored link. */
+	ck_assert_int_eq(patch_link(FULL, "{\"title\":\"New\"}", &l, code,
+	    param), 0);
+	ck_assert_str_eq(l.title, "New");
+	ck_assert_str_eq(l.slug, "s");
+	ck_assert_int_eq(l.id, 7);
+	ck_assert_int_eq(l.account_id, 3);
+	ck_assert_int_eq(l.revision, 5);
+	ck_assert_int_eq(l.mode, MODE_DEVICE);
+	ck_assert_int_eq(l.redirect_type, 301);
+	ck_assert_int_eq(l.max_clicks, 9);
+	ck_assert_str_eq(l.password_hash, "h");
+	ck_assert_ptr_null(l.password);
+	link_free(&l);
+	/* null clears: to the defaults of create. */
+	ck_assert_int_eq(patch_link(FULL, "{\"title\":null,\"og\":null,"
+	    "\"redirect_type\":null,\"max_clicks\":null,\"password\":null,"
+	    "\"expires_at\":null,\"pixel_fb\":null}", &l, code, param), 0);
+	ck_assert_ptr_null(l.title);
+	ck_assert_ptr_null(l.og);
+	ck_assert_ptr_null(l.pixel[PIXEL_FB]);
+	ck_assert_ptr_null(l.password_hash);
+	ck_assert_int_eq(l.redirect_type, 302);
+	ck_assert_int_eq(l.max_clicks, 0);
+	ck_assert_int_eq(l.expires_at, 0);
+	link_free(&l);
+	/* Objects merge member by member. */
+	ck_assert_int_eq(patch_link(FULL, "{\"variants\":{\"ios\":null,"
+	    "\"desktop\":\"https://d.example/\"},\"utm\":{\"medium\":"
+	    "\"m\"}}", &l, code, param), 0);
+	ck_assert_ptr_null(json_object_get(l.variants, "ios"));
+	ck_assert_str_eq(json_string_value(json_object_get(l.variants,
+	    "android")), "https://a.example/");
+	ck_assert_str_eq(json_string_value(json_object_get(l.variants,
+	    "desktop")), "https://d.example/");
+	ck_assert_uint_eq(json_object_size(l.utm), 2);
+	link_free(&l);
+	/* A new password is to be hashed. */
+	ck_assert_int_eq(patch_link(FULL, "{\"password\":\"open sesame\"}", &l,
+	    code, param), 0);
+	ck_assert_str_eq(l.password, "open sesame");
+	ck_assert_ptr_null(l.password_hash);
+	link_free(&l);
+	/* Back to simple: variants go with the mode. */
+	ck_assert_int_eq(patch_link(FULL, "{\"mode\":null,\"variants\":null}",
+	    &l, code, param), 0);
+	ck_assert_int_eq(l.mode, MODE_SIMPLE);
+	ck_assert_ptr_null(l.variants);
+	link_free(&l);
+}
+END_TEST
+
+/* An expired link stays editable: its passed expiry, kept, stands; a
+ * new one must be ahead. */
+START_TEST(patch_expired)
+{
+	struct link	 stored, l;
+	struct lz_verr	 e;
+	json_t		*p;
+
+	ck_assert_int_eq(parse(FULL, &stored, NULL, NULL), 0);
+	stored.expires_at = NOW - 1000;
+	p = json_loads("{\"title\":\"Later\"}", 0, NULL);
+	memset(&l, 0, sizeof(l));
+	ck_assert_int_eq(link_parse_patch(&stored, p, NOW, &l, &e), 0);
+	ck_assert_int_eq(l.expires_at, NOW - 1000);
+	ck_assert_int_eq(link_status(&l, NOW), STATUS_EXPIRED);
+	link_free(&l);
+	json_decref(p);
+	p = json_loads("{\"expires_at\":\"2027-01-15T07:00:00Z\"}", 0, NULL);
+	ck_assert_int_eq(link_parse_patch(&stored, p, NOW, &l, &e), -1);
+	ck_assert_str_eq(e.param, "expires_at");
+	link_free(&l);
+	json_decref(p);
+	link_free(&stored);
+}
+END_TEST
+
+static const char *const bad_patches[][3] = {
+	{ "{\"slug\":\"other\"}", "read_only_field", "slug" },
+	{ "{\"slug\":\"s\"}", "read_only_field", "slug" },
+	{ "{\"id\":1}", "read_only_field", "id" },
+	{ "{\"short_url\":null}", "read_only_field", "short_url" },
+	{ "{\"has_password\":false}", "read_only_field", "has_password" },
+	{ "{\"status\":\"active\"}", "read_only_field", "status" },
+	{ "{\"created_at\":null}", "read_only_field", "created_at" },
+	{ "{\"stats\":{}}", "read_only_field", "stats" },
+	{ "{\"zz\":null}", "unknown_field", "zz" },
+	{ "{\"target_url\":null}", "missing_field", "target_url" },
+	{ "{\"target_url\":\"ftp://x.example/\"}", "unsafe_destination",
+	  "target_url" },
+	{ "{\"mode\":\"ab\"}", "invalid_field", "variants" },
+	{ "{\"mode\":null}", "invalid_field", "variants" },
+	{ "{\"variants\":{\"tv\":\"https://t.example/\"}}", "unknown_field",
+	  "variants.tv" },
+	{ "{\"variants\":{\"ios\":null,\"android\":null}}", "invalid_field",
+	  "variants" },
+	{ "{\"pixel_ga\":\"nope\"}", "invalid_field", "pixel_ga" },
+	{ "{\"utm\":{\"zz\":\"a\"}}", "unknown_field", "utm.zz" },
+	{ "{\"expires_at\":\"2001-01-01T00:00:00Z\"}", "invalid_field",
+	  "expires_at" },
+	{ "{\"password\":\"abc\"}", "invalid_field", "password" },
+	{ "{\"title\":5}", "invalid_field", "title" },
+};
+
+START_TEST(patch_refused)
+{
+	struct link	 l;
+	char		 code[64], param[128];
+
+	ck_assert_msg(patch_link(FULL, bad_patches[_i][0], &l, code, param) ==
+	    -1, "%s", bad_patches[_i][0]);
+	ck_assert_str_eq(code, bad_patches[_i][1]);
+	ck_assert_str_eq(param, bad_patches[_i][2]);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -467,6 +658,10 @@ suite(void)
 	tcase_add_loop_test(t, create_refused, 0, LZ_NELEM(bad_bodies));
 	tcase_add_test(t, create_bounds);
 	tcase_add_test(t, representation);
+	tcase_add_test(t, body_roundtrip);
+	tcase_add_test(t, patch_merges);
+	tcase_add_test(t, patch_expired);
+	tcase_add_loop_test(t, patch_refused, 0, LZ_NELEM(bad_patches));
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -345,7 +345,8 @@ START_TEST(links_statements_prepare)
 END_TEST
 
 static int64_t
-add_link(int64_t account, const char *slug)
+add_titled(int64_t account, const char *slug, const char *title,
+    const char *url)
 {
 	struct link	 l;
 	int64_t		 id;
@@ -353,13 +354,20 @@ add_link(int64_t account, const char *slug)
 	memset(&l, 0, sizeof(l));
 	l.account_id = account;
 	l.slug = xstrdup(slug);
-	l.target_url = xstrdup("https://example.com/");
+	l.title = title ? xstrdup(title) : NULL;
+	l.target_url = xstrdup(url);
 	l.redirect_type = 302;
 	l.created_at = 1000;
 	ck_assert_int_eq(store_link_insert(&ldb, &l), 0);
 	id = l.id;
 	link_free(&l);
 	return id;
+}
+
+static int64_t
+add_link(int64_t account, const char *slug)
+{
+	return add_titled(account, slug, NULL, "https://example.com/");
 }
 
 static void
@@ -409,27 +417,187 @@ END_TEST
 START_TEST(links_account_any)
 {
 	struct link	 l;
-	int64_t		 a, id;
+	int64_t		 a, id, owner;
+	char		 slug[SLUG_MAX + 1];
 	int		 n = 0;
 
 	a = store_account_add(&ldb, "a@example.com", "free", NULL, 1000);
 	ck_assert_int_gt(a, 0);
 	id = add_link(a, "mine");
 	ck_assert_int_eq(store_link_get(&ldb, id, 0, &l), 0);
-	ck_assert_int_eq(store_link_delete(&ldb, id, 0, 2000), 0);
-	ck_assert_int_eq(store_link_list(&ldb, 0, 0, 10, count_link, &n), 0);
+	ck_assert_int_eq(store_link_delete(&ldb, id, 0, 2000, slug, &owner),
+	    0);
+	ck_assert_int_eq(store_link_list(&ldb, 0, 0, 10, NULL, count_link,
+	    &n), 0);
 	ck_assert_int_eq(store_link_get(&ldb, id, ACCOUNT_ANY, &l), -1);
-	ck_assert_int_eq(store_link_delete(&ldb, id, ACCOUNT_ANY, 2000), -1);
+	ck_assert_int_eq(store_link_delete(&ldb, id, ACCOUNT_ANY, 2000, slug,
+	    &owner), -1);
 	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 1);
 	link_free(&l);
 
 	store_admin();
-	ck_assert_int_eq(store_link_list(&ldb, ACCOUNT_ANY, 0, 10, count_link,
-	    &n), 1);
+	ck_assert_int_eq(store_link_list(&ldb, ACCOUNT_ANY, 0, 10, NULL,
+	    count_link, &n), 1);
 	ck_assert_int_eq(store_link_get(&ldb, id, ACCOUNT_ANY, &l), 1);
 	link_free(&l);
-	ck_assert_int_eq(store_link_delete(&ldb, id, ACCOUNT_ANY, 2000), 1);
+	ck_assert_int_eq(store_link_delete(&ldb, id, ACCOUNT_ANY, 2000, slug,
+	    &owner), 1);
+	ck_assert_str_eq(slug, "mine");
+	ck_assert_int_eq(owner, a);
 	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 0);
+}
+END_TEST
+
+/* The slugs a filtered list shows, newest first, joined by spaces. */
+static void
+slug_join(struct link *l, void *arg)
+{
+	char	*buf = arg;
+
+	if (*buf)
+		strcat(buf, " ");
+	strcat(buf, l->slug);
+}
+
+static const char *
+found(int64_t account, const char *q, int status)
+{
+	static char		 buf[256];
+	struct link_filter	 f = { q, status, 5000 };
+
+	buf[0] = '\0';
+	ck_assert_int_ge(store_link_list(&ldb, account, 0, 100, &f, slug_join,
+	    buf), 0);
+	return buf;
+}
+
+/* Search: a literal substring of slug, title or target_url, A-Z in any
+ * case (and only A-Z: other letters as written), % _ and \ plain; the
+ * status as link_status() says. */
+START_TEST(links_search)
+{
+	int64_t	 a, b;
+
+	a = store_account_add(&ldb, "a@example.com", "pro", NULL, 1000);
+	b = store_account_add(&ldb, "b@example.com", "pro", NULL, 1000);
+	add_titled(a, "Spring", "Sale 50% off", "https://shop.example/a_b");
+	add_titled(a, "summer", NULL, "https://shop.example/aXb?q=\\x");
+	add_titled(a, "cafe", "Caf\xc3\xa9 \xc3\x89t\xc3\xa9",
+	    "https://caf\xc3\xa9.example/");
+	add_titled(b, "spring2", "Sale", "https://shop.example/");
+
+	ck_assert_str_eq(found(a, NULL, -1), "cafe summer Spring");
+	ck_assert_str_eq(found(a, "SPRING", -1), "Spring");
+	ck_assert_str_eq(found(a, "sale", -1), "Spring");
+	ck_assert_str_eq(found(a, "50%", -1), "Spring");
+	ck_assert_str_eq(found(a, "0% o", -1), "Spring");
+	ck_assert_str_eq(found(a, "%", -1), "Spring");
+	ck_assert_str_eq(found(a, "a_b", -1), "Spring");
+	ck_assert_str_eq(found(a, "_", -1), "Spring");
+	ck_assert_str_eq(found(a, "\\", -1), "summer");
+	ck_assert_str_eq(found(a, "SHOP.EXAMPLE", -1), "summer Spring");
+	ck_assert_str_eq(found(a, "caf\xc3\xa9", -1), "cafe");
+	ck_assert_str_eq(found(a, "\xc3\x89T\xc3\xa9", -1), "cafe");
+	ck_assert_str_eq(found(a, "\xc3\xa9t\xc3\xa9", -1), "");
+	ck_assert_str_eq(found(a, "nothing", -1), "");
+	ck_assert_str_eq(found(b, "spring", -1), "spring2");
+
+	/* Status: disabled over expired over capped over active. */
+	ck_assert_int_eq(lz_db_exec(&ldb, "UPDATE links SET expires_at = 4000 "
+	    "WHERE slug = 'Spring'; UPDATE links SET max_clicks = 1, clicks = "
+	    "1 WHERE slug IN ('summer', 'cafe'); UPDATE links SET flagged_at = "
+	    "1 WHERE slug = 'cafe'"), 0);
+	ck_assert_str_eq(found(a, NULL, STATUS_EXPIRED), "Spring");
+	ck_assert_str_eq(found(a, NULL, STATUS_CAPPED), "summer");
+	ck_assert_str_eq(found(a, NULL, STATUS_DISABLED), "cafe");
+	ck_assert_str_eq(found(a, NULL, STATUS_ACTIVE), "");
+	ck_assert_str_eq(found(b, NULL, STATUS_ACTIVE), "spring2");
+	ck_assert_str_eq(found(a, "s", STATUS_CAPPED), "summer");
+}
+END_TEST
+
+/* An edit writes only over the revision it read, and counts itself. */
+START_TEST(links_update_revision)
+{
+	struct link	 l;
+	int64_t		 a, b, id;
+
+	a = store_account_add(&ldb, "a@example.com", "pro", NULL, 1000);
+	b = store_account_add(&ldb, "b@example.com", "pro", NULL, 1000);
+	id = add_link(a, "edit-me");
+	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 1);
+	ck_assert_int_eq(l.revision, 0);
+	free(l.target_url);
+	l.target_url = xstrdup("https://example.com/new");
+	ck_assert_int_eq(store_link_update(&ldb, &l, b), 0);
+	ck_assert_int_eq(store_link_update(&ldb, &l, a), 1);
+	/* Read before that edit: refused. */
+	ck_assert_int_eq(store_link_update(&ldb, &l, a), 0);
+	link_free(&l);
+	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 1);
+	ck_assert_int_eq(l.revision, 1);
+	ck_assert_str_eq(l.target_url, "https://example.com/new");
+	ck_assert_str_eq(l.slug, "edit-me");
+	link_free(&l);
+}
+END_TEST
+
+enum { M_COUNT, M_EVENTS, M__MAX };
+
+static const struct lz_sql msql[M__MAX] = {
+	[M_COUNT] = { "count", "SELECT count(*) FROM webhook_deliveries d "
+	    "JOIN webhooks w ON w.id = d.webhook_id" },
+	[M_EVENTS] = { "events", "SELECT sum(events) FROM webhooks" },
+};
+
+static struct lz_sqlset mset = LZ_SQLSET("migration test", msql);
+
+/* 0009 makes the subscriptions anew: each keeps its events, the
+ * deliveries stay theirs, and the new events fit. */
+START_TEST(links_migration_keeps_webhooks)
+{
+	char	 path[96], err[256];
+	int64_t	 n;
+	int	 from, to;
+
+	snprintf(path, sizeof(path), "%s/old.db", dir);
+	ck_assert_msg(lz_db_open(&tdb, path, LZ_DB_CREATE, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(lz_links_migrations[lz_links_nmigrations - 1].version,
+	    9);
+	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations,
+	    lz_links_nmigrations - 1, &from, &to, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO accounts (id, email, "
+	    "plan, created_at) VALUES (1, 'a@example.com', 'pro', 1); "
+	    "INSERT INTO webhooks (id, account_id, url, events, secret_box, "
+	    "created_at) VALUES (1, 1, 'https://h.example/', 1, x'00', 1), "
+	    "(2, 1, 'https://h.example/', 3, x'00', 1); "
+	    "INSERT INTO webhook_deliveries (uuid, webhook_id, event, body, "
+	    "created_at, next_at) VALUES ('d1', 1, 'click', '{}', 1, 1), "
+	    "('d2', 2, 'click', '{}', 1, 1)"), 0);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO webhooks (account_id, "
+	    "url, events, secret_box, created_at) VALUES (1, 'x', 4, x'00', "
+	    "1)"), -1);
+	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations,
+	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(to, 9);
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&tdb, &mset, M_EVENTS), &n), 1);
+	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&tdb, &mset, M_COUNT), &n), 1);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO webhooks (account_id, "
+	    "url, events, secret_box, created_at) VALUES (1, 'x', 15, x'00', "
+	    "1)"), 0);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO webhooks (account_id, "
+	    "url, events, secret_box, created_at) VALUES (1, 'x', 16, x'00', "
+	    "1)"), -1);
+	/* Foreign keys are on again, and hold. */
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO webhook_deliveries "
+	    "(uuid, webhook_id, event, body, created_at, next_at) VALUES "
+	    "('d3', 99, 'click', '{}', 1, 1)"), -1);
+	lz_db_close(&tdb);
 }
 END_TEST
 
@@ -487,6 +655,10 @@ main(void)
 		tcase_add_test(t, links_statements_prepare);
 		tcase_add_test(t, links_copy_tables);
 		tcase_add_test(t, links_account_any);
+		tcase_add_test(t, links_search);
+		tcase_add_test(t, links_update_revision);
+		if (!pg)	/* SQLite's way of changing a table */
+			tcase_add_test(t, links_migration_keeps_webhooks);
 		suite_add_tcase(s, t);
 	}
 	t = tcase_create("prompts");

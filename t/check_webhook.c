@@ -145,16 +145,29 @@ START_TEST(test_events_parse)
 	ck_assert_uint_eq(m, WEBHOOK_EV_LINK_CREATED);
 	ck_assert_int_eq(webhook_events_parse("link.created, click", &m, &e),
 	    0);
-	ck_assert_uint_eq(m, WEBHOOK_EV_ALL);
+	ck_assert_uint_eq(m, WEBHOOK_EV_CLICK | WEBHOOK_EV_LINK_CREATED);
 	webhook_events_fmt(m, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "click,link.created");
+	ck_assert_int_eq(webhook_events_parse("link.deleted,link.updated", &m,
+	    &e), 0);
+	ck_assert_uint_eq(m, WEBHOOK_EV_LINK_UPDATED | WEBHOOK_EV_LINK_DELETED);
+	ck_assert_int_eq(webhook_events_parse("link.deleted,link.updated,"
+	    "click,link.created", &m, &e), 0);
+	ck_assert_uint_eq(m, WEBHOOK_EV_ALL);
+	webhook_events_fmt(m, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "click,link.created,link.updated,link.deleted");
 	ck_assert_int_eq(webhook_events_parse("", &m, &e), -1);
 	ck_assert_str_eq(e.code, "invalid_events");
 	ck_assert_int_eq(webhook_events_parse("click,clicks", &m, &e), -1);
 	ck_assert_str_eq(e.param, "events");
 	ck_assert_ptr_nonnull(strstr(e.msg, "clicks"));
 	ck_assert_str_eq(webhook_event_name(WEBHOOK_EV_CLICK), "click");
-	ck_assert_ptr_null(webhook_event_name(4));
+	ck_assert_str_eq(webhook_event_name(WEBHOOK_EV_LINK_UPDATED),
+	    "link.updated");
+	ck_assert_str_eq(webhook_event_name(WEBHOOK_EV_LINK_DELETED),
+	    "link.deleted");
+	ck_assert_ptr_null(webhook_event_name(3));
+	ck_assert_ptr_null(webhook_event_name(16));
 }
 END_TEST
 
@@ -380,8 +393,8 @@ START_TEST(test_event_link_created)
 
 	/* Subscribed: one delivery, the link representation as data. */
 	lid = tdb_link(&t, a1, "abc", "https://example.com/x", 1700000000123);
-	ck_assert_int_eq(events_link_created(&t.db, get_link(lid, &l),
-	    "https://s.example", 1700000000123), 0);
+	ck_assert_int_eq(events_link(&t.db, WEBHOOK_EV_LINK_CREATED,
+	    get_link(lid, &l), "https://s.example", 1700000000123), 0);
 	link_free(&l);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries"), 1);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries WHERE "
@@ -407,14 +420,53 @@ START_TEST(test_event_link_created)
 
 	/* Subscribed to click only, or not at all: nothing queued. */
 	lid = tdb_link(&t, a2, "def", "https://example.com/y", 1700000000999);
-	ck_assert_int_eq(events_link_created(&t.db, get_link(lid, &l),
-	    "https://s.example", 1700000000999), 0);
+	ck_assert_int_eq(events_link(&t.db, WEBHOOK_EV_LINK_CREATED,
+	    get_link(lid, &l), "https://s.example", 1700000000999), 0);
 	link_free(&l);
 	lid = tdb_link(&t, a3, "ghi", "https://example.com/z", 1700000000999);
-	ck_assert_int_eq(events_link_created(&t.db, get_link(lid, &l),
-	    "https://s.example", 1700000000999), 0);
+	ck_assert_int_eq(events_link(&t.db, WEBHOOK_EV_LINK_CREATED,
+	    get_link(lid, &l), "https://s.example", 1700000000999), 0);
 	link_free(&l);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries"), 1);
+}
+END_TEST
+
+/* link.updated carries the link, link.deleted {id, slug}; each goes
+ * only to the subscriptions that chose it. */
+START_TEST(test_event_link_updated_deleted)
+{
+	struct link	 l;
+	json_t		*j, *data;
+	int64_t		 a, lid;
+
+	a = tdb_account(&t, "one@example.com");
+	add_hook(a, WEBHOOK_EV_CLICK | WEBHOOK_EV_LINK_CREATED, NULL);
+	add_hook(a, WEBHOOK_EV_LINK_UPDATED, NULL);
+	add_hook(a, WEBHOOK_EV_LINK_DELETED, NULL);
+	lid = tdb_link(&t, a, "upd", "https://example.com/u", 1000);
+	ck_assert_int_eq(events_link(&t.db, WEBHOOK_EV_LINK_UPDATED,
+	    get_link(lid, &l), "https://s.example", 1700000000000), 0);
+	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries"), 1);
+	j = only_body("");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "event")),
+	    "link.updated");
+	data = json_object_get(j, "data");
+	ck_assert_str_eq(json_string_value(json_object_get(data,
+	    "target_url")), "https://example.com/u");
+	ck_assert_ptr_nonnull(json_object_get(data, "stats"));
+	json_decref(j);
+	ck_assert_int_eq(events_link(&t.db, WEBHOOK_EV_LINK_DELETED, &l, NULL,
+	    1700000000000), 0);
+	link_free(&l);
+	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries WHERE "
+	    "event = 'link.deleted' AND webhook_id = 3"), 1);
+	j = only_body(" WHERE event = 'link.deleted'");
+	data = json_object_get(j, "data");
+	ck_assert_uint_eq(json_object_size(data), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(data, "id")), lid);
+	ck_assert_str_eq(json_string_value(json_object_get(data, "slug")),
+	    "upd");
+	json_decref(j);
 }
 END_TEST
 
@@ -599,6 +651,7 @@ main(void)
 	tcase_add_test(tc, test_subscription);
 	tcase_add_test(tc, test_subscription_limit);
 	tcase_add_test(tc, test_event_link_created);
+	tcase_add_test(tc, test_event_link_updated_deleted);
 	tcase_add_test(tc, test_event_click);
 	tcase_add_test(tc, test_event_click_plan);
 	tcase_add_test(tc, test_disable_cancels);

@@ -233,8 +233,15 @@ migrate_one(struct lz_db *db, const struct lz_migration *m, int *to)
 	if (lz_db_begin(db) == -1 || db->ops->lock_schema(db) == -1 ||
 	    (v = lz_db_user_version(db)) < 0)
 		return -1;
-	if (v < m->version && (lz_db_exec(db, sql) == -1 ||
-	    db->ops->set_version(db, m->version) == -1))
+	if (v < m->version && lz_db_exec(db, sql) == -1)
+		return -1;
+	if (v < m->version && db->ops->migrated != NULL &&
+	    db->ops->migrated(db) != 1) {
+		lz_log(LZ_LOG_ERR, "%s: migration %s leaves rows whose foreign "
+		    "keys match nothing", db->path, m->name);
+		return -1;
+	}
+	if (v < m->version && db->ops->set_version(db, m->version) == -1)
 		return -1;
 	if (lz_db_commit(db) == -1)
 		return -1;
@@ -247,7 +254,7 @@ int
 lz_db_migrate(struct lz_db *db, const struct lz_migration *m, size_t n,
     int *from, int *to, char *err, size_t errlen)
 {
-	int	 v;
+	int	 v, rc = 0;
 	size_t	 i;
 
 	if ((v = lz_db_user_version(db)) < 0) {
@@ -264,17 +271,19 @@ lz_db_migrate(struct lz_db *db, const struct lz_migration *m, size_t n,
 	if (v < newest(m, n) && db->ops->premigrate(db, v, err, errlen) ==
 	    -1)
 		return -1;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && rc == 0; i++) {
 		if (m[i].version <= v)
 			continue;
 		if (migrate_one(db, &m[i], to) == -1) {
 			snprintf(err, errlen, "%s: migration %s failed: %s",
 			    db->path, m[i].name, lz_db_error(db));
 			lz_db_rollback(db);
-			return -1;
+			rc = -1;
 		}
 	}
-	return 0;
+	if (v < newest(m, n) && db->ops->postmigrate != NULL)
+		db->ops->postmigrate(db);
+	return rc;
 }
 
 /* ---- statements ------------------------------------------------------ */
@@ -632,6 +641,42 @@ void
 lz_col_copy(struct lz_stmt *s, int col, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", lz_col_text(s, col));
+}
+
+void
+lz_cols(struct lz_stmt *s, const struct lz_col *cols, size_t n, void *row)
+{
+	char	*f;
+	size_t	 i;
+	int	 c;
+
+	for (i = 0; i < n; i++) {
+		f = (char *)row + cols[i].off;
+		c = (int)i;
+		switch (cols[i].type) {
+		case LZ_C_I64:
+			*(int64_t *)(void *)f = lz_col_i64(s, c);
+			break;
+		case LZ_C_LL:
+			*(long long *)(void *)f = lz_col_i64(s, c);
+			break;
+		case LZ_C_INT:
+			*(int *)(void *)f = lz_col_int(s, c);
+			break;
+		case LZ_C_DOUBLE:
+			*(double *)(void *)f = lz_col_double(s, c);
+			break;
+		case LZ_C_TEXT:
+			*(const char **)(void *)f = lz_col_text(s, c);
+			break;
+		case LZ_C_TEXT_OR_NULL:
+			*(const char **)(void *)f = lz_col_text_or_null(s, c);
+			break;
+		case LZ_C_COPY:
+			lz_col_copy(s, c, f, cols[i].size);
+			break;
+		}
+	}
 }
 
 int

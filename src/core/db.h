@@ -280,6 +280,36 @@ int	lz_col_count(struct lz_stmt *);
  * pointing into the row: for copying rows whatever they hold. */
 void	lz_col_val(struct lz_stmt *, int col, struct lz_val *);
 
+/*
+ * A row read into a struct by a table of its fields, column 0 first:
+ *
+ *	static const struct lz_col tool_cols[] = {
+ *		LZ_COL(toolrow, TEXT, key), LZ_COL(toolrow, LL, count)
+ *	};
+ *
+ *	lz_cols(st, tool_cols, LZ_NELEM(tool_cols), &t);
+ *
+ * The type names the field's C type: int64_t, long long, int, double,
+ * const char * (lz_col_text, lz_col_text_or_null), a char array the
+ * text is copied into (lz_col_copy).
+ */
+enum lz_ctype { LZ_C_I64, LZ_C_LL, LZ_C_INT, LZ_C_DOUBLE, LZ_C_TEXT,
+    LZ_C_TEXT_OR_NULL, LZ_C_COPY };
+
+struct lz_col {
+	enum lz_ctype	 type;
+	size_t		 off;		/* offsetof the field */
+	size_t		 size;		/* sizeof the field */
+};
+
+/* LZ_COL(toolrow, TEXT, key): field key of struct toolrow, LZ_C_TEXT. */
+#define LZ_COL(st, type, field)	{ LZ_C_##type, offsetof(struct st, field), \
+	sizeof(((struct st *)0)->field) }
+
+/* Columns 0..n) of the current row into the fields cols name in row. */
+void	lz_cols(struct lz_stmt *, const struct lz_col *cols, size_t n,
+	    void *row);
+
 /* ---- SQLite only ----------------------------------------------------- */
 
 /* 1 when db is an open SQLite database. */

@@ -50,6 +50,12 @@ struct lz_dbops {
 	/* Inside a migration's transaction, before reading the version
 	 * again: other processes migrating wait here.  0 or -1. */
 	int		(*lock_schema)(struct lz_db *);
+	/* After a migration's SQL, before its commit: 1 when the rows
+	 * still match their foreign keys, 0 when not, -1 (NULL: the
+	 * engine checks them itself).  After the migrations, whether they
+	 * failed or not (NULL: nothing to do). */
+	int		(*migrated)(struct lz_db *);
+	void		(*postmigrate)(struct lz_db *);
 
 	/* Makes s->e for s->sql; 0, or -1 with err (s->e stays NULL). */
 	int		(*prepare)(struct lz_stmt *, char *err, size_t errlen);

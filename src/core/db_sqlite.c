@@ -167,6 +167,13 @@ sq_set_version(struct lz_db *db, int v)
 	return sq_exec(db, pragma);
 }
 
+/*
+ * Each migration runs in a transaction of its own with foreign keys off
+ * and checked whole before it commits (sq_migrated): SQLite's way to
+ * change a table it cannot ALTER (make the new one, copy, drop the old,
+ * rename), which a table others refer to could not go through with them
+ * on.
+ */
 static int
 sq_premigrate(struct lz_db *db, int v, char *err, size_t errlen)
 {
@@ -176,7 +183,34 @@ sq_premigrate(struct lz_db *db, int v, char *err, size_t errlen)
 		    sqlite3_errmsg(db->h));
 		return -1;
 	}
+	if (sq_exec(db, "PRAGMA foreign_keys=OFF") == -1) {
+		snprintf(err, errlen, "%s: %s", db->path,
+		    sqlite3_errmsg(db->h));
+		return -1;
+	}
 	return 0;
+}
+
+/* 1 when PRAGMA foreign_key_check finds no row that breaks a foreign
+ * key, 0 when it does, -1. */
+static int
+sq_migrated(struct lz_db *db)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db->h, "PRAGMA foreign_key_check", -1, &st,
+	    NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 1 : rc == SQLITE_ROW ? 0 : -1;
+}
+
+static void
+sq_postmigrate(struct lz_db *db)
+{
+	(void)sq_exec(db, "PRAGMA foreign_keys=ON");
 }
 
 /* BEGIN IMMEDIATE holds the one write lock already. */
@@ -397,6 +431,8 @@ const struct lz_dbops lz_db_sqlite = {
 	.set_version = sq_set_version,
 	.premigrate = sq_premigrate,
 	.lock_schema = sq_lock_schema,
+	.migrated = sq_migrated,
+	.postmigrate = sq_postmigrate,
 	.prepare = sq_prepare,
 	.finalize = sq_finalize,
 	.reset = sq_reset,

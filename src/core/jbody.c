@@ -40,29 +40,44 @@ lz_json_time(int64_t ms)
 	return json_string(buf);
 }
 
+json_t *
+lz_json_merge_patch(json_t *target, const json_t *patch)
+{
+	const char	*key;
+	json_t		*v;
+
+	if (!json_is_object(patch)) {
+		json_decref(target);
+		return json_deep_copy(patch);
+	}
+	if (!json_is_object(target)) {
+		json_decref(target);
+		target = json_object();
+	}
+	json_object_foreach((json_t *)(uintptr_t)patch, key, v) {
+		if (json_is_null(v))
+			json_object_del(target, key);
+		else
+			json_object_set_new(target, key, lz_json_merge_patch(
+			    json_incref(json_object_get(target, key)), v));
+	}
+	return target;
+}
+
 static void
 expected(unsigned types, char *buf, size_t len)
 {
-	static const struct {
-		unsigned	 t;
-		const char	*name;
-	} tab[] = {
+	static const struct lz_bitname	 tab[] = {
 		{ LZ_JT_STRING, "a string" }, { LZ_JT_INTEGER, "an integer" },
 		{ LZ_JT_REAL, "a number" }, { LZ_JT_BOOL, "a boolean" },
 		{ LZ_JT_OBJECT, "an object" }, { LZ_JT_ARRAY, "an array" },
 		{ LZ_JT_NULL, "null" },
 	};
-	size_t	 i, used = 0;
 
-	buf[0] = '\0';
-	for (i = 0; i < LZ_NELEM(tab); i++) {
-		if ((types & tab[i].t) != tab[i].t)
-			continue;
-		if (tab[i].t == LZ_JT_REAL && (types & LZ_JT_INTEGER))
-			continue;
-		used += (size_t)snprintf(buf + used, used < len ? len - used :
-		    0, "%s%s", used ? " or " : "", tab[i].name);
-	}
+	/* An integer is a number: "an integer or a number" says less. */
+	if (types & LZ_JT_INTEGER)
+		types &= ~(unsigned)LZ_JT_REAL;
+	lz_bits_str(types, tab, LZ_NELEM(tab), " or ", buf, len);
 }
 
 int

@@ -60,4 +60,12 @@ const char *lz_json_type_name(const json_t *);
  * times of the JSON answers. */
 json_t	*lz_json_time(int64_t ms);
 
+/*
+ * Applies patch to target as a JSON merge patch (RFC 7396): an object
+ * patch sets its members in target (recursively into objects), a null
+ * member removes the member; any other patch replaces target.  Takes
+ * over target (NULL: none) and returns the result, a new reference.
+ */
+json_t	*lz_json_merge_patch(json_t *target, const json_t *patch);
+
 #endif

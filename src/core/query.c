@@ -13,18 +13,6 @@
 
 #define QUERY_MAX_PARAMS	64
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 long
 lz_pct_decode(const char *s, size_t len, int plus, char *out)
 {
@@ -35,8 +23,8 @@ lz_pct_decode(const char *s, size_t len, int plus, char *out)
 		if (s[i] == '%') {
 			if (i + 2 >= len)
 				return -1;
-			if ((hi = hexval((unsigned char)s[i + 1])) < 0 ||
-			    (lo = hexval((unsigned char)s[i + 2])) < 0)
+			if ((hi = lz_hexval((unsigned char)s[i + 1])) < 0 ||
+			    (lo = lz_hexval((unsigned char)s[i + 2])) < 0)
 				return -1;
 			out[o++] = (char)(hi << 4 | lo);
 			i += 2;

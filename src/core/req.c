@@ -316,14 +316,14 @@ lz_req_body(struct lz_req *r)
 	return 0;
 }
 
-/* "application/json" with optional parameters (charset=utf-8 only). */
+/* The media type want with optional parameters (charset=utf-8 only). */
 static int
-is_json_type(const char *ct)
+is_type(const char *ct, const char *want)
 {
 	const char	*p;
-	size_t		 n = strlen("application/json");
+	size_t		 n = strlen(want);
 
-	if (strncasecmp(ct, "application/json", n) != 0)
+	if (strncasecmp(ct, want, n) != 0)
 		return 0;
 	p = ct + n;
 	while (*p == ' ')
@@ -339,16 +339,18 @@ is_json_type(const char *ct)
 	    strncasecmp(p, "charset=\"utf-8\"", 15) == 0;
 }
 
-json_t *
-lz_req_json(struct lz_req *r)
+static json_t *
+req_json(struct lz_req *r, int merge)
 {
 	json_error_t	 je;
 	json_t		*j;
 
-	if (!is_json_type(r->content_type)) {
+	if (!is_type(r->content_type, "application/json") && !(merge &&
+	    is_type(r->content_type, "application/merge-patch+json"))) {
 		lz_resp_error(r, 415, "unsupported_media_type", NULL,
 		    "The request body must be JSON, sent with Content-Type: "
-		    "application/json.");
+		    "application/json%s.", merge ? " or "
+		    "application/merge-patch+json" : "");
 		return NULL;
 	}
 	if (lz_req_body(r) == -1)
@@ -367,4 +369,16 @@ lz_req_json(struct lz_req *r)
 		return NULL;
 	}
 	return j;
+}
+
+json_t *
+lz_req_json(struct lz_req *r)
+{
+	return req_json(r, 0);
+}
+
+json_t *
+lz_req_json_merge(struct lz_req *r)
+{
+	return req_json(r, 1);
 }

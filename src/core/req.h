@@ -121,6 +121,11 @@ int	 lz_req_body(struct lz_req *);
  * reference, or NULL after answering.
  */
 json_t	*lz_req_json(struct lz_req *);
+/* lz_req_json for a JSON merge patch (RFC 7396): the content type may
+ * also be application/merge-patch+json.  A patch that is not an object
+ * is refused too (400 invalid_json): what it would do to a resource is
+ * replace it whole. */
+json_t	*lz_req_json_merge(struct lz_req *);
 
 /* Percent-decodes a path; returns NULL for %00, bad escapes, controls or
  * invalid UTF-8.  Caller frees. */

@@ -61,20 +61,36 @@ lz_resp_header(struct lz_req *r, const char *name, const char *fmt, ...)
 	lz_buf_puts(&r->hdrs, "\r\n");
 }
 
+int
+lz_resp_has_header(const struct lz_req *r, const char *name)
+{
+	const char	*p = lz_buf_str(&r->hdrs);
+	size_t		 n = strlen(name);
+
+	while (p != NULL && *p != '\0') {
+		if (strncasecmp(p, name, n) == 0 && p[n] == ':')
+			return 1;
+		if ((p = strstr(p, "\r\n")) != NULL)
+			p += 2;
+	}
+	return 0;
+}
+
 /*
+ * Writes the status line and headers; len is the Content-Length, or -1
+ * for none (a streamed body).  0, or -1 when the request was answered.
  * The header block goes through one buffer of the worker's, kept from
  * request to request: a response costs no allocation of its own.
  */
-void
-lz_resp_send(struct lz_req *r, int status, const char *ctype,
-    const void *body, size_t len)
+static int
+send_head(struct lz_req *r, int status, const char *ctype, long long len)
 {
 	static struct lz_buf	 h = LZ_BUF_INIT;
 
 	if (r->status != 0) {
 		lz_log(LZ_LOG_WARN, "rid=%s: second answer (%d after %d) "
 		    "dropped", r->request_id, status, r->status);
-		return;
+		return -1;
 	}
 	r->status = status;
 	lz_buf_reset(&h);
@@ -84,21 +100,45 @@ lz_resp_send(struct lz_req *r, int status, const char *ctype,
 		lz_buf_puts(&h, ctype);
 		lz_buf_puts(&h, "\r\n");
 	}
-	if (status != 204 && status != 304)
-		lz_buf_printf(&h, "Content-Length: %zu\r\n", len);
+	if (status != 204 && status != 304 && len >= 0)
+		lz_buf_printf(&h, "Content-Length: %lld\r\n", len);
 	lz_buf_puts(&h, "X-Request-Id: ");
 	lz_buf_puts(&h, r->request_id);
 	lz_buf_puts(&h, "\r\n");
 	if (r->hdrs.len)
 		lz_buf_add(&h, r->hdrs.p, r->hdrs.len);
 	lz_buf_puts(&h, "\r\n");
-	if (r->fcgi != NULL) {
+	if (r->fcgi != NULL)
 		FCGX_PutStr(h.p, (int)h.len, r->fcgi->out);
-		if (len && r->meth != LZ_M_HEAD && status != 204 &&
-		    status != 304)
-			FCGX_PutStr(body, (int)len, r->fcgi->out);
-	}
+	return 0;
+}
+
+void
+lz_resp_send(struct lz_req *r, int status, const char *ctype,
+    const void *body, size_t len)
+{
+	if (send_head(r, status, ctype, (long long)len) == -1)
+		return;
+	if (r->fcgi != NULL && len && r->meth != LZ_M_HEAD && status != 204 &&
+	    status != 304)
+		FCGX_PutStr(body, (int)len, r->fcgi->out);
 	r->bytes_out = len;
+}
+
+int
+lz_resp_stream(struct lz_req *r, int status, const char *ctype)
+{
+	if (send_head(r, status, ctype, -1) == -1)
+		return -1;
+	return r->meth == LZ_M_HEAD ? 0 : 1;
+}
+
+void
+lz_resp_write(struct lz_req *r, const void *p, size_t len)
+{
+	if (r->fcgi != NULL && len && r->meth != LZ_M_HEAD)
+		FCGX_PutStr(p, (int)len, r->fcgi->out);
+	r->bytes_out += len;
 }
 
 /*
@@ -143,7 +183,8 @@ lz_resp_cached(struct lz_req *r, const char *ctype, const char *body,
 	sodium_bin2hex(hex, sizeof(hex), h, sizeof(h));
 	snprintf(etag, sizeof(etag), "\"%s\"", hex);
 	lz_resp_header(r, "ETag", "%s", etag);
-	lz_resp_header(r, "Cache-Control", "%s", cache_control);
+	if (!lz_resp_has_header(r, "Cache-Control"))
+		lz_resp_header(r, "Cache-Control", "%s", cache_control);
 	if ((inm = lz_req_param(r, "HTTP_IF_NONE_MATCH")) != NULL &&
 	    etag_matches(inm, etag))
 		lz_resp_send(r, 304, NULL, NULL, 0);
@@ -208,22 +249,6 @@ lz_resp_json(struct lz_req *r, int status, json_t *j)
 	json_decref(j);
 }
 
-/* 1 when a header line called name was added already. */
-static int
-has_header(const struct lz_req *r, const char *name)
-{
-	const char	*p = lz_buf_str(&r->hdrs);
-	size_t		 n = strlen(name);
-
-	while (p != NULL && *p != '\0') {
-		if (strncasecmp(p, name, n) == 0 && p[n] == ':')
-			return 1;
-		if ((p = strstr(p, "\r\n")) != NULL)
-			p += 2;
-	}
-	return 0;
-}
-
 void
 lz_resp_verr(struct lz_req *r, const struct lz_verr *e)
 {
@@ -240,7 +265,7 @@ lz_resp_verr(struct lz_req *r, const struct lz_verr *e)
 	if (e->param[0] != '\0' && (v = json_string(e->param)) != NULL)
 		json_object_set_new(j, "param", v);
 	json_object_set_new(j, "request_id", json_string(r->request_id));
-	if (e->status >= 400 && !has_header(r, "Cache-Control"))
+	if (e->status >= 400 && !lz_resp_has_header(r, "Cache-Control"))
 		lz_resp_header(r, "Cache-Control", "no-store");
 	lz_resp_json(r, e->status, j);
 }
@@ -265,4 +290,17 @@ void
 lz_resp_empty(struct lz_req *r, int status)
 {
 	lz_resp_send(r, status, NULL, NULL, 0);
+}
+
+void
+lz_resp_list(struct lz_req *r, long long n, const char *key, json_t *arr,
+    const char *what)
+{
+	if (n < 0) {
+		json_decref(arr);
+		lz_resp_error(r, 500, "internal_error", NULL, "The %s could "
+		    "not be read.", what);
+		return;
+	}
+	lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1, key, arr));
 }

@@ -20,9 +20,23 @@
 void	lz_resp_header(struct lz_req *, const char *name, const char *fmt, ...)
 	    LZ_PRINTF(3, 4);
 
+/* 1 when a header line called name was added already. */
+int	lz_resp_has_header(const struct lz_req *, const char *name);
+
 /* Sends status, content type and body (no body for HEAD). */
 void	lz_resp_send(struct lz_req *, int status, const char *ctype,
 	    const void *body, size_t len);
+
+/*
+ * A body written in pieces (a long export): lz_resp_stream sends status,
+ * content type and headers without a Content-Length (nginx passes the
+ * body on chunked), then lz_resp_write sends each piece as it is made.
+ * lz_resp_stream returns 1 when a body is to follow, 0 for HEAD (write
+ * nothing), -1 when the request was answered already.  An error after
+ * the first piece can no longer change the status: log it and stop.
+ */
+int	lz_resp_stream(struct lz_req *, int status, const char *ctype);
+void	lz_resp_write(struct lz_req *, const void *, size_t);
 
 /* Sends a JSON body; takes over the reference to j. */
 void	lz_resp_json(struct lz_req *, int status, json_t *j);
@@ -32,12 +46,20 @@ void	lz_resp_error(struct lz_req *, int status, const char *code,
 	    const char *param, const char *fmt, ...) LZ_PRINTF(5, 6);
 void	lz_resp_verr(struct lz_req *, const struct lz_verr *);
 
-/* 200 with an ETag (a hash of body) and Cache-Control, or 304 when the
- * request's If-None-Match names that ETag. */
+/* 200 with an ETag (a hash of body) and Cache-Control (unless one was
+ * set already), or 304 when the request's If-None-Match names that
+ * ETag. */
 void	lz_resp_cached(struct lz_req *, const char *ctype, const char *body,
 	    size_t len, const char *cache_control);
 /* 204 No Content. */
 void	lz_resp_empty(struct lz_req *, int status);
+/*
+ * A list that was read into arr by a store call that returned n: 200
+ * {"ok": true, key: arr} when n >= 0, else 500 "The <what> could not be
+ * read." (arr is dropped).  Takes over the reference to arr.
+ */
+void	lz_resp_list(struct lz_req *, long long n, const char *key,
+	    json_t *arr, const char *what);
 
 /* Reason phrase of an HTTP status. */
 const char *lz_status_text(int status);

@@ -8,6 +8,7 @@
 
 #include "resp.h"
 #include "route.h"
+#include "util.h"
 
 /*
  * Matches path against pattern segment by segment.  Captures are noted as
@@ -88,23 +89,14 @@ lz_route_find(struct lz_req *r, const struct lz_route *routes, size_t n,
 void
 lz_route_allow_str(unsigned allow, char *buf, size_t len)
 {
-	static const struct {
-		unsigned	 bit;
-		const char	*name;
-	} tab[] = {
+	static const struct lz_bitname	 tab[] = {
 		{ LZ_M_GET, "GET" }, { LZ_M_HEAD, "HEAD" },
 		{ LZ_M_POST, "POST" }, { LZ_M_PUT, "PUT" },
 		{ LZ_M_PATCH, "PATCH" }, { LZ_M_DELETE, "DELETE" },
 		{ LZ_M_OPTIONS, "OPTIONS" },
 	};
-	size_t	 i, used = 0;
 
-	buf[0] = '\0';
-	for (i = 0; i < LZ_NELEM(tab); i++)
-		if (allow & tab[i].bit)
-			used += (size_t)snprintf(buf + used, used < len ?
-			    len - used : 0, "%s%s", used ? ", " : "",
-			    tab[i].name);
+	lz_bits_str(allow, tab, LZ_NELEM(tab), ", ", buf, len);
 }
 
 void

@@ -227,11 +227,43 @@ lz_strlist_split(const char *s, char ***out)
 void
 lz_strlist_free(char **v, size_t n)
 {
+	lz_strs_free(v, n);
+	free(v);
+}
+
+void
+lz_strs_free(char **v, size_t n)
+{
 	size_t	 i;
 
 	for (i = 0; i < n; i++)
 		free(v[i]);
-	free(v);
+}
+
+int
+lz_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+void
+lz_bits_str(unsigned bits, const struct lz_bitname *tab, size_t n,
+    const char *sep, char *buf, size_t len)
+{
+	size_t	 i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		if (bits & tab[i].bit)
+			used += (size_t)snprintf(buf + used, used < len ?
+			    len - used : 0, "%s%s", used ? sep : "",
+			    tab[i].name);
 }
 
 int

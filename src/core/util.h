@@ -65,6 +65,22 @@ int	 lz_parse_ll(const char *s, long long min, long long max, long long *out);
  * with lz_strlist_free. */
 size_t	 lz_strlist_split(const char *s, char ***out);
 void	 lz_strlist_free(char **, size_t);
+/* Frees the strings v[0..n), not v. */
+void	 lz_strs_free(char **v, size_t n);
+
+/* The value of the hexadecimal digit c, or -1. */
+int	 lz_hexval(int c);
+
+/* A name for a set of bits (lz_bits_str). */
+struct lz_bitname {
+	unsigned	 bit;
+	const char	*name;
+};
+
+/* The names of tab[0..n) whose bit is in bits, in table order, joined by
+ * sep, into buf (len bytes, cut to fit). */
+void	 lz_bits_str(unsigned bits, const struct lz_bitname *tab, size_t n,
+	    const char *sep, char *buf, size_t len);
 
 /* Constant-time equality of two strings of possibly different length. */
 int	 lz_streq_ct(const char *a, const char *b);

@@ -114,17 +114,10 @@ account_check_password(const char *email, int64_t *id, const char *password,
 json_t *
 apikey_json(const struct apikey *k)
 {
-	json_t	*j;
-
-	j = json_object();
-	json_object_set_new(j, "id", json_integer(k->id));
-	json_object_set_new(j, "prefix", json_string(k->prefix));
-	json_object_set_new(j, "last4", json_string(k->last4));
-	json_object_set_new(j, "name", json_string(k->name));
-	json_object_set_new(j, "created_at", lz_json_time(k->created_at));
-	json_object_set_new(j, "last_used_at", lz_json_time(k->last_used_at));
-	json_object_set_new(j, "revoked_at", lz_json_time(k->revoked_at));
-	json_object_set_new(j, "status", json_string(k->revoked_at ?
-	    "revoked" : "active"));
-	return j;
+	return json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:o, s:s}",
+	    "id", (json_int_t)k->id, "prefix", k->prefix, "last4", k->last4,
+	    "name", k->name, "created_at", lz_json_time(k->created_at),
+	    "last_used_at", lz_json_time(k->last_used_at),
+	    "revoked_at", lz_json_time(k->revoked_at),
+	    "status", k->revoked_at ? "revoked" : "active");
 }

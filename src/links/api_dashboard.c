@@ -460,13 +460,8 @@ dash_keys_list(struct lz_req *r)
 	struct links_req	*lr = r->app;
 	json_t			*arr = json_array();
 
-	if (store_key_list(&links.db, lr->account_id, key_one, arr) < 0) {
-		json_decref(arr);
-		lz_resp_error(r, 500, "internal_error", NULL, "The keys could "
-		    "not be read.");
-		return;
-	}
-	lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1, "keys", arr));
+	lz_resp_list(r, store_key_list(&links.db, lr->account_id, key_one,
+	    arr), "keys", arr, "keys");
 }
 
 /* The key of account_id with id, as JSON, or NULL. */
@@ -585,14 +580,8 @@ dash_hooks_list(struct lz_req *r)
 	struct links_req	*lr = r->app;
 	json_t			*arr = json_array();
 
-	if (webhook_list(&links.db, lr->account_id, hook_one, arr) < 0) {
-		json_decref(arr);
-		lz_resp_error(r, 500, "internal_error", NULL, "The webhooks "
-		    "could not be read.");
-		return;
-	}
-	lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1, "webhooks",
-	    arr));
+	lz_resp_list(r, webhook_list(&links.db, lr->account_id, hook_one,
+	    arr), "webhooks", arr, "webhooks");
 }
 
 /* The subscription of the path (of the session's account); 1 found, else
@@ -695,7 +684,7 @@ dash_hooks_add(struct lz_req *r)
 		    ',') != NULL) {
 			lz_verr_set(&e, 400, "invalid_events", "events",
 			    "'events' must be a list of event names: click, "
-			    "link.created.");
+			    "link.created, link.updated, link.deleted.");
 			goto verr;
 		}
 		lz_buf_printf(&ev, "%s%s", i ? "," : "",
@@ -731,6 +720,19 @@ out:
 	json_decref(body);
 }
 
+/* Answers what a change to a webhook returned: -1 500 with failed, 0 409
+ * with disabled; else 1: it was done (the caller answers). */
+static int
+hook_done(struct lz_req *r, int rc, const char *failed,
+    const char *disabled)
+{
+	if (rc == -1)
+		lz_resp_error(r, 500, "internal_error", NULL, "%s", failed);
+	else if (rc == 0)
+		lz_resp_error(r, 409, "webhook_disabled", "id", "%s", disabled);
+	return rc != -1 && rc != 0;
+}
+
 void
 dash_hooks_rotate(struct lz_req *r)
 {
@@ -743,13 +745,8 @@ dash_hooks_rotate(struct lz_req *r)
 		return;
 	rc = webhook_rotate(&links.db, hookkey, w.id, lr->account_id,
 	    r->now_ms, secret);
-	if (rc == -1)
-		lz_resp_error(r, 500, "internal_error", NULL, "The secret could "
-		    "not be changed.");
-	else if (rc == 0)
-		lz_resp_error(r, 409, "webhook_disabled", "id", "The webhook is "
-		    "disabled; add a new one.");
-	else
+	if (hook_done(r, rc, "The secret could not be changed.",
+	    "The webhook is disabled; add a new one."))
 		lz_resp_json(r, 200, json_pack("{s:b, s:s, s:o}", "ok", 1,
 		    "secret", secret, "webhook", hook_json_by_id(w.id,
 		    lr->account_id)));
@@ -767,13 +764,8 @@ dash_hooks_disable(struct lz_req *r)
 		return;
 	rc = webhook_disable(&links.db, w.id, lr->account_id,
 	    "disabled in the dashboard", r->now_ms);
-	if (rc == -1)
-		lz_resp_error(r, 500, "internal_error", NULL, "The webhook "
-		    "could not be disabled.");
-	else if (rc == 0)
-		lz_resp_error(r, 409, "webhook_disabled", "id", "The webhook is "
-		    "disabled already.");
-	else
+	if (hook_done(r, rc, "The webhook could not be disabled.",
+	    "The webhook is disabled already."))
 		lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1,
 		    "webhook", hook_json_by_id(w.id, lr->account_id)));
 }
@@ -789,13 +781,8 @@ dash_hooks_test(struct lz_req *r)
 	if (path_hook(r, &w) == -1 || hook_rate_ok(r) == -1)
 		return;
 	rc = webhook_test(&links.db, w.id, lr->account_id, r->now_ms, uuid);
-	if (rc == -1)
-		lz_resp_error(r, 500, "internal_error", NULL, "The test event "
-		    "could not be queued.");
-	else if (rc == 0)
-		lz_resp_error(r, 409, "webhook_disabled", "id", "The webhook is "
-		    "disabled.");
-	else	/* queued: lz-hooks sends it on its next run */
+	if (hook_done(r, rc, "The test event could not be queued.",
+	    "The webhook is disabled."))	/* queued: lz-hooks sends it */
 		lz_resp_json(r, 202, json_pack("{s:b, s:s, s:s}", "ok", 1,
 		    "event", EVENTS_TEST, "delivery", uuid));
 }
@@ -819,13 +806,6 @@ dash_hooks_deliveries(struct lz_req *r)
 	    &v) == -1)
 		return;
 	arr = json_array();
-	if (store_delivery_list(&links.db, w.id, 0, (long)v.i,
-	    delivery_one, arr) < 0) {
-		json_decref(arr);
-		lz_resp_error(r, 500, "internal_error", NULL, "The delivery log "
-		    "could not be read.");
-		return;
-	}
-	lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1, "deliveries",
-	    arr));
+	lz_resp_list(r, store_delivery_list(&links.db, w.id, 0, (long)v.i,
+	    delivery_one, arr), "deliveries", arr, "delivery log");
 }

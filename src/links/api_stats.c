@@ -15,7 +15,6 @@
 #include "query.h"
 #include "resp.h"
 #include "stats.h"
-#include "store/links.h"
 
 #define BUCKETS_HOUR	744	/* 31 days of hours */
 #define BUCKETS_DAY	366
@@ -26,17 +25,25 @@ enum interval { I_HOUR, I_DAY };
 
 static const char *const intervals[] = { "hour", "day", NULL };
 
-/* An ISO 8601 time with offset, or a date (midnight UTC). */
-static int
-parse_time(const char *s, int64_t *ms)
+int
+api_time_param(struct lz_req *r, const struct lz_pval *v, const char *name,
+    int64_t *ms)
 {
 	char	 buf[32];
+	int	 rc;
 
-	if (strlen(s) == 10 && s[4] == '-' && s[7] == '-') {
-		snprintf(buf, sizeof(buf), "%sT00:00:00Z", s);
-		return lz_time_parse_iso(buf, ms);
-	}
-	return lz_time_parse_iso(s, ms);
+	if (!v->set)
+		return 0;
+	if (strlen(v->s) == 10 && v->s[4] == '-' && v->s[7] == '-') {
+		snprintf(buf, sizeof(buf), "%sT00:00:00Z", v->s);
+		rc = lz_time_parse_iso(buf, ms);
+	} else
+		rc = lz_time_parse_iso(v->s, ms);
+	if (rc == -1)
+		lz_resp_error(r, 400, "invalid_parameter", name, "'%s' must be "
+		    "an ISO 8601 time with a time zone (2030-01-31T12:00:00Z) "
+		    "or a date (2030-01-31).", name);
+	return rc;
 }
 
 void
@@ -49,7 +56,6 @@ api_links_stats(struct lz_req *r)
 		[P_INTERVAL] =	{ "interval", LZ_PT_ENUM, 0, 0, I_DAY,
 				  intervals, 0 },
 	};
-	struct links_req	*lr = r->app;
 	struct lz_pval		 v[P__MAX];
 	struct stats_range	 range;
 	struct link		 l;
@@ -57,7 +63,6 @@ api_links_stats(struct lz_req *r)
 	int64_t			 id, nb;
 	long long		 maxb;
 	json_t			*j;
-	int			 rc;
 
 	if (api_links_path_id(r, &id) == -1 ||
 	    lz_req_params(r, params, P__MAX, v) == -1)
@@ -69,20 +74,11 @@ api_links_stats(struct lz_req *r)
 	 * in the range, or a conversion recorded in the same millisecond
 	 * just before this request would be left out. */
 	range.to = r->now_ms + 1;
-	if (v[P_TO].set && parse_time(v[P_TO].s, &range.to) == -1) {
-		lz_resp_error(r, 400, "invalid_parameter", "to", "'to' must be "
-		    "an ISO 8601 time with a time zone (2030-01-31T12:00:00Z) "
-		    "or a date (2030-01-31).");
+	if (api_time_param(r, &v[P_TO], "to", &range.to) == -1 ||
+	    api_time_param(r, &v[P_FROM], "from", &range.from) == -1)
 		return;
-	}
-	if (v[P_FROM].set) {
-		if (parse_time(v[P_FROM].s, &range.from) == -1) {
-			lz_resp_error(r, 400, "invalid_parameter", "from",
-			    "'from' must be an ISO 8601 time with a time zone "
-			    "(2030-01-31T12:00:00Z) or a date (2030-01-31).");
-			return;
-		}
-	} else	/* the last DEFAULT_* buckets, the current one included */
+	/* By default the last DEFAULT_* buckets, the current one included. */
+	if (!v[P_FROM].set)
 		range.from = ((range.to - 1) / range.bucket - ((iv == I_HOUR ?
 		    DEFAULT_HOURS : DEFAULT_DAYS) - 1)) * range.bucket;
 	if (range.from < 0)
@@ -100,16 +96,8 @@ api_links_stats(struct lz_req *r)
 		return;
 	}
 
-	rc = store_link_get(&links.db, id, lr->account_id, &l);
-	if (rc != 1) {
-		if (rc == 0)
-			lz_resp_error(r, 404, "not_found", "id", "There is no "
-			    "link with this id.");
-		else
-			lz_resp_error(r, 500, "internal_error", NULL, "The "
-			    "link could not be read.");
+	if (api_links_load(r, id, &l) == -1)
 		return;
-	}
 	link_free(&l);
 
 	j = json_object();

@@ -12,6 +12,8 @@
 #include "ratelimit.h"
 #include "req.h"
 
+struct link;
+
 struct links_ctx {
 	struct lz_conf	*conf;
 	struct lz_db	 db;
@@ -44,8 +46,34 @@ void	api_links_list(struct lz_req *);
 void	api_links_get(struct lz_req *);
 void	api_links_delete(struct lz_req *);
 
+void	api_links_update(struct lz_req *);
+void	api_links_qr(struct lz_req *);
+void	api_links_clicks(struct lz_req *);
+
 /* The id of /api/v1/links/<id>...: 0, or -1 after answering 404. */
 int	api_links_path_id(struct lz_req *, int64_t *id);
+/* Link id of the request's account into l (link_free it): 0, or -1 after
+ * answering 404 or 500. */
+int	api_links_load(struct lz_req *, int64_t id, struct link *l);
+
+/*
+ * A page of a list: 200 {ok, key: items, next_cursor} and the members of
+ * extra (NULL: none), or 500 when the read failed (rc < 0); takes over
+ * items and extra.  next_cursor is the opaque cursor of last, n (1 or 2)
+ * values of 1 and up of the last item shown, or null when no page
+ * follows (!more); api_cursor_decode reads one back, answering 400
+ * naming "cursor" when s is not one (-1).
+ */
+#define API_CURSOR_MAX	64
+void	api_page(struct lz_req *, long rc, const char *key, json_t *items,
+	    int more, const int64_t *last, size_t n, json_t *extra);
+int	api_cursor_decode(struct lz_req *, const char *s, int64_t *v,
+	    size_t n);
+/* The time of query parameter v (an ISO 8601 time with a time zone, or
+ * a date: midnight UTC) into *ms when it is set: 0, or -1 after
+ * answering 400 naming name. */
+int	api_time_param(struct lz_req *, const struct lz_pval *v,
+	    const char *name, int64_t *ms);
 
 /* Visits (visit/page_redirect.c) and statistics (api_stats.c). */
 void	redirect_visit(struct lz_req *);

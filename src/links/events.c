@@ -70,18 +70,23 @@ enqueue(struct lz_db *db, const int64_t *ids, int n, const char *name,
 }
 
 int
-events_link_created(struct lz_db *db, const struct link *l,
+events_link(struct lz_db *db, unsigned ev, const struct link *l,
     const char *base_url, int64_t now)
 {
 	int64_t	 ids[WEBHOOK_MAX_PER_ACCOUNT];
+	json_t	*data;
 	int	 n;
 
-	n = store_webhook_targets(db, l->account_id, WEBHOOK_EV_LINK_CREATED,
-	    ids, (int)LZ_NELEM(ids));
+	n = store_webhook_targets(db, l->account_id, ev, ids,
+	    (int)LZ_NELEM(ids));
 	if (n <= 0)
 		return n;
-	return enqueue(db, ids, n, webhook_event_name(WEBHOOK_EV_LINK_CREATED),
-	    link_json(l, base_url, now), now, NULL, 0);
+	if (ev == WEBHOOK_EV_LINK_DELETED)
+		data = json_pack("{s:I, s:s}", "id", (json_int_t)l->id, "slug",
+		    l->slug);
+	else
+		data = link_json(l, base_url, now);
+	return enqueue(db, ids, n, webhook_event_name(ev), data, now, NULL, 0);
 }
 
 /* A string field; "" for none, and for bytes that are not UTF-8 (a raw
@@ -116,14 +121,12 @@ events_click(struct lz_db *db, const struct link *l, const struct click *c,
 		t = *cache;
 	if (t.n == 0)
 		return 0;
-	data = json_object();
-	json_object_set_new(data, "slug", str_or_empty(l->slug));
-	json_object_set_new(data, "suffix", str_or_empty(c->suffix));
-	json_object_set_new(data, "target", str_or_empty(c->target));
-	json_object_set_new(data, "country", str_or_empty(c->country));
-	json_object_set_new(data, "device", str_or_empty(c->device));
-	json_object_set_new(data, "os", str_or_empty(c->os));
-	json_object_set_new(data, "referrer", str_or_empty(c->referrer));
+	data = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	    "slug", str_or_empty(l->slug), "suffix", str_or_empty(c->suffix),
+	    "target", str_or_empty(c->target),
+	    "country", str_or_empty(c->country),
+	    "device", str_or_empty(c->device), "os", str_or_empty(c->os),
+	    "referrer", str_or_empty(c->referrer));
 	/* A batch's (with its cache): bulk rows, streamed at its end. */
 	return enqueue(db, t.ids, t.n, webhook_event_name(WEBHOOK_EV_CLICK),
 	    data, now, NULL, cache != NULL);

@@ -23,10 +23,12 @@ struct link;
 struct lz_db;
 
 /*
- * link.created: data is the link representation (link_json) of l, with
- * short_url built on base_url.  0, or -1 (logged): roll back.
+ * An event of link l, ev one of WEBHOOK_EV_LINK_CREATED, _UPDATED (data:
+ * the link representation, link_json, with short_url built on base_url)
+ * and _DELETED (data: {id, slug}; only id, account_id and slug of l are
+ * read).  0, or -1 (logged): roll back.
  */
-int	events_link_created(struct lz_db *, const struct link *l,
+int	events_link(struct lz_db *, unsigned ev, const struct link *l,
 	    const char *base_url, int64_t now);
 
 /* The click subscriptions of one account, looked up once for the many

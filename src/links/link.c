@@ -26,6 +26,8 @@ const char *const link_mode_names[] = { "simple", "ab", "device", "geo",
     NULL };
 const char *const link_pixel_names[] = { "pixel_fb", "pixel_ga", "pixel_gtm",
     "pixel_tiktok", "pixel_line", NULL };
+const char *const link_status_names[] = { "active", "expired", "capped",
+    "disabled", NULL };
 
 /* DESIGN 3.2; lz.conf reserved_slugs adds more. */
 static const char *const reserved_builtin[] = {
@@ -134,24 +136,28 @@ link_free(struct link *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int
-slug_valid(const char *s)
+#define SLUG_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+
+/* 1 when s is 1 to max bytes, each of them in chars. */
+static int
+of_chars(const char *s, size_t max, const char *chars)
 {
 	size_t	 n = strlen(s);
 
-	return n >= 1 && n <= SLUG_MAX && strspn(s,
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-	    == n;
+	return n >= 1 && n <= max && strspn(s, chars) == n;
+}
+
+int
+slug_valid(const char *s)
+{
+	return of_chars(s, SLUG_MAX, SLUG_CHARS);
 }
 
 int
 suffix_valid(const char *s)
 {
-	size_t	 n = strlen(s);
-
-	return n >= 1 && n <= SUFFIX_MAX && strspn(s,
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-	    == n;
+	return of_chars(s, SUFFIX_MAX, SLUG_CHARS ".");
 }
 
 int
@@ -569,6 +575,101 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 	return 0;
 }
 
+/* The representation's members an edit cannot change. */
+static const char *const read_only[] = {
+	"id", "slug", "short_url", "has_password", "status", "created_at",
+	"stats",
+};
+
+json_t *
+link_body(const struct link *l)
+{
+	json_t	*j;
+	char	 ts[40];
+	size_t	 i;
+
+	j = json_object();
+	json_object_set_new(j, "target_url", json_string(l->target_url));
+	if (l->title != NULL)
+		json_object_set_new(j, "title", json_string(l->title));
+	json_object_set_new(j, "mode", json_string(link_mode_names[l->mode]));
+	if (l->variants != NULL)
+		json_object_set_new(j, "variants", json_deep_copy(l->variants));
+	json_object_set_new(j, "redirect_type", json_integer(l->redirect_type));
+	if (l->og != NULL)
+		json_object_set_new(j, "og", json_deep_copy(l->og));
+	for (i = 0; i < PIXEL__MAX; i++)
+		if (l->pixel[i] != NULL)
+			json_object_set_new(j, link_pixel_names[i],
+			    json_string(l->pixel[i]));
+	json_object_set_new(j, "escape_inapp", json_boolean(l->escape_inapp));
+	if (l->expires_at != 0) {
+		lz_time_fmt_iso(l->expires_at, ts, sizeof(ts), 1);
+		json_object_set_new(j, "expires_at", json_string(ts));
+	}
+	json_object_set_new(j, "max_clicks", json_integer(l->max_clicks));
+	if (l->utm != NULL)
+		json_object_set_new(j, "utm", json_deep_copy(l->utm));
+	return j;
+}
+
+/* The members of a patch: create fields but slug; read-only and unknown
+ * ones refused. */
+static int
+patch_keys_ok(const json_t *patch, struct lz_verr *e)
+{
+	const char	*key;
+	json_t		*v;
+	size_t		 i;
+
+	json_object_foreach((json_t *)(uintptr_t)patch, key, v) {
+		for (i = 0; i < LZ_NELEM(read_only); i++)
+			if (strcmp(key, read_only[i]) == 0) {
+				lz_verr_set(e, 400, "read_only_field", key,
+				    "'%s' cannot be changed%s.", key,
+				    strcmp(key, "slug") == 0 ? ": a short URL "
+				    "keeps its meaning once shared" : "");
+				return -1;
+			}
+		for (i = 0; i < F__MAX; i++)
+			if (strcmp(key, create_fields[i].name) == 0)
+				break;
+		if (i == F__MAX) {
+			lz_verr_set(e, 400, "unknown_field", key, "Unknown "
+			    "field '%.64s'.", key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+link_parse_patch(const struct link *stored, const json_t *patch,
+    int64_t now, struct link *l, struct lz_verr *e)
+{
+	json_t		*body;
+	const json_t	*pw;
+	int		 rc;
+
+	if (patch_keys_ok(patch, e) == -1)
+		return -1;
+	body = lz_json_merge_patch(link_body(stored), patch);
+	/* A kept expiry stands as it is; a new one must be ahead. */
+	rc = link_parse(body, json_is_string(json_object_get(patch,
+	    "expires_at")) ? now : INT64_MIN, l, e);
+	json_decref(body);
+	if (rc == -1)
+		return -1;
+	pw = json_object_get(patch, "password");
+	if (pw == NULL && stored->password_hash != NULL)
+		l->password_hash = xstrdup(stored->password_hash);
+	l->id = stored->id;
+	l->account_id = stored->account_id;
+	l->slug = xstrdup(stored->slug);
+	l->revision = stored->revision;
+	return 0;
+}
+
 enum link_status
 link_status(const struct link *l, int64_t now)
 {
@@ -600,8 +701,6 @@ str_or_jnull(const char *s)
 json_t *
 link_json(const struct link *l, const char *base_url, int64_t now)
 {
-	static const char *const status_names[] = { "active", "expired",
-	    "capped", "disabled" };
 	json_t		*j, *stats, *revenue, *amt;
 	const char	*cur;
 	char		*short_url;
@@ -630,7 +729,7 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 	json_object_set_new(j, "has_password",
 	    json_boolean(l->password_hash != NULL));
 	json_object_set_new(j, "status",
-	    json_string(status_names[link_status(l, now)]));
+	    json_string(link_status_names[link_status(l, now)]));
 	json_object_set_new(j, "created_at", lz_json_time(l->created_at));
 
 	stats = json_object();

@@ -66,20 +66,47 @@ struct link {
 	int64_t		 deleted_at;	/* 0: live */
 	int64_t		 flagged_at;	/* 0: not flagged by the safety scan */
 	char		*flag_reason;
+	int64_t		 revision;	/* edits so far (store/links.h) */
 };
 
 extern const char *const link_mode_names[];	/* NULL-terminated */
 extern const char *const link_pixel_names[];	/* "pixel_fb", ... */
+extern const char *const link_status_names[];	/* by enum link_status,
+						   NULL-terminated */
 
 void	link_free(struct link *);
 
 /*
  * Validates a create body into l (zeroed by the caller), applying the
- * defaults.  now is the current time in ms (for expires_at).  Returns 0,
- * or -1 with e filled (400, naming the field).
+ * defaults.  An expires_at must be later than now (ms; INT64_MIN: any
+ * time).  Returns 0, or -1 with e filled (400, naming the field).
  */
 int	link_parse(const json_t *body, int64_t now, struct link *l,
 	    struct lz_verr *e);
+
+/*
+ * The create body of a stored link: its create fields as link_parse
+ * takes them back (expires_at to the millisecond), without slug and
+ * password.  A new object.
+ */
+json_t	*link_body(const struct link *);
+
+/*
+ * An edit (DESIGN 3.9): applies patch, a JSON merge patch (RFC 7396) of
+ * the create fields, to link_body(stored) and validates the result with
+ * link_parse into l (zeroed by the caller), so that every rule of create
+ * holds for the edited link.  The representation's other members (slug,
+ * id, short_url, has_password, status, created_at, stats) are read-only:
+ * 400 read_only_field naming the member; unknown members 400
+ * unknown_field.  An expires_at the patch sets must be later than now; a
+ * kept one is kept, even when it passed (the link stays expired).
+ * password: a text is the new password (l->password, to hash), null
+ * removes it, absent keeps the stored hash (l->password_hash).  l gets
+ * stored's id, account, slug and revision.  Returns 0, or -1 with e
+ * filled.
+ */
+int	link_parse_patch(const struct link *stored, const json_t *patch,
+	    int64_t now, struct link *l, struct lz_verr *e);
 
 /* 1 when s is a syntactically valid slug (1-64 of [A-Za-z0-9_-]). */
 int	slug_valid(const char *s);

@@ -1,5 +1,5 @@
 /*
- * linkops.c -- creating and deleting links.
+ * linkops.c -- creating, editing and deleting links.
  */
 #include "config.h"
 
@@ -19,21 +19,59 @@
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
+#include "webhook.h"
 
 #define SLUG_TRIES	8
 
+#define EDIT_TRIES	3
+
 /*
- * Hashes a link password with argon2id (pwhash.h): links_workers checks
- * at once must fit in RAM, see lz-links(8).
+ * Replaces a new password of l (l->password) by its argon2id hash
+ * (pwhash.h: links_workers checks at once must fit in RAM, see
+ * lz-links(8)) and forgets the plain text; 0, or -1 with e filled.
  */
-static char *
-hash_password(const char *pw)
+static int
+take_password(struct link *l, struct lz_verr *e)
 {
 	char	 out[crypto_pwhash_STRBYTES];
+	int	 rc;
 
-	if (lz_pwhash(pw, out) == -1)
-		return NULL;
-	return xstrdup(out);
+	if (l->password == NULL)
+		return 0;
+	rc = lz_pwhash(l->password, out);
+	sodium_memzero(l->password, strlen(l->password));
+	free(l->password);
+	l->password = NULL;
+	if (rc == -1) {
+		lz_verr_set(e, 500, "internal_error", NULL, "The password "
+		    "could not be hashed.");
+		return -1;
+	}
+	free(l->password_hash);
+	l->password_hash = xstrdup(out);
+	return 0;
+}
+
+/* The checks of a valid link that go beyond its fields: Safe Browsing
+ * sees every destination in one request (the local scan ran in
+ * link_parse), and a new password is hashed.  0, or -1 with e. */
+static int
+checked(struct link *l, struct lz_verr *e)
+{
+	if (safety_remote(links.conf, l, e) == -1)
+		return -1;
+	return take_password(l, e);
+}
+
+/* A write that failed: rolled back, l freed, e says so.  -1. */
+static int
+unstored(struct link *l, struct lz_verr *e)
+{
+	lz_db_rollback(&links.db);
+	lz_verr_set(e, 500, "internal_error", NULL, "The link could not be "
+	    "stored.");
+	link_free(l);
+	return -1;
 }
 
 int
@@ -48,25 +86,13 @@ linkops_create(const json_t *body, int64_t account_id,
 	memset(l, 0, sizeof(*l));
 	if (link_parse(body, now, l, e) == -1)
 		goto fail;
-	/* The local scan ran in link_parse; Safe Browsing sees every
-	 * destination of the link in one request. */
-	if (safety_remote(links.conf, l, e) == -1)
-		goto fail;
 	if (l->slug != NULL && slug_reserved(links.conf, l->slug)) {
 		lz_verr_set(e, 409, "slug_reserved", "slug", "The slug '%s' is "
 		    "reserved.", l->slug);
 		goto fail;
 	}
-	if (l->password != NULL) {
-		if ((l->password_hash = hash_password(l->password)) == NULL) {
-			lz_verr_set(e, 500, "internal_error", NULL, "The "
-			    "password could not be hashed.");
-			goto fail;
-		}
-		sodium_memzero(l->password, strlen(l->password));
-		free(l->password);
-		l->password = NULL;
-	}
+	if (checked(l, e) == -1)
+		goto fail;
 	l->account_id = account_id;
 	l->created_at = now;
 	random_slug = l->slug == NULL;
@@ -110,22 +136,113 @@ linkops_create(const json_t *body, int64_t account_id,
 		goto dberr;
 	}
 	/* link.created is queued in the transaction that creates the link. */
-	if (events_link_created(&links.db, l, links.conf->base_url, now) == -1)
+	if (events_link(&links.db, WEBHOOK_EV_LINK_CREATED, l,
+	    links.conf->base_url, now) == -1)
 		goto dberr;
 	if (lz_db_commit(&links.db) == -1)
 		goto dberr;
 	return 0;
 dberr:
-	lz_db_rollback(&links.db);
-	lz_verr_set(e, 500, "internal_error", NULL, "The link could not be "
-	    "stored.");
+	return unstored(l, e);
 fail:
 	link_free(l);
 	return -1;
 }
 
+/*
+ * One try of an edit: the link as stored, patched, checked and written
+ * if nobody edited it meanwhile.  0 done, 1 edited meanwhile (try
+ * again), -1 with e filled.
+ */
+static int
+update_once(int64_t id, int64_t account_id, const json_t *patch,
+    int64_t now, struct link *out, struct lz_verr *e)
+{
+	struct link	 stored, l;
+	int		 rc;
+
+	memset(&l, 0, sizeof(l));
+	if (linkops_get(id, account_id, &stored, e) == -1)
+		return -1;
+	rc = link_parse_patch(&stored, patch, now, &l, e);
+	link_free(&stored);
+	if (rc == -1 || checked(&l, e) == -1) {
+		link_free(&l);
+		return -1;
+	}
+	if (lz_db_begin(&links.db) == -1 ||
+	    (rc = store_link_update(&links.db, &l, account_id)) == -1)
+		goto dberr;
+	if (rc == 0) {
+		lz_db_rollback(&links.db);
+		link_free(&l);
+		return 1;
+	}
+	/* link.updated is queued in the transaction of the edit. */
+	if (store_link_get(&links.db, id, account_id, out) != 1)
+		goto dberr;
+	if (events_link(&links.db, WEBHOOK_EV_LINK_UPDATED, out,
+	    links.conf->base_url, now) == -1 || lz_db_commit(&links.db) == -1) {
+		link_free(out);
+		goto dberr;
+	}
+	link_free(&l);
+	return 0;
+dberr:
+	return unstored(&l, e);
+}
+
+int
+linkops_get(int64_t id, int64_t account_id, struct link *l,
+    struct lz_verr *e)
+{
+	int	 rc;
+
+	if ((rc = store_link_get(&links.db, id, account_id, l)) == 1)
+		return 0;
+	if (rc == 0)
+		lz_verr_set(e, 404, "not_found", "id", "There is no link with "
+		    "this id.");
+	else
+		lz_verr_set(e, 500, "internal_error", NULL, "The link could "
+		    "not be read.");
+	return -1;
+}
+
+int
+linkops_update(int64_t id, int64_t account_id, const json_t *patch,
+    int64_t now, struct link *out, struct lz_verr *e)
+{
+	int	 tries, rc = 1;
+
+	memset(out, 0, sizeof(*out));
+	for (tries = 0; tries < EDIT_TRIES && rc == 1; tries++)
+		rc = update_once(id, account_id, patch, now, out, e);
+	if (rc == 1)
+		lz_verr_set(e, 409, "edit_conflict", NULL, "The link was "
+		    "edited by another request at the same time; try again.");
+	return rc == 0 ? 0 : -1;
+}
+
 int
 linkops_delete(int64_t id, int64_t account_id, int64_t now)
 {
-	return store_link_delete(&links.db, id, account_id, now);
+	struct link	 l;
+	char		 slug[SLUG_MAX + 1];
+	int		 rc;
+
+	if (lz_db_begin(&links.db) == -1)
+		return -1;
+	memset(&l, 0, sizeof(l));
+	rc = store_link_delete(&links.db, id, account_id, now, slug,
+	    &l.account_id);
+	l.id = id;
+	l.slug = slug;
+	/* link.deleted is queued in the transaction of the delete. */
+	if (rc == 1 && (events_link(&links.db, WEBHOOK_EV_LINK_DELETED, &l,
+	    NULL, now) == -1 || lz_db_commit(&links.db) == -1))
+		rc = -1;
+	if (rc != 1)
+		lz_db_rollback(&links.db);
+	return rc;
 }

@@ -1,8 +1,8 @@
 /*
  * linkops.h -- what happens to links, independent of who asks: the public
  * API and the dashboard (both through api_links.c) create links here, and
- * they and lzctl delete them here, so the rules (validation, slugs,
- * reservation, link cap, password hashing, the link.created event) exist
+ * they and lzctl edit and delete them here, so the rules (validation,
+ * slugs, reservation, link cap, password hashing, the link events) exist
  * once.
  */
 #ifndef LZ_LINKOPS_H
@@ -26,8 +26,27 @@ int	linkops_create(const json_t *body, int64_t account_id,
 	    const struct lz_plan *plan, int64_t now, struct link *out,
 	    struct lz_verr *e);
 
-/* Deletes (tombstones) a link of account_id (ACCOUNT_ANY: of anyone).
- * 1, 0, -1. */
+/* The live link id of account_id (ACCOUNT_ANY: of anyone) into l
+ * (caller frees): 0, or -1 with e filled: 404 not_found, 500. */
+int	linkops_get(int64_t id, int64_t account_id, struct link *l,
+	    struct lz_verr *e);
+
+/*
+ * Edits the live link id of account_id (ACCOUNT_ANY: of anyone) with
+ * patch, a JSON merge patch of its create fields (link_parse_patch: every
+ * rule of create holds for the result).  The slug never changes.  On
+ * success returns 0 with the stored link in *out (caller frees).  On
+ * failure returns -1 with e filled: 400 invalid or read-only field, 404
+ * no such live link, 409 edited by others meanwhile, again and again,
+ * 500 storage failure.  Written, with the link.updated event, only if
+ * the link is as it was read (store_link_update); else read and tried
+ * again.
+ */
+int	linkops_update(int64_t id, int64_t account_id, const json_t *patch,
+	    int64_t now, struct link *out, struct lz_verr *e);
+
+/* Deletes (tombstones) a link of account_id (ACCOUNT_ANY: of anyone),
+ * with the link.deleted event.  1, 0, -1. */
 int	linkops_delete(int64_t id, int64_t account_id, int64_t now);
 
 #endif

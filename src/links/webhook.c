@@ -30,7 +30,10 @@
 #include "util.h"
 #include "webhook.h"
 
-static const char *const event_names[] = { "click", "link.created" };
+/* By bit, WEBHOOK_EV_*. */
+static const char *const event_names[] = { "click", "link.created",
+    "link.updated", "link.deleted" };
+#define EVENTS_LIST	"click, link.created, link.updated, link.deleted"
 
 void
 webhook_delivery_free(struct webhook_delivery *d)
@@ -68,8 +71,8 @@ webhook_events_parse(const char *s, unsigned *mask, struct lz_verr *e)
 				break;
 		if (j == LZ_NELEM(event_names)) {
 			lz_verr_set(e, 400, "invalid_events", "events",
-			    "Unknown event '%.40s': events are click and "
-			    "link.created.", v[i]);
+			    "Unknown event '%.40s': events are "
+			    EVENTS_LIST ".", v[i]);
 			rc = -1;
 		} else
 			*mask |= 1u << j;
@@ -77,7 +80,7 @@ webhook_events_parse(const char *s, unsigned *mask, struct lz_verr *e)
 	lz_strlist_free(v, n);
 	if (rc == 0 && *mask == 0) {
 		lz_verr_set(e, 400, "invalid_events", "events", "Choose at "
-		    "least one event: click, link.created.");
+		    "least one event: " EVENTS_LIST ".");
 		rc = -1;
 	}
 	return rc;
@@ -292,7 +295,7 @@ webhook_add(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
 
 	if (events == 0 || (events & ~(unsigned)WEBHOOK_EV_ALL) != 0) {
 		lz_verr_set(e, 400, "invalid_events", "events", "Choose at "
-		    "least one event: click, link.created.");
+		    "least one event: " EVENTS_LIST ".");
 		return -1;
 	}
 	/* The cap first: a resolution is the costly part. */
@@ -443,19 +446,13 @@ webhook_json(const struct webhook *w)
 json_t *
 webhook_delivery_json(const struct webhook_delivery *d)
 {
-	json_t	*j;
-
-	j = json_object();
-	json_object_set_new(j, "id", json_string(d->uuid));
-	json_object_set_new(j, "event", json_string(d->event));
-	json_object_set_new(j, "state", json_string(d->state));
-	json_object_set_new(j, "attempts", json_integer(d->attempts));
-	json_object_set_new(j, "created_at", lz_json_time(d->created_at));
-	json_object_set_new(j, "next_attempt_at", lz_json_time(d->next_at));
-	json_object_set_new(j, "finished_at", lz_json_time(d->finished_at));
-	json_object_set_new(j, "last_status_code", d->last_status ?
-	    json_integer(d->last_status) : json_null());
-	json_object_set_new(j, "last_error", d->last_error[0] ?
-	    json_string(d->last_error) : json_null());
-	return j;
+	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o?}",
+	    "id", d->uuid, "event", d->event, "state", d->state,
+	    "attempts", d->attempts, "created_at", lz_json_time(d->created_at),
+	    "next_attempt_at", lz_json_time(d->next_at),
+	    "finished_at", lz_json_time(d->finished_at),
+	    "last_status_code", d->last_status ?
+	    json_integer(d->last_status) : json_null(),
+	    "last_error", d->last_error[0] ? json_string(d->last_error) :
+	    json_null());
 }

@@ -27,7 +27,9 @@ struct lz_verr;
 
 #define WEBHOOK_EV_CLICK	0x01
 #define WEBHOOK_EV_LINK_CREATED	0x02
-#define WEBHOOK_EV_ALL		0x03
+#define WEBHOOK_EV_LINK_UPDATED	0x04
+#define WEBHOOK_EV_LINK_DELETED	0x08
+#define WEBHOOK_EV_ALL		0x0f
 
 #define WEBHOOK_SECRET_PREFIX	"whsec_"
 #define WEBHOOK_SECRET_RANDOM	32	/* base62: 190 bits */
@@ -84,7 +86,7 @@ void	webhook_delivery_free(struct webhook_delivery *);
 
 /* ---- events ---------------------------------------------------------- */
 
-/* "click" or "link.created" for one WEBHOOK_EV_* bit, else NULL. */
+/* "click", "link.created", ... for one WEBHOOK_EV_* bit, else NULL. */
 const char *webhook_event_name(unsigned bit);
 /*
  * Parses a comma-separated list of event names into a mask.  Returns 0,

@@ -1,5 +1,6 @@
 /*
- * cmd_links.c -- lzctl link: list, show, delete, stats, flagged, unflag.
+ * cmd_links.c -- lzctl link: list, show, edit, delete, stats, flagged,
+ * unflag.
  * The rules are linkops.c's and stats.c's; this file only reads
  * arguments and prints.
  */
@@ -24,6 +25,7 @@
 #include "util.h"
 
 #define LIST_MAX	1000000	/* links a list prints at most */
+#define EDIT_MAX	64	/* operands of link edit */
 
 static void
 print_link(struct link *l, void *arg)
@@ -67,31 +69,112 @@ link_list(struct ctl_args *a)
 		return EXIT_NOTFOUND;
 	printf("ID\tSLUG\tACCOUNT\tCLICKS\tCREATED\tTARGET\n");
 	return store_link_list(&links.db, account, 0, (long)a->opt[O_LIMIT].i,
-	    print_link, NULL) < 0;
+	    NULL, print_link, NULL) < 0;
+}
+
+/* The link as JSON, for admins: the representation, its account and
+ * the flag the safety scan set. */
+static void
+print_json(const struct link *l)
+{
+	json_t	*j;
+	char	*s, ts[32];
+
+	j = link_json(l, ctl_conf->base_url, lz_now_ms());
+	json_object_set_new(j, "account_id", json_integer(l->account_id));
+	if (l->flagged_at != 0) {
+		lz_time_fmt_iso(l->flagged_at, ts, sizeof(ts), 0);
+		json_object_set_new(j, "flagged_at", json_string(ts));
+		json_object_set_new(j, "flag_reason",
+		    json_string(l->flag_reason ? l->flag_reason : ""));
+	}
+	s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	printf("%s\n", s);
+	free(s);
+	json_decref(j);
 }
 
 static int
 link_show(struct ctl_args *a)
 {
 	struct link	 l;
-	json_t		*j;
-	char		*s, ts[32];
 
 	if (!find_link(a->argv[0], &l))
 		return EXIT_NOTFOUND;
-	j = link_json(&l, ctl_conf->base_url, lz_now_ms());
-	json_object_set_new(j, "account_id", json_integer(l.account_id));
-	if (l.flagged_at != 0) {
-		lz_time_fmt_iso(l.flagged_at, ts, sizeof(ts), 0);
-		json_object_set_new(j, "flagged_at", json_string(ts));
-		json_object_set_new(j, "flag_reason",
-		    json_string(l.flag_reason ? l.flag_reason : ""));
-	}
-	s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-	printf("%s\n", s);
-	free(s);
-	json_decref(j);
+	print_json(&l);
 	link_free(&l);
+	return 0;
+}
+
+/*
+ * The patch of lzctl link edit: FIELD=TEXT sets a text, FIELD:=JSON any
+ * JSON value (a number, true, null, an object ...), as httpie writes
+ * them.  NULL after saying what is wrong.
+ */
+static json_t *
+edit_patch(int argc, char **argv)
+{
+	json_t		*patch, *v;
+	json_error_t	 je;
+	char		*eq, *name;
+	int		 i, raw;
+
+	patch = json_object();
+	for (i = 0; i < argc; i++) {
+		eq = strchr(argv[i], '=');
+		raw = eq != NULL && eq > argv[i] && eq[-1] == ':';
+		if (eq == NULL || eq - raw == argv[i]) {
+			ctl_err("'%s' is not FIELD=TEXT or FIELD:=JSON",
+			    argv[i]);
+			goto fail;
+		}
+		name = xstrndup(argv[i], (size_t)(eq - argv[i] - raw));
+		v = raw ? json_loads(eq + 1, JSON_DECODE_ANY |
+		    JSON_REJECT_DUPLICATES, &je) : json_string(eq + 1);
+		if (v == NULL || json_object_get(patch, name) != NULL) {
+			if (v == NULL)
+				ctl_err("%s: %s", argv[i], raw ? je.text :
+				    "not UTF-8");
+			else
+				ctl_err("%s is given twice", name);
+			json_decref(v);
+			free(name);
+			goto fail;
+		}
+		json_object_set_new(patch, name, v);
+		free(name);
+	}
+	return patch;
+fail:
+	json_decref(patch);
+	return NULL;
+}
+
+/* lzctl link edit ID|SLUG FIELD=VALUE...: linkops_update, as PATCH does
+ * it, for any account. */
+static int
+link_edit(struct ctl_args *a)
+{
+	struct lz_verr	 e;
+	struct link	 l, out;
+	json_t		*patch;
+	int		 rc;
+
+	if ((patch = edit_patch(a->argc - 1, a->argv + 1)) == NULL)
+		return EXIT_USAGE;
+	if (!find_link(a->argv[0], &l)) {
+		json_decref(patch);
+		return EXIT_NOTFOUND;
+	}
+	rc = linkops_update(l.id, ACCOUNT_ANY, patch, lz_now_ms(), &out, &e);
+	json_decref(patch);
+	link_free(&l);
+	if (rc == -1) {
+		ctl_err("%s", e.msg);
+		return e.status == 404 ? EXIT_NOTFOUND : 1;
+	}
+	print_json(&out);
+	link_free(&out);
 	return 0;
 }
 
@@ -295,6 +378,8 @@ static const struct ctl_cmd link_cmds[] = {
 	    [O_LIMIT] = { .name = "limit", .ch = 'n', .type = CTL_INT, .min = 1,
 	        .max = LIST_MAX, .def = 100 } } },
 	{ "show", "ID|SLUG", 1, 1, CTL_DB, link_show, { { 0 } } },
+	{ "edit", "ID|SLUG FIELD=TEXT|FIELD:=JSON ...", 2, EDIT_MAX, CTL_DB,
+	  link_edit, { { 0 } } },
 	{ "delete", "ID|SLUG", 1, 1, CTL_DB, link_delete, { { 0 } } },
 	{ "stats", "ID|SLUG [--from TIME] [--to TIME]", 1, 1, CTL_DB,
 	  link_stats,

@@ -247,7 +247,7 @@ hook_deliveries(struct ctl_args *a)
 }
 
 static const struct ctl_cmd webhook_cmds[] = {
-	{ "add", "ACCOUNT URL [--events click,link.created]", 2, 2, 0,
+	{ "add", "ACCOUNT URL [--events EVENT,...]", 2, 2, 0,
 	  hook_add, { { .name = "events", .ch = 'e', .type = CTL_STR } } },
 	{ "list", "[ACCOUNT]", 0, 1, CTL_DB, hook_list, { { 0 } } },
 	{ "rotate", "WEBHOOK-ID", 1, 1, 0, hook_rotate, { { 0 } } },

@@ -110,44 +110,161 @@ static const struct lz_sql sql[RD__MAX] = {
 struct lz_sqlset pstore_catalog_sql = LZ_SQLSET("prompt catalog", sql);
 static struct lz_sqlset *const set = &pstore_catalog_sql;
 
-/* A row reader: reads a row of st and calls the caller's fn with it. */
-typedef void row_fn(struct lz_stmt *, void *fn, void *arg);
+/*
+ * The kinds of rows the lists hand out: each read by its column table
+ * (db.h's lz_cols) into its struct, then given to the caller's fn.
+ */
+enum rowkind { R_TOOL, R_INTEG, R_MODEL, R_COLL, R_ITEM, R_TUT, R_KW };
+
+union rowfn {
+	void	(*tool)(const struct toolrow *, void *);
+	void	(*integ)(const struct integrow *, void *);
+	void	(*model)(const struct modelrow *, void *);
+	void	(*coll)(const struct collrow *, void *);
+	void	(*item)(const struct itemrow *, void *);
+	void	(*tut)(const struct tutrow *, void *);
+	void	(*kw)(const struct kwrow *, void *);
+};
+
+union row {
+	struct toolrow	 tool;
+	struct integrow	 integ;
+	struct modelrow	 model;
+	struct collrow	 coll;
+	struct itemrow	 item;
+	struct tutrow	 tut;
+	struct kwrow	 kw;
+};
+
+static const struct lz_col tool_cols[] = {
+	LZ_COL(toolrow, TEXT, key), LZ_COL(toolrow, TEXT, label),
+	LZ_COL(toolrow, TEXT_OR_NULL, label_en), LZ_COL(toolrow, TEXT, medium),
+	LZ_COL(toolrow, TEXT, description),
+	LZ_COL(toolrow, TEXT_OR_NULL, description_en),
+	LZ_COL(toolrow, LL, count)
+};
+static const struct lz_col integ_cols[] = {
+	LZ_COL(integrow, TEXT, key), LZ_COL(integrow, TEXT, tool_key),
+	LZ_COL(integrow, TEXT, name), LZ_COL(integrow, TEXT, vendor),
+	LZ_COL(integrow, TEXT, category),
+	LZ_COL(integrow, TEXT, generator_kind),
+	LZ_COL(integrow, TEXT, generator_url), LZ_COL(integrow, TEXT, tool),
+	LZ_COL(integrow, LL, count)
+};
+static const struct lz_col model_cols[] = {
+	LZ_COL(modelrow, TEXT, key), LZ_COL(modelrow, TEXT, name),
+	LZ_COL(modelrow, TEXT, category), LZ_COL(modelrow, TEXT, version),
+	LZ_COL(modelrow, TEXT, vendor), LZ_COL(modelrow, TEXT, notes),
+	LZ_COL(modelrow, TEXT_OR_NULL, notes_en),
+	LZ_COL(modelrow, TEXT, source_url), LZ_COL(modelrow, TEXT, checked_on),
+	LZ_COL(modelrow, TEXT, verified_on),
+	LZ_COL(modelrow, TEXT, verification), LZ_COL(modelrow, TEXT, status),
+	LZ_COL(modelrow, TEXT, tool_key), LZ_COL(modelrow, TEXT, generator_url),
+	LZ_COL(modelrow, TEXT, record_type)
+};
+/* has_cost is set apart: column 8 is read twice. */
+static const struct lz_col coll_cols[] = {
+	LZ_COL(collrow, I64, id), LZ_COL(collrow, TEXT, slug),
+	LZ_COL(collrow, TEXT, title), LZ_COL(collrow, TEXT_OR_NULL, title_en),
+	LZ_COL(collrow, TEXT, summary),
+	LZ_COL(collrow, TEXT_OR_NULL, summary_en),
+	LZ_COL(collrow, TEXT_OR_NULL, kicker),
+	LZ_COL(collrow, TEXT_OR_NULL, kicker_en),
+	LZ_COL(collrow, LL, unlock_cost), LZ_COL(collrow, I64, updated_at),
+	LZ_COL(collrow, TEXT, translation)
+};
+static const struct lz_col item_cols[] = {
+	LZ_COL(itemrow, LL, position), LZ_COL(itemrow, TEXT, note),
+	LZ_COL(itemrow, TEXT_OR_NULL, note_en), LZ_COL(itemrow, TEXT, slug),
+	LZ_COL(itemrow, TEXT, title), LZ_COL(itemrow, TEXT_OR_NULL, title_en),
+	LZ_COL(itemrow, INT, is_pro)
+};
+static const struct lz_col tut_cols[] = {
+	LZ_COL(tutrow, TEXT, slug), LZ_COL(tutrow, TEXT, title),
+	LZ_COL(tutrow, TEXT, summary), LZ_COL(tutrow, TEXT_OR_NULL, markdown),
+	LZ_COL(tutrow, TEXT, source_url), LZ_COL(tutrow, I64, published_at),
+	LZ_COL(tutrow, I64, updated_at)
+};
+static const struct lz_col kw_cols[] = {
+	LZ_COL(kwrow, TEXT, slug), LZ_COL(kwrow, TEXT, term),
+	LZ_COL(kwrow, TEXT, term_en), LZ_COL(kwrow, TEXT, category),
+	LZ_COL(kwrow, TEXT, definition), LZ_COL(kwrow, TEXT, when_to_use),
+	LZ_COL(kwrow, TEXT, how_to_ask), LZ_COL(kwrow, TEXT, gotcha),
+	LZ_COL(kwrow, TEXT, related), LZ_COL(kwrow, TEXT, tags),
+	LZ_COL(kwrow, I64, updated_at)
+};
+
+static const struct {
+	const struct lz_col	*cols;
+	size_t			 n;
+} kinds[] = {
+	[R_TOOL] = { tool_cols, LZ_NELEM(tool_cols) },
+	[R_INTEG] = { integ_cols, LZ_NELEM(integ_cols) },
+	[R_MODEL] = { model_cols, LZ_NELEM(model_cols) },
+	[R_COLL] = { coll_cols, LZ_NELEM(coll_cols) },
+	[R_ITEM] = { item_cols, LZ_NELEM(item_cols) },
+	[R_TUT] = { tut_cols, LZ_NELEM(tut_cols) },
+	[R_KW] = { kw_cols, LZ_NELEM(kw_cols) },
+};
 
 struct rows {
-	row_fn	*row;
-	void	*fn;
-	void	*arg;
+	enum rowkind	 kind;
+	union rowfn	 fn;
+	void		*arg;
 };
 
 static void
 each(struct lz_stmt *st, void *arg)
 {
 	struct rows	*r = arg;
+	union row	 w;
 
-	r->row(st, r->fn, r->arg);
+	lz_cols(st, kinds[r->kind].cols, kinds[r->kind].n, &w);
+	switch (r->kind) {
+	case R_TOOL:	r->fn.tool(&w.tool, r->arg); break;
+	case R_INTEG:	r->fn.integ(&w.integ, r->arg); break;
+	case R_MODEL:	r->fn.model(&w.model, r->arg); break;
+	case R_COLL:
+		w.coll.has_cost = !lz_col_null(st, 8);
+		r->fn.coll(&w.coll, r->arg);
+		break;
+	case R_ITEM:	r->fn.item(&w.item, r->arg); break;
+	case R_TUT:	r->fn.tut(&w.tut, r->arg); break;
+	case R_KW:	r->fn.kw(&w.kw, r->arg); break;
+	}
 }
 
-/* Runs st, handing each row to row(st, fn, arg); the rows or -1. */
+/* Runs st, handing each row of kind to fn(row, arg); the rows or -1. */
 static long
-rows(struct lz_stmt *st, row_fn *row, void *fn, void *arg)
+rows(struct lz_stmt *st, enum rowkind kind, union rowfn fn, void *arg)
 {
-	struct rows	 r = { row, fn, arg };
+	struct rows	 r = { kind, fn, arg };
 
 	return lz_each(st, each, &r);
 }
 
 /*
  * A page of a list: the rows of statement list with v[0..n) bound, to
- * row(fn, arg); then the size of the whole list, statement count with
+ * fn(row, arg); then the size of the whole list, statement count with
  * v[0..nc).  The size, or -1.
  */
 static long long
 page(struct lz_db *db, int list, int count, const struct lz_val *v,
-    size_t n, size_t nc, row_fn *row, void *fn, void *arg)
+    size_t n, size_t nc, enum rowkind kind, union rowfn fn, void *arg)
 {
-	if (rows(lz_db_stmtv(db, set, list, v, n), row, fn, arg) < 0)
+	if (rows(lz_db_stmtv(db, set, list, v, n), kind, fn, arg) < 0)
 		return -1;
 	return pstore_count(lz_db_stmtv(db, set, count, v, nc));
+}
+
+/* The item called slug of statement i: 1, 0, -1. */
+static int
+by_slug(struct lz_db *db, int i, const char *slug, enum rowkind kind,
+    union rowfn fn, void *arg)
+{
+	const struct lz_val	 v = LZ_TEXT(slug);
+
+	return (int)rows(lz_db_stmtv(db, set, i, &v, 1), kind, fn, arg);
 }
 
 /* ---- tags ------------------------------------------------------------ */
@@ -261,21 +378,6 @@ out:
 
 /* ---- tools, integrations, models ------------------------------------- */
 
-static void
-row_tool(struct lz_stmt *st, void *fn, void *arg)
-{
-	struct toolrow	 t;
-
-	t.key = lz_col_text(st, 0);
-	t.label = lz_col_text(st, 1);
-	t.label_en = lz_col_text_or_null(st, 2);
-	t.medium = lz_col_text(st, 3);
-	t.description = lz_col_text(st, 4);
-	t.description_en = lz_col_text_or_null(st, 5);
-	t.count = lz_col_i64(st, 6);
-	((void (*)(const struct toolrow *, void *))fn)(&t, arg);
-}
-
 long long
 pstore_tools(struct lz_db *db, const char *medium, const char *q, int64_t now,
     long long offset, long limit, void (*fn)(const struct toolrow *, void *),
@@ -284,25 +386,8 @@ pstore_tools(struct lz_db *db, const char *medium, const char *q, int64_t now,
 	const struct lz_val	 v[] = { LZ_TEXT(medium), LZ_TEXT(q),
 	    LZ_I64(limit), LZ_I64(offset), LZ_I64(now) };
 
-	return page(db, RD_TOOLS, RD_TOOLS_COUNT, v, LZ_NELEM(v), 2, row_tool,
-	    (void *)fn, arg);
-}
-
-static void
-row_integration(struct lz_stmt *st, void *fn, void *arg)
-{
-	struct integrow	 i;
-
-	i.key = lz_col_text(st, 0);
-	i.tool_key = lz_col_text(st, 1);
-	i.name = lz_col_text(st, 2);
-	i.vendor = lz_col_text(st, 3);
-	i.category = lz_col_text(st, 4);
-	i.generator_kind = lz_col_text(st, 5);
-	i.generator_url = lz_col_text(st, 6);
-	i.tool = lz_col_text(st, 7);
-	i.count = lz_col_i64(st, 8);
-	((void (*)(const struct integrow *, void *))fn)(&i, arg);
+	return page(db, RD_TOOLS, RD_TOOLS_COUNT, v, LZ_NELEM(v), 2, R_TOOL,
+	    (union rowfn){ .tool = fn }, arg);
 }
 
 long
@@ -312,30 +397,7 @@ pstore_integrations(struct lz_db *db, int64_t now,
 	const struct lz_val	 v = LZ_I64(now);
 
 	return rows(lz_db_stmtv(db, set, RD_INTEGRATIONS, &v, 1),
-	    row_integration, (void *)fn, arg);
-}
-
-static void
-row_model(struct lz_stmt *st, void *fn, void *arg)
-{
-	struct modelrow	 m;
-
-	m.key = lz_col_text(st, 0);
-	m.name = lz_col_text(st, 1);
-	m.category = lz_col_text(st, 2);
-	m.version = lz_col_text(st, 3);
-	m.vendor = lz_col_text(st, 4);
-	m.notes = lz_col_text(st, 5);
-	m.notes_en = lz_col_text_or_null(st, 6);
-	m.source_url = lz_col_text(st, 7);
-	m.checked_on = lz_col_text(st, 8);
-	m.verified_on = lz_col_text(st, 9);
-	m.verification = lz_col_text(st, 10);
-	m.status = lz_col_text(st, 11);
-	m.tool_key = lz_col_text(st, 12);
-	m.generator_url = lz_col_text(st, 13);
-	m.record_type = lz_col_text(st, 14);
-	((void (*)(const struct modelrow *, void *))fn)(&m, arg);
+	    R_INTEG, (union rowfn){ .integ = fn }, arg);
 }
 
 long long
@@ -347,30 +409,10 @@ pstore_models(struct lz_db *db, const char *category, const char *q,
 	    LZ_I64(limit), LZ_I64(offset) };
 
 	return page(db, RD_MODELS, RD_MODELS_COUNT, v, LZ_NELEM(v), 2,
-	    row_model, (void *)fn, arg);
+	    R_MODEL, (union rowfn){ .model = fn }, arg);
 }
 
 /* ---- collections ----------------------------------------------------- */
-
-static void
-row_collection(struct lz_stmt *st, void *fn, void *arg)
-{
-	struct collrow	 c;
-
-	c.id = lz_col_i64(st, 0);
-	c.slug = lz_col_text(st, 1);
-	c.title = lz_col_text(st, 2);
-	c.title_en = lz_col_text_or_null(st, 3);
-	c.summary = lz_col_text(st, 4);
-	c.summary_en = lz_col_text_or_null(st, 5);
-	c.kicker = lz_col_text_or_null(st, 6);
-	c.kicker_en = lz_col_text_or_null(st, 7);
-	c.has_cost = !lz_col_null(st, 8);
-	c.unlock_cost = lz_col_i64(st, 8);
-	c.updated_at = lz_col_i64(st, 9);
-	c.translation = lz_col_text(st, 10);
-	((void (*)(const struct collrow *, void *))fn)(&c, arg);
-}
 
 long long
 pstore_collections(struct lz_db *db, long long offset, long limit,
@@ -379,40 +421,15 @@ pstore_collections(struct lz_db *db, long long offset, long limit,
 	const struct lz_val	 v[] = { LZ_I64(limit), LZ_I64(offset) };
 
 	return page(db, RD_COLLECTIONS, RD_COLLECTIONS_COUNT, v, LZ_NELEM(v),
-	    0, row_collection, (void *)fn, arg);
-}
-
-/* The item called slug of statement i: 1, 0, -1. */
-static int
-by_slug(struct lz_db *db, int i, const char *slug, row_fn *row, void *fn,
-    void *arg)
-{
-	const struct lz_val	 v = LZ_TEXT(slug);
-
-	return (int)rows(lz_db_stmtv(db, set, i, &v, 1), row, fn, arg);
+	    0, R_COLL, (union rowfn){ .coll = fn }, arg);
 }
 
 int
 pstore_collection(struct lz_db *db, const char *slug,
     void (*fn)(const struct collrow *, void *), void *arg)
 {
-	return by_slug(db, RD_COLLECTION, slug, row_collection, (void *)fn,
-	    arg);
-}
-
-static void
-row_item(struct lz_stmt *st, void *fn, void *arg)
-{
-	struct itemrow	 i;
-
-	i.position = lz_col_i64(st, 0);
-	i.note = lz_col_text(st, 1);
-	i.note_en = lz_col_text_or_null(st, 2);
-	i.slug = lz_col_text(st, 3);
-	i.title = lz_col_text(st, 4);
-	i.title_en = lz_col_text_or_null(st, 5);
-	i.is_pro = lz_col_int(st, 6);
-	((void (*)(const struct itemrow *, void *))fn)(&i, arg);
+	return by_slug(db, RD_COLLECTION, slug, R_COLL,
+	    (union rowfn){ .coll = fn }, arg);
 }
 
 long long
@@ -423,26 +440,11 @@ pstore_collection_items(struct lz_db *db, int64_t id, int64_t now,
 	const struct lz_val	 v[] = { LZ_I64(id), LZ_I64(now), LZ_I64(limit),
 	    LZ_I64(offset) };
 
-	return page(db, RD_ITEMS, RD_ITEMS_COUNT, v, LZ_NELEM(v), 2, row_item,
-	    (void *)fn, arg);
+	return page(db, RD_ITEMS, RD_ITEMS_COUNT, v, LZ_NELEM(v), 2, R_ITEM,
+	    (union rowfn){ .item = fn }, arg);
 }
 
 /* ---- tutorials and keywords ------------------------------------------ */
-
-static void
-row_tutorial(struct lz_stmt *st, void *fn, void *arg)
-{
-	struct tutrow	 t;
-
-	t.slug = lz_col_text(st, 0);
-	t.title = lz_col_text(st, 1);
-	t.summary = lz_col_text(st, 2);
-	t.markdown = lz_col_text_or_null(st, 3);
-	t.source_url = lz_col_text(st, 4);
-	t.published_at = lz_col_i64(st, 5);
-	t.updated_at = lz_col_i64(st, 6);
-	((void (*)(const struct tutrow *, void *))fn)(&t, arg);
-}
 
 long long
 pstore_tutorials(struct lz_db *db, const char *q, long long offset,
@@ -452,33 +454,15 @@ pstore_tutorials(struct lz_db *db, const char *q, long long offset,
 	    LZ_I64(offset) };
 
 	return page(db, RD_TUTORIALS, RD_TUTORIALS_COUNT, v, LZ_NELEM(v), 1,
-	    row_tutorial, (void *)fn, arg);
+	    R_TUT, (union rowfn){ .tut = fn }, arg);
 }
 
 int
 pstore_tutorial(struct lz_db *db, const char *slug,
     void (*fn)(const struct tutrow *, void *), void *arg)
 {
-	return by_slug(db, RD_TUTORIAL, slug, row_tutorial, (void *)fn, arg);
-}
-
-static void
-row_keyword(struct lz_stmt *st, void *fn, void *arg)
-{
-	struct kwrow	 k;
-
-	k.slug = lz_col_text(st, 0);
-	k.term = lz_col_text(st, 1);
-	k.term_en = lz_col_text(st, 2);
-	k.category = lz_col_text(st, 3);
-	k.definition = lz_col_text(st, 4);
-	k.when_to_use = lz_col_text(st, 5);
-	k.how_to_ask = lz_col_text(st, 6);
-	k.gotcha = lz_col_text(st, 7);
-	k.related = lz_col_text(st, 8);
-	k.tags = lz_col_text(st, 9);
-	k.updated_at = lz_col_i64(st, 10);
-	((void (*)(const struct kwrow *, void *))fn)(&k, arg);
+	return by_slug(db, RD_TUTORIAL, slug, R_TUT,
+	    (union rowfn){ .tut = fn }, arg);
 }
 
 long long
@@ -490,12 +474,13 @@ pstore_keywords(struct lz_db *db, const char *q, const char *category,
 	    LZ_I64(limit), LZ_I64(offset) };
 
 	return page(db, RD_KEYWORDS, RD_KEYWORDS_COUNT, v, LZ_NELEM(v), 2,
-	    row_keyword, (void *)fn, arg);
+	    R_KW, (union rowfn){ .kw = fn }, arg);
 }
 
 int
 pstore_keyword(struct lz_db *db, const char *slug,
     void (*fn)(const struct kwrow *, void *), void *arg)
 {
-	return by_slug(db, RD_KEYWORD, slug, row_keyword, (void *)fn, arg);
+	return by_slug(db, RD_KEYWORD, slug, R_KW,
+	    (union rowfn){ .kw = fn }, arg);
 }

@@ -128,8 +128,11 @@ def field(name, value, code="invalid_field", status=400, base=None):
 # Authentication, on every route that takes a key.
 KEY_ROUTES = [("POST", "/api/v1/links"), ("GET", "/api/v1/links"),
               ("GET", "/api/v1/links/{LINK_A}"),
+              ("PATCH", "/api/v1/links/{LINK_A}"),
               ("DELETE", "/api/v1/links/{LINK_A}"),
-              ("GET", "/api/v1/links/{LINK_A}/stats")]
+              ("GET", "/api/v1/links/{LINK_A}/stats"),
+              ("GET", "/api/v1/links/{LINK_A}/qr"),
+              ("GET", "/api/v1/links/{LINK_A}/clicks")]
 BAD_AUTH = [
     ("no Authorization", None, "missing_api_key"),
     ("empty Authorization", "", "missing_api_key"),
@@ -151,15 +154,18 @@ for method, path in KEY_ROUTES:
         h = {} if value is None else {"Authorization": value}
         api("%s %s: %s" % (method, path, what), method, path, 401, code,
             body={"target_url": "https://example.com/"}
-            if method == "POST" else None, headers=h, auth=False)
+            if method in ("POST", "PATCH") else None, headers=h, auth=False)
 
 # Methods the routes do not take.
 for method, path in [("PUT", "/api/v1/links"), ("PATCH", "/api/v1/links"),
                      ("DELETE", "/api/v1/links"),
                      ("POST", "/api/v1/links/{LINK_A}"),
                      ("PUT", "/api/v1/links/{LINK_A}"),
-                     ("PATCH", "/api/v1/links/{LINK_A}"),
                      ("POST", "/api/v1/links/{LINK_A}/stats"),
+                     ("POST", "/api/v1/links/{LINK_A}/qr"),
+                     ("PATCH", "/api/v1/links/{LINK_A}/qr"),
+                     ("DELETE", "/api/v1/links/{LINK_A}/clicks"),
+                     ("POST", "/api/v1/links/{LINK_A}/clicks"),
                      ("DELETE", "/api/v1/links/{LINK_A}/stats"),
                      ("FOO", "/api/v1/links"),
                      ("PROPFIND", "/api/v1/links/{LINK_A}")]:
@@ -179,6 +185,8 @@ for query, code in (("v=2", "unknown_parameter"),
 for path in ["/api", "/api/", "/api/v2/links", "/api/v1/openapi.json/x",
              "/api/v1/openapi", "/api/v1", "/api/v1/",
              "/api/v1/link", "/api/v1/links/{LINK_A}/stats/x",
+             "/api/v1/links/{LINK_A}/qr/x", "/api/v1/links/{LINK_A}/clicks/1",
+             "/api/v1/links/{LINK_A}/qr.png",
              "/api/v1/links/{LINK_A}/x", "/api/v1/links//", "/api/v1/LINKS",
              "/api/v1/links/%2e%2e/links", "/api/conv/extra/deep"]:
     api("no route " + path, "GET", path, 404, "not_found")
@@ -208,6 +216,16 @@ for ident in ["0", "abc", "{LINK_B}", "9223372036854775807"]:
         "not_found")
     api("stats id " + ident, "GET", "/api/v1/links/%s/stats" % ident, 404,
         "not_found")
+    api("edit id " + ident, "PATCH", "/api/v1/links/" + ident, 404,
+        "not_found", body={"title": "x"})
+    api("qr id " + ident, "GET", "/api/v1/links/%s/qr" % ident, 404,
+        "not_found")
+    api("clicks id " + ident, "GET", "/api/v1/links/%s/clicks" % ident, 404,
+        "not_found")
+api("edit a deleted link", "PATCH", "/api/v1/links/{LINK_DELETED}", 404,
+    "not_found", body={"title": "x"})
+api("qr of a deleted link", "GET", "/api/v1/links/{LINK_DELETED}/qr", 404,
+    "not_found")
 
 # The list's query string.
 for qs, code in [
@@ -231,13 +249,142 @@ for qs, code in [
         ("cursor='+OR+1=1+--", "invalid_parameter"),
         ("cursor=%27%20OR%201%3D1%20--", "invalid_parameter"),
         ("limit=1;DROP+TABLE+links", "invalid_parameter"),
-        ("limit=1%3BDROP%20TABLE%20links", "invalid_parameter")]:
+        ("limit=1%3BDROP%20TABLE%20links", "invalid_parameter"),
+        # Searches and status filters (DESIGN 3.9).
+        ("q=", "invalid_parameter"), ("q=" + "q" * 201, "invalid_parameter"),
+        ("q=" + "%E6%96%87" * 201, "invalid_parameter"),
+        ("q=a%00b", "invalid_query"), ("q=a%07b", "invalid_query"),
+        ("q=%C0%AF", "invalid_query"), ("q=%ED%A0%80", "invalid_query"),
+        ("q=a&q=b", "duplicate_parameter"), ("Q=a", "unknown_parameter"),
+        ("status=", "invalid_parameter"),
+        ("status=Active", "invalid_parameter"),
+        ("status=deleted", "invalid_parameter"),
+        ("status=active,expired", "invalid_parameter"),
+        ("status=0", "invalid_parameter"),
+        ("status=active&status=capped", "duplicate_parameter")]:
     api("list ?" + qs, "GET", "/api/v1/links?" + qs, 400, code)
 for qs in ["x=1", "limit=1"]:
     api("get with ?" + qs, "GET", "/api/v1/links/{LINK_A}?" + qs, 400,
         "unknown_parameter")
     api("delete with ?" + qs, "DELETE", "/api/v1/links/{LINK_A}?" + qs,
         400, "unknown_parameter")
+    api("edit with ?" + qs, "PATCH", "/api/v1/links/{LINK_A}?" + qs, 400,
+        "unknown_parameter", body={"title": "x"})
+
+# QR codes: formats, sizes, margins, levels, suffixes.
+for qs, code in [
+        ("format=gif", "invalid_parameter"),
+        ("format=SVG", "invalid_parameter"),
+        ("format=", "invalid_parameter"), ("size=63", "invalid_parameter"),
+        ("size=2049", "invalid_parameter"), ("size=0", "invalid_parameter"),
+        ("size=-64", "invalid_parameter"), ("size=512px", "invalid_parameter"),
+        ("size=99999999999999999999", "invalid_parameter"),
+        ("size=5e2", "invalid_parameter"), ("size=0512", "invalid_parameter"),
+        ("margin=17", "invalid_parameter"), ("margin=-1", "invalid_parameter"),
+        ("margin=", "invalid_parameter"), ("ecc=m", "invalid_parameter"),
+        ("ecc=X", "invalid_parameter"), ("ecc=LM", "invalid_parameter"),
+        ("suffix=", "invalid_parameter"),
+        ("suffix=a%20b", "invalid_parameter"),
+        ("suffix=a/b", "invalid_parameter"), ("suffix=" + "s" * 65,
+                                               "invalid_parameter"),
+        ("suffix=%3Cscript%3E", "invalid_parameter"),
+        ("suffix=%E6%96%87", "invalid_parameter"),
+        ("suffix=a%00", "invalid_query"), ("size=1&size=2",
+                                           "duplicate_parameter"),
+        ("width=100", "unknown_parameter")]:
+    api("qr ?" + qs, "GET", "/api/v1/links/{LINK_A}/qr?" + qs, 400, code)
+
+# Raw clicks: times, pages, formats.
+for qs, code in [
+        ("from=yesterday", "invalid_parameter"),
+        ("from=2030-02-30", "invalid_parameter"),
+        ("to=2020-01-01&from=2021-01-01", "invalid_parameter"),
+        ("from=2020-01-01&to=2020-01-01", "invalid_parameter"),
+        ("to=1969-12-31", "invalid_parameter"),
+        ("limit=0", "invalid_parameter"), ("limit=1001", "invalid_parameter"),
+        ("limit=x", "invalid_parameter"),
+        ("cursor=", "invalid_parameter"), ("cursor=MA", "invalid_parameter"),
+        ("cursor=MTIz", "invalid_parameter"),          # "123": one number
+        ("cursor=MS4yLjM", "invalid_parameter"),       # "1.2.3"
+        ("cursor=MC4x", "invalid_parameter"),          # "0.1"
+        ("cursor=LTEuMQ", "invalid_parameter"),        # "-1.1"
+        ("cursor=" + "A" * 65, "invalid_parameter"),
+        ("format=xlsx", "invalid_parameter"), ("format=CSV",
+                                               "invalid_parameter"),
+        ("format=csv&limit=10", "invalid_parameter"),
+        ("format=csv&cursor=MS4x", "invalid_parameter"),
+        ("format=csv&format=json", "duplicate_parameter"),
+        ("visitor=1", "unknown_parameter")]:
+    api("clicks ?" + qs, "GET", "/api/v1/links/{LINK_A}/clicks?" + qs, 400,
+        code)
+
+# Edits: a JSON merge patch under the rules of create.
+def edit(name, body, status, code, **kw):
+    api("edit: " + name, "PATCH", "/api/v1/links/{LINK_A}", status, code,
+        body, **kw)
+
+
+edit("no content type", {"title": "x"}, 415, "unsupported_media_type",
+     ctype=False)
+for ct in ["text/plain", "application/merge-patch", "application/patch+json",
+           "application/json-patch+json", "application/merge-patch+jsonx",
+           "application/merge-patch+json; charset=latin-1"]:
+    edit("Content-Type " + ct, {"title": "x"}, 415, "unsupported_media_type",
+         headers={"Content-Type": ct})
+for what, body in [
+        ("empty body", ""), ("truncated", '{"title": "x"'),
+        ("array", '[{"op": "replace", "path": "/title", "value": "x"}]'),
+        ("null", "null"), ("string", '"x"'),
+        ("duplicate key", '{"title": "a", "title": "b"}'),
+        ("invalid UTF-8", b'{"title": "\xff"}'),
+        ("depth bomb", "[" * 30000 + "]" * 30000)]:
+    edit(what, body, 400, "invalid_json")
+edit("body over 64 KiB", {"title": "x" * 70000}, 413, "body_too_large")
+for name in ["slug", "id", "short_url", "has_password", "status",
+             "created_at", "stats"]:
+    for value in ["x", None, 1]:
+        edit("read-only %s=%s" % (name, json.dumps(value)), {name: value},
+             400, "read_only_field")
+for what, body, code in [
+        ("unknown key", {"foo": 1}, "unknown_field"),
+        ("unknown key set to null", {"foo": None}, "unknown_field"),
+        ("unknown key, upper case", {"Title": "x"}, "unknown_field"),
+        ("target_url null", {"target_url": None}, "missing_field"),
+        ("target_url number", {"target_url": 1}, "invalid_field"),
+        ("target_url loopback", {"target_url": "http://127.0.0.1/"},
+         "unsafe_destination"),
+        ("target_url javascript", {"target_url": "javascript:alert(1)"},
+         "unsafe_destination"),
+        ("target_url shortener", {"target_url": "https://bit.ly/x"},
+         "unsafe_destination"),
+        ("mode ab without variants", {"mode": "ab"}, "missing_field"),
+        ("variants without mode", {"variants": {"ios": "https://a.example/"}},
+         "invalid_field"),
+        ("mode device, variants an array", {"mode": "device", "variants":
+                                            ["https://a.example/"]},
+         "invalid_field"),
+        ("ab: unsafe variant", {"mode": "ab", "variants": [
+            {"url": "http://10.0.0.1/", "weight": 1},
+            {"url": "https://b.example/", "weight": 1}]},
+         "unsafe_destination"),
+        ("redirect_type 303", {"redirect_type": 303}, "invalid_field"),
+        ("max_clicks -1", {"max_clicks": -1}, "invalid_field"),
+        ("max_clicks string", {"max_clicks": "5"}, "invalid_field"),
+        ("pixel_ga script", {"pixel_ga": "G-</script>"}, "invalid_field"),
+        ("og unknown key", {"og": {"titel": "x"}}, "unknown_field"),
+        ("og.image javascript", {"og": {"image": "javascript:1"}},
+         "invalid_url"),
+        ("utm unknown key", {"utm": {"id": "x"}}, "unknown_field"),
+        ("utm array", {"utm": []}, "invalid_field"),
+        ("expires_at past", {"expires_at": "2001-01-01T00:00:00Z"},
+         "invalid_field"),
+        ("expires_at without zone", {"expires_at": "2099-01-01T00:00:00"},
+         "invalid_field"),
+        ("password short", {"password": "abc"}, "invalid_field"),
+        ("password number", {"password": 1234}, "invalid_field"),
+        ("title control character", {"title": "a\u0007b"}, "invalid_field"),
+        ("escape_inapp string", {"escape_inapp": "yes"}, "invalid_field")]:
+    edit(what, body, 400, code)
 
 # Statistics: times out of range, bad intervals.
 for qs, code in [
@@ -496,12 +643,15 @@ SESSION_ROUTES = [
     ("GET", "/dashboard/api/account"), ("GET", "/dashboard/api/links"),
     ("GET", "/dashboard/api/links/{LINK_A}"),
     ("GET", "/dashboard/api/links/{LINK_A}/stats"),
+    ("GET", "/dashboard/api/links/{LINK_A}/qr"),
+    ("GET", "/dashboard/api/links/{LINK_A}/clicks"),
     ("GET", "/dashboard/api/keys"), ("GET", "/dashboard/api/webhooks"),
     ("GET", "/dashboard/api/webhooks/{HOOK_A}/deliveries"),
     ("POST", "/dashboard/api/signout"), ("POST", "/dashboard/api/password"),
     ("POST", "/dashboard/api/links"), ("POST", "/dashboard/api/keys"),
     ("DELETE", "/dashboard/api/keys/{KEY_A_ID}"),
     ("DELETE", "/dashboard/api/links/{LINK_A}"),
+    ("PATCH", "/dashboard/api/links/{LINK_A}"),
     ("POST", "/dashboard/api/webhooks"),
     ("POST", "/dashboard/api/webhooks/{HOOK_A}/rotate"),
     ("POST", "/dashboard/api/webhooks/{HOOK_A}/disable"),
@@ -521,15 +671,17 @@ for method, path in SESSION_ROUTES:
         if cookie is not None:
             h["Cookie"] = cookie
         dash("%s %s: %s" % (method, path, what), method, path, 401,
-             "not_signed_in", headers=h, body={} if method == "POST"
+             "not_signed_in", headers=h, body={} if method in ("POST",
+                                                            "PATCH")
              else None)
 # Writes from another site, or without the session's CSRF token.
 for method, path in [r for r in SESSION_ROUTES if r[0] != "GET"]:
     dash("%s %s from another origin" % (method, path), method, path, 403,
-         "cross_origin", body={} if method == "POST" else None,
+         "cross_origin", body={} if method in ("POST", "PATCH") else None,
          headers=dict(WRITE, Origin="https://evil.example"))
     dash("%s %s without CSRF token" % (method, path), method, path, 403,
-         "csrf_token_invalid", body={} if method == "POST" else None,
+         "csrf_token_invalid", body={} if method in ("POST", "PATCH")
+         else None,
          headers={"Cookie": "lz_session={COOKIE}", "Origin": "{ORIGIN}"})
 for origin in ["null", "http://127.0.0.1.evil.example", "{ORIGIN}.evil",
                "file://", "{ORIGIN}/"]:
@@ -609,7 +761,7 @@ for what, body, code in [
         ("events empty", {"url": "https://hooks.example/", "events": []},
          "invalid_events"),
         ("events unknown", {"url": "https://hooks.example/",
-                            "events": ["link.deleted"]}, "invalid_events"),
+                            "events": ["link.renamed"]}, "invalid_events"),
         ("events number", {"url": "https://hooks.example/", "events": [1]},
          "invalid_events"),
         ("http URL", {"url": "http://hooks.example/", "events": ["click"]},
@@ -1018,6 +1170,7 @@ class BadInput(unittest.TestCase):
             "LINK_B": str(lb["id"]), "SLUG_A": la["slug"],
             "SLUG_PW": pw["slug"], "SLUG_EXPIRED": exp["slug"],
             "SLUG_CAPPED": cap["slug"], "SLUG_DELETED": gone["slug"],
+            "LINK_DELETED": str(gone["id"]),
             "HOOK_A": str(hook), "KEY_A_ID": str(key_a_id),
             "COOKIE": cookie, "CSRF": csrf, "ORIGIN": origin,
             "P_SLUG": first(data["prompts"],

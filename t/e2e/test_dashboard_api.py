@@ -545,6 +545,60 @@ class LinksAndAccount(Base):
         acct = b.req("GET", "/dashboard/api/account").json()
         self.assertEqual(acct["links"]["used"], 1)
 
+    def test_edit_qr_search_export(self):
+        """DESIGN 3.9 behind a session: the same handlers as the API, a
+        CSRF token on the edit, nothing counted against the quota."""
+        b = Browser(inst)
+        b.signup("edit@example.com")
+        lid = b.req("POST", "/dashboard/api/links", {
+            "target_url": "https://example.com/e", "slug": "dash-edit",
+            "title": "Before"}).json()["id"]
+        url = "/dashboard/api/links/%d" % lid
+        r = b.req("PATCH", url, {"title": "After", "max_clicks": 3})
+        self.assertEqual(r.status, 200, r)
+        self.assertDashHeaders(r)
+        self.assertEqual((r.json()["link"]["title"],
+                          r.json()["link"]["max_clicks"]), ("After", 3))
+        r = b.req("PATCH", url, '{"title": null}', headers={
+            "Content-Type": "application/merge-patch+json"})
+        self.assertIsNone(r.json()["link"]["title"])
+        self.assertError(b.req("PATCH", url, {"slug": "x"}), 400,
+                         "read_only_field")
+        self.assertError(b.req("PATCH", url, {"title": "x"}, csrf=False),
+                         403, "csrf_token_invalid")
+        self.assertError(Browser(inst, origin=False).req(
+            "PATCH", url, {"title": "x"}), 401, "not_signed_in")
+        other = Browser(inst)
+        other.signup("edit-other@example.com")
+        self.assertError(other.req("PATCH", url, {"title": "x"}), 404,
+                         "not_found")
+        self.assertError(other.req("GET", url + "/qr"), 404, "not_found")
+        # The QR code: the page's own origin, no caching of a dashboard
+        # answer, an ETag all the same.
+        r = b.req("GET", url + "/qr?format=png&size=128")
+        self.assertEqual((r.status, r.header("content-type")),
+                         (200, "image/png"), r)
+        self.assertEqual(r.header("cache-control"), "no-store")
+        self.assertTrue(r.header("etag"))
+        self.assertDashHeaders(r)
+        r = b.req("GET", url + "/qr")
+        self.assertTrue(r.body.startswith(b"<?xml"))
+        # Search and status.
+        j = b.req("GET", "/dashboard/api/links?q=DASH-ED&status=active"
+                  ).json()
+        self.assertEqual([x["id"] for x in j["links"]], [lid])
+        j = b.req("GET", "/dashboard/api/links?status=capped").json()
+        self.assertEqual(j["links"], [])
+        # The clicks, JSON and CSV.
+        r = b.req("GET", url + "/clicks")
+        self.assertEqual((r.status, r.json()["clicks"]), (200, []))
+        r = b.req("GET", url + "/clicks?format=csv")
+        self.assertEqual((r.status, r.body), (200, b"time,suffix,country,"
+                                              b"device,os,browser,"
+                                              b"referrer,variant,bot\r\n"))
+        acct = b.req("GET", "/dashboard/api/account").json()
+        self.assertEqual(acct["usage"]["calls"], 0)
+
     def test_api_key_usage_counts(self):
         b = Browser(inst)
         b.signup("usage@example.com")
@@ -789,6 +843,24 @@ class Webhooks(Base):
         log = self.deliveries(b, w["id"])
         self.assertEqual((log[0]["id"], log[0]["event"], log[0]["state"]),
                          (out, "test", "pending"))
+
+    def test_link_events_chosen(self):
+        """link.updated and link.deleted are chosen like the others; a
+        subscription to the first two events gets neither."""
+        b = Browser(inst)
+        b.signup("hooks-edit@example.com")
+        w = self.add(b, "/dash-edit", ["link.updated", "link.deleted"])[
+            "webhook"]
+        self.assertEqual(w["events"], ["link.updated", "link.deleted"])
+        old = self.add(b, "/dash-old")["webhook"]
+        lid = b.req("POST", "/dashboard/api/links", {
+            "target_url": "https://example.com/ev"}).json()["id"]
+        b.req("PATCH", "/dashboard/api/links/%d" % lid, {"title": "t"})
+        b.req("DELETE", "/dashboard/api/links/%d" % lid)
+        self.assertEqual([d["event"] for d in self.deliveries(b, w["id"])],
+                         ["link.deleted", "link.updated"])
+        self.assertEqual([d["event"] for d in self.deliveries(b, old["id"])],
+                         ["link.created"])
 
     def test_failures_show_status_codes(self):
         b = Browser(inst)

@@ -1,7 +1,8 @@
 """The dashboard in a real headless browser (Debian's chromium, driven by
 chromedriver through python3-selenium) against real nginx and lz-links on
-loopback: sign up, create a link with options, see it listed, generate an
-API key and use it, revoke it and get 401, the account and conversion
+loopback: sign up, create a link with options, see it listed, edit it,
+download its QR code and clicks, search the list, generate an API key
+and use it, revoke it and get 401, the account and conversion
 sections, the language switch, a CSRF refusal, and XSS attempts in titles
 and og fields rendered as inert text.  Then the short links' own pages,
 where accounts put their tags: each runs in an opaque origin from which a
@@ -13,6 +14,7 @@ Screenshots of every section, at desktop and phone widths, are saved in
 t/screenshots/ of the build tree for review."""
 
 import calendar
+import csv
 import http.server
 import os
 import shutil
@@ -684,6 +686,104 @@ class Dashboard(unittest.TestCase):
                 frm, "%Y-%m-%dT%H:%M:%SZ")) * 1000))[0][0])
         self.assertIn("JP", q("#stats-breakdowns").text)
         shot("stats-million")
+
+    def test_10_x_edit_qr_search_export(self):
+        """Edit a link with the create form, download its QR code and its
+        clicks, search the list (DESIGN 3.9)."""
+        lid, slug = self.state["plain"]
+        spring = self.state["link_id"]
+        downloads = os.path.join(profile, "downloads")
+        os.makedirs(downloads, exist_ok=True)
+        drv.execute_cdp_cmd("Browser.setDownloadBehavior", {
+            "behavior": "allow", "downloadPath": downloads})
+        go("#links")
+        wait(lambda: qa('#links-table tr[data-id="%d"]' % lid))
+        nrows = len(qa("#links-table tbody tr"))
+        # Edit: the form is filled in, the slug cannot change.
+        q('#links-table tr[data-id="%d"] [data-edit]' % lid).click()
+        wait(lambda: q("#link-form-title").text == "Edit " + slug)
+        self.assertEqual(q("#l-target_url").get_attribute("value"),
+                         "https://example.com/simple")
+        self.assertEqual(q("#l-slug").get_attribute("value"), slug)
+        self.assertFalse(q("#l-slug").is_enabled())
+        self.assertTrue(visible("#link-cancel"))
+        for d in qa("#link-form details"):
+            if not d.get_attribute("open"):
+                d.find_element(By.TAG_NAME, "summary").click()
+        fill("#l-title", "Plain, edited")
+        fill("#l-max_clicks", "900")
+        shot("links-edit")
+        q("#link-submit").click()
+        wait(lambda: "Saved " + slug in q("#status").text)
+        self.assertEqual(inst.sql("SELECT title, max_clicks, slug FROM links "
+                                  "WHERE id = %d" % lid)[0],
+                         ("Plain, edited", 900, slug))
+        self.assertEqual(q("#link-form-title").text, "Create a link")
+        self.assertTrue(q("#l-slug").is_enabled())
+        # The A/B link: its rows filled in; only what changed is sent, so
+        # its expiry keeps its second and the password can go.
+        before = inst.sql("SELECT expires_at, password_hash IS NOT NULL "
+                          "FROM links WHERE id = %d" % spring)[0]
+        self.assertEqual(before[1], 1)
+        q('#links-table tr[data-id="%d"] [data-edit]' % spring).click()
+        wait(lambda: q("#link-form-title").text == "Edit spring")
+        self.assertEqual(len(qa("#ab-rows .row")), 2)
+        self.assertEqual(q("#l-variants-1-weight").get_attribute("value"),
+                         "70")
+        for d in qa("#link-form details"):
+            if not d.get_attribute("open"):
+                d.find_element(By.TAG_NAME, "summary").click()
+        self.assertTrue(visible("#l-password-keep"))
+        fill("#l-variants-1-weight", "60")
+        q("#l-password-clear").click()
+        q("#link-submit").click()
+        wait(lambda: "Saved spring" in q("#status").text)
+        variants, exp, pw = inst.sql("SELECT variants, expires_at, "
+                                     "password_hash FROM links WHERE id = %d"
+                                     % spring)[0]
+        self.assertIn('"weight":60', variants)
+        self.assertEqual(exp, before[0])
+        self.assertIsNone(pw)
+        # The QR code: shown, and downloaded as a PNG that decodes to the
+        # short URL.
+        q('#links-table tr[data-id="%d"] [data-qr]' % lid).click()
+        wait(lambda: visible("#qr-dialog"))
+        wait(lambda: drv.execute_script(
+            "return document.querySelector('#qr-img').naturalWidth") > 0)
+        self.assertEqual(q("#qr-url").text, url("/" + slug))
+        shot("links-qr")
+        q("#qr-png").click()
+        png = os.path.join(downloads, slug + ".png")
+        wait(lambda: os.path.exists(png) and os.path.getsize(png) > 0)
+        p = subprocess.run(["zbarimg", "--quiet", "--raw", png],
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.stdout.strip(), url("/" + slug), p.stderr)
+        q("#qr-close").click()
+        wait(lambda: not visible("#qr-dialog"))
+        # The clicks, downloaded as CSV.
+        q('#links-table tr[data-id="%d"] [data-export]' % lid).click()
+        csvfile = os.path.join(downloads, "lz-clicks-%s.csv" % slug)
+        wait(lambda: os.path.exists(csvfile) and
+             os.path.getsize(csvfile) > 0)
+        with open(csvfile, newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[0][:3], ["time", "suffix", "country"])
+        self.assertEqual(sorted(r[1] for r in rows[1:]), ["", "ig"])
+        # Search and filter the list.
+        fill("#links-q", "PLAIN, ED")
+        q("#links-search button[type=submit]").click()
+        wait(lambda: len(qa("#links-table tbody tr")) == 1)
+        self.assertIn("Plain, edited", q("#links-table tbody tr").text)
+        Select(q("#links-status")).select_by_value("capped")
+        q("#links-search button[type=submit]").click()
+        wait(lambda: visible("#links-no-match"))
+        self.assertEqual(qa("#links-table tbody tr"), [])
+        self.assertFalse(visible("#links-empty"))
+        shot("links-search")
+        Select(q("#links-status")).select_by_value("")
+        fill("#links-q", "")
+        q("#links-search button[type=submit]").click()
+        wait(lambda: len(qa("#links-table tbody tr")) == nrows)
 
     def test_11_sign_out(self):
         go("#links")

@@ -570,8 +570,11 @@ class Http(Base):
     def test_405_with_allow(self):
         for method, path, allow in (
                 ("PUT", "/api/v1/links", "GET, HEAD, POST, OPTIONS"),
-                ("PATCH", "/api/v1/links/1", "GET, HEAD, DELETE, OPTIONS"),
-                ("POST", "/api/v1/links/1", "GET, HEAD, DELETE, OPTIONS"),
+                ("PUT", "/api/v1/links/1", "GET, HEAD, PATCH, DELETE, "
+                 "OPTIONS"),
+                ("POST", "/api/v1/links/1", "GET, HEAD, PATCH, DELETE, "
+                 "OPTIONS"),
+                ("PATCH", "/api/v1/links/1/qr", "GET, HEAD, OPTIONS"),
                 ("DELETE", "/api/v1/links", "GET, HEAD, POST, OPTIONS")):
             with self.subTest(method=method, path=path):
                 r = inst.api(method, path, self.key)

@@ -13,12 +13,14 @@ validators and the checks are openapilib's and t/openapi/check.mjs).
   is accepted, bounds are exactly the document's (the value at a bound is
   accepted by both, one past it refused by both), patterns accept and
   refuse what the service does, and the documented defaults are the ones
-  applied.  The query parameters of list and stats agree the same way.
+  applied.  The edit (merge patch) schema agrees the same way, and the
+  query parameters of list, stats, QR codes and clicks.
 - The documented operations are exactly the /api/ routes of
   src/links/main.c, and the error codes are exactly those the sources and
   the nginx snippets can answer on them.
 """
 
+import base64
 import json
 import os
 import re
@@ -36,6 +38,8 @@ DOC = os.path.join(lzenv.SRCDIR, "src", "links", "openapi.json")
 L = "/api/v1/links"
 ID = L + "/{id}"
 ST = ID + "/stats"
+QR = ID + "/qr"
+CL = ID + "/clicks"
 CONV = "/api/conv"
 SELF = "/api/v1/openapi.json"
 q = urllib.parse.quote
@@ -283,11 +287,12 @@ class OpenAPI(unittest.TestCase):
                         ({"Authorization": "Bearer " + dkey},
                          "account_disabled")):
             for method, template in (("POST", L), ("GET", L), ("GET", ID),
-                                     ("DELETE", ID), ("GET", ST)):
+                                     ("PATCH", ID), ("DELETE", ID),
+                                     ("GET", ST), ("GET", QR), ("GET", CL)):
                 url = template.replace("{id}", str(ids[0]))
                 r = self.call(rec, method, template, url, None,
-                              {"target_url": URL} if method == "POST" else
-                              None, h)
+                              {"target_url": URL} if method in (
+                                  "POST", "PATCH") else None, h)
                 self.assertEqual((r.status, r.json()["error"]), (401, code))
         # 403: the link cap of the account's plan.
         tiny = self.inst.key(self.inst.account("tiny@example.com", "tiny"))
@@ -327,9 +332,13 @@ class OpenAPI(unittest.TestCase):
                        (L + "/999999999", key), (L + "/0", key),
                        (L + "/01", key), (L + "/abc", key)):
             for method, template, suffix in (("GET", ID, ""),
+                                             ("PATCH", ID, ""),
                                              ("DELETE", ID, ""),
-                                             ("GET", ST, "/stats")):
-                r = self.call(rec, method, template, url + suffix, k)
+                                             ("GET", ST, "/stats"),
+                                             ("GET", QR, "/qr"),
+                                             ("GET", CL, "/clicks")):
+                r = self.call(rec, method, template, url + suffix, k,
+                              {"title": "x"} if method == "PATCH" else None)
                 self.assertEqual((r.status, r.json()["error"]),
                                  (404, "not_found"), (url, r))
         # Statistics, with clicks and conversions to show.
@@ -372,6 +381,76 @@ class OpenAPI(unittest.TestCase):
                       "?zz=1"):
             r = self.call(rec, "GET", ST, "%s/%d/stats%s" % (L, ab_id, query),
                           key)
+            self.assertEqual(r.status, 400, (query, r))
+        # Edits: 200 (both media types), then 400, 413 and 415.
+        url = "%s/%d" % (L, ab_id)
+        for body, ctype in (({"title": "edited", "og": {"title": "O"}},
+                             "application/json"),
+                            ({"og": None, "max_clicks": 5},
+                             "application/merge-patch+json"),
+                            ({}, "application/json; charset=utf-8")):
+            r = self.call(rec, "PATCH", ID, url, key, json.dumps(body),
+                          {"Content-Type": ctype})
+            self.assertEqual(r.status, 200, (body, r))
+        for body, code, param in (
+                ({"slug": "x"}, "read_only_field", "slug"),
+                ({"status": "active"}, "read_only_field", "status"),
+                ({"zz": 1}, "unknown_field", "zz"),
+                ({"target_url": None}, "missing_field", "target_url"),
+                ({"mode": "geo"}, "invalid_field", "variants"),
+                ({"target_url": "https://127.0.0.1/"}, "unsafe_destination",
+                 "target_url")):
+            r = self.call(rec, "PATCH", ID, url, key, body)
+            self.assertEqual((r.status, r.json()["error"],
+                              r.json().get("param")), (400, code, param),
+                             (body, r))
+        for raw, ctype, status in (("[]", "application/json", 400),
+                                   ("{", "application/merge-patch+json", 400),
+                                   ('{"title":"x"}', "text/plain", 415),
+                                   (json.dumps({"title": "x" * 70000}),
+                                    "application/json", 413)):
+            r = self.call(rec, "PATCH", ID, url, key, raw,
+                          {"Content-Type": ctype})
+            self.assertEqual(r.status, status, (raw[:20], r))
+        self.assertEqual(self.call(rec, "PATCH", ID, url + "?x=1", key,
+                                   {}).status, 400)
+        # Searches and status filters.
+        for query in ("q=OA-", "q=" + q("春季"), "q=%25", "status=active",
+                      "status=disabled", "q=a&status=capped&limit=1"):
+            r = self.call(rec, "GET", L, L + "?" + query, key)
+            self.assertEqual(r.status, 200, (query, r))
+        for query in ("q=", "status=Active", "q=" + "a" * 201):
+            r = self.call(rec, "GET", L, L + "?" + query, key)
+            self.assertEqual(r.status, 400, (query, r))
+        # QR codes: each format, 304, then 400s.
+        for query in ("", "?format=png", "?format=svg&size=64&margin=0&ecc=H",
+                      "?format=png&size=2048&suffix=ig.x"):
+            r = self.call(rec, "GET", QR, "%s/qr%s" % (url, query), key)
+            self.assertEqual(r.status, 200, (query, r))
+        r = self.call(rec, "GET", QR, url + "/qr", key, headers={
+            "If-None-Match": r.header("etag")})
+        self.assertEqual(r.status, 200, r)      # another image
+        etag = self.call(None, "GET", QR, url + "/qr", key).header("etag")
+        r = self.call(rec, "GET", QR, url + "/qr", key,
+                      headers={"If-None-Match": etag})
+        self.assertEqual((r.status, r.body), (304, b""))
+        for query in ("format=gif", "size=63", "size=2049", "margin=17",
+                      "ecc=m", "suffix=a%20b", "suffix=", "x=1"):
+            r = self.call(rec, "GET", QR, "%s/qr?%s" % (url, query), key)
+            self.assertEqual(r.status, 400, (query, r))
+        # Raw clicks: pages, CSV, then 400s.
+        r = self.call(rec, "GET", CL, url + "/clicks?limit=1", key)
+        cursor = r.json()["next_cursor"]
+        self.assertIsNotNone(cursor)
+        for query in ("?cursor=" + cursor, "?from=" + today, "",
+                      "?format=csv", "?format=csv&from=%s&to=%s" %
+                      (today, tomorrow)):
+            r = self.call(rec, "GET", CL, url + "/clicks" + query, key)
+            self.assertEqual(r.status, 200, (query, r))
+        for query in ("limit=0", "limit=1001", "cursor=" + cursor[:-1],
+                      "format=xml", "format=csv&limit=5", "from=" + tomorrow,
+                      "to=yesterday", "format=csv&cursor=" + cursor):
+            r = self.call(rec, "GET", CL, "%s/clicks?%s" % (url, query), key)
             self.assertEqual(r.status, 400, (query, r))
         # Delete, then again.
         url = "%s/%d" % (L, ids[1])
@@ -447,10 +526,12 @@ class OpenAPI(unittest.TestCase):
         for _ in range(3):
             self.call(None, "GET", L, L, small)
         for method, template in (("POST", L), ("GET", L), ("GET", ID),
-                                 ("DELETE", ID), ("GET", ST)):
+                                 ("PATCH", ID), ("DELETE", ID), ("GET", ST),
+                                 ("GET", QR), ("GET", CL)):
             url = template.replace("{id}", str(sid))
             r = self.call(rec, method, template, url, small,
-                          {"target_url": URL} if method == "POST" else None)
+                          {"target_url": URL} if method in ("POST", "PATCH")
+                          else None)
             self.assertEqual((r.status, r.json()["error"]),
                              (429, "quota_exceeded"))
         # 405: any other method, with Allow naming the documented ones.
@@ -654,6 +735,43 @@ class OpenAPI(unittest.TestCase):
         self.assertGreater(n, 100)
         rec.check(self, DOC, self.inst.path("requests.json"))
 
+    def test_patch_schema_agrees_with_the_service(self):
+        """Each create candidate as an edit of a fresh simple link: the
+        service answers as create did (but for the slug, read-only), and
+        the LinkPatch schema agrees where a patch alone decides (not where
+        the stored mode does: variants)."""
+        key = self.inst.key(self.inst.account("patch@example.com", "pro"))
+        rec = Recorder()
+        n = 0
+        for body, param, judged in self.candidates():
+            i = self.created({"target_url": URL}, key)["id"]
+            r = self.call(None, "PATCH", ID, "%s/%d" % (L, i), key, body)
+            what = json.dumps(body)[:200]
+            if "slug" in body:
+                param, judged = "slug", True
+            if param is None:
+                self.assertEqual(r.status, 200, (what, r))
+            else:
+                self.assertEqual(r.status, 400, (what, r))
+                self.assertEqual(r.json().get("param"), param, what)
+            if judged and param != "variants":
+                rec.request(ID, "patch", body, r.status == 200)
+                n += 1
+            self.call(None, "DELETE", ID, "%s/%d" % (L, i), key)
+        # What the patch alone decides beyond create: clearing.
+        i = self.created({"target_url": URL}, key)["id"]
+        for body, ok in (({}, True), ({"target_url": None}, False),
+                         ({"title": None, "og": None, "utm": None,
+                           "password": None}, True),
+                         ({"id": 1}, False), ({"short_url": "x"}, False),
+                         ({"stats": None}, False)):
+            r = self.call(None, "PATCH", ID, "%s/%d" % (L, i), key, body)
+            self.assertEqual(r.status, 200 if ok else 400, (body, r))
+            rec.request(ID, "patch", body, ok)
+            n += 1
+        self.assertGreater(n, 100)
+        rec.check(self, DOC, self.inst.path("patches.json"))
+
     def test_defaults_are_applied(self):
         props = self.schemas["LinkCreate"]["properties"]
         defaults = {k: p["default"] for k, p in props.items()
@@ -690,6 +808,28 @@ class OpenAPI(unittest.TestCase):
         j = self.call(None, "GET", ST, "%s/%d/stats" % (L, i),
                       self.key).json()
         self.assertEqual(j["interval"], p["schema"]["default"])
+        # The QR code's: the same image as with every default given, an
+        # SVG of whole modules at most size wide.
+        qp = {x["name"]: x["schema"] for x in
+              self.doc["paths"][QR]["get"]["parameters"] if "name" in x}
+        url = "%s/%d/qr" % (L, i)
+        r = self.call(None, "GET", QR, url, self.key)
+        self.assertEqual(r.header("content-type"),
+                         "image/%s+xml" % qp["format"]["default"])
+        given = self.call(None, "GET", QR, url + "?" + "&".join(
+            "%s=%s" % (k, v["default"]) for k, v in qp.items()
+            if "default" in v), self.key)
+        self.assertEqual(given.body, r.body)
+        m = re.search(rb'width="(\d+)" height="\1" viewBox="0 0 (\d+) \2"',
+                      r.body)
+        px, n = int(m.group(1)), int(m.group(2))
+        self.assertEqual(px, n * (qp["size"]["default"] // n))
+        # The clicks': JSON.
+        cp = {x["name"]: x["schema"] for x in
+              self.doc["paths"][CL]["get"]["parameters"] if "name" in x}
+        r = self.call(None, "GET", CL, "%s/%d/clicks" % (L, i), self.key)
+        self.assertEqual(r.header("content-type").split(";")[0],
+                         "application/" + cp["format"]["default"])
 
     def count_links(self):
         return self.inst.sql("SELECT count(*) FROM links WHERE account_id "
@@ -703,8 +843,15 @@ class OpenAPI(unittest.TestCase):
         cursor = self.call(None, "GET", L, L + "?limit=1", self.key).json()[
             "next_cursor"]
         today = time.strftime("%Y-%m-%d", time.gmtime())
+        # A cursor of the clicks is two numbers (made here: the link has
+        # no clicks to page through).
+        ccursor = base64.urlsafe_b64encode(b"%d.1" % (time.time() * 1000)
+                                           ).decode().rstrip("=")
         samples = {
             "cursor": ([cursor], ["zzz", "MA"]),
+            CL + " cursor": ([ccursor], [cursor, "zzz", "MC4x"]),
+            "q": (["x", "50%25", "a_b", q("春")], []),
+            "suffix": (["ig", "a.b-c_D9"], ["a%20b", "a/b", "%C3%A9"]),
             "from": ([today, today + "T00:00:00Z", q(today + "T08:00+08:00")],
                      ["yesterday", today + "T00:00:00", "2030-13-01"]),
             "to": (["2999-01-01", "2999-01-01T00:00:00.5-01:30"],
@@ -723,7 +870,7 @@ class OpenAPI(unittest.TestCase):
                 continue
             for method, op in item.items():
                 if method not in ("get", "delete"):
-                    continue
+                    continue    # PATCH: test_patch_schema_agrees...
                 url = template.replace("{id}", str(i))
                 if method == "get":
                     expect(url + "?zz_unknown=1", 400, "zz_unknown")
@@ -735,7 +882,7 @@ class OpenAPI(unittest.TestCase):
                     if "enum" in s:
                         for v in s["enum"]:
                             expect(u + v, 200)
-                        for v in ("zz", "", s["enum"][0].upper()):
+                        for v in ("zz", "", s["enum"][0].swapcase()):
                             expect(u + v, 400, name)
                     elif s["type"] == "integer":
                         lo, hi = s["minimum"], s["maximum"]
@@ -744,14 +891,15 @@ class OpenAPI(unittest.TestCase):
                         for v in (lo - 1, hi + 1, "1.0", "", "01", "+1"):
                             expect(u + str(v), 400, name)
                     else:
-                        good, wrong = samples[name]
+                        good, wrong = samples.get(template + " " + name,
+                                                  samples.get(name))
                         for v in good:
                             expect(u + v, 200)
                         for v in wrong + ["", "a" * (s["maxLength"] + 1)]:
                             expect(u + v, 400, name)
                     expect(u + "1&" + name + "=1", 400, name)
                     checked += 1
-        self.assertEqual(checked, 5)
+        self.assertEqual(checked, 17)
 
 
 if __name__ == "__main__":

@@ -225,6 +225,53 @@ class WebhooksTest(unittest.TestCase):
             "device": "mobile", "os": "ios",
             "referrer": "https://news.example/a"})
 
+    def test_link_updated_and_deleted_delivery(self):
+        """An edit sends link.updated with the link as edited, a delete
+        link.deleted with {id, slug}, each queued with its change; a
+        subscription with the default events gets neither."""
+        acct, key = self.account()
+        wid, secret = self.webhook(acct, events="link.updated,link.deleted")
+        old, _ = self.webhook(acct, self.rx.url("/old"))
+        created = self.link(key, "https://example.com/before")
+        url = "/api/v1/links/%d" % created["id"]
+        r = self.inst.api("PATCH", url, key, {"target_url":
+                                               "https://example.com/after",
+                                               "title": "Edited"})
+        self.assertEqual(r.status, 200, r)
+        edited = r.json()["link"]
+        # Refused and unknown edits send nothing.
+        self.assertEqual(self.inst.api("PATCH", url, key,
+                                       {"slug": "x"}).status, 400)
+        self.assertEqual(self.inst.api("DELETE", url, key).status, 200)
+        self.assertEqual(self.inst.api("DELETE", url, key).status, 404)
+        rows = self.rows(wid)
+        self.assertEqual([x["event"] for x in rows],
+                         ["link.updated", "link.deleted"])
+        self.assertEqual([x["event"] for x in self.rows(old)],
+                         ["link.created"])
+        self.run_hooks()
+        got = {q.header("X-Lz-Event"): q for q in self.rx.wait(
+            2, path="/hook")}
+        upd, dele = got["link.updated"], got["link.deleted"]
+        for req, event in ((upd, "link.updated"), (dele, "link.deleted")):
+            self.assertEqual(req.header("X-Lz-Event"), event)
+            self.assertTrue(req.verify(secret))
+            self.assertEqual(req.json()["event"], event)
+            self.assertRegex(req.json()["sent_at"], MS_RE)
+        self.assertEqual(upd.json()["data"], edited)
+        self.assertEqual(upd.json()["data"]["target_url"],
+                         "https://example.com/after")
+        self.assertEqual(dele.json()["data"], {"id": created["id"],
+                                               "slug": created["slug"]})
+        self.assertEqual(len(self.rx.got("/old")), 1)
+        # lzctl lists the events; an unknown one is refused.
+        out = self.ctl("webhook", "list", str(acct)).stdout
+        self.assertIn("link.updated,link.deleted", out)
+        p = self.ctl("webhook", "add", str(acct), self.rx.url(), "--events",
+                     "link.renamed", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("link.updated, link.deleted", p.stderr)
+
     def test_only_subscribed_events(self):
         acct, key = self.account()
         wid, _ = self.webhook(acct, events="click")

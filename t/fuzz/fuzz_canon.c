@@ -114,7 +114,7 @@ check_expressions(const struct canon *c)
 		sl = (size_t)(slash - out[i]);
 		CHECK(sl <= hl && memcmp(out[i], c->host + hl - sl, sl) == 0);
 	}
-	canon_expressions_free(out, n);
+	lz_strs_free(out, n);
 	n = canon_host_parents(c->host, c->flags, parents, 16);
 	CHECK(n >= 1 && parents[0] == c->host);
 	for (i = 1; i < n; i++)

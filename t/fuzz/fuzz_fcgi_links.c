@@ -10,9 +10,11 @@
  * an account with a known API key (lk_live_FuzzFuzzFuzzFuzzFuzz001RZXCZ),
  * a dashboard session (cookie lz_session=fuzzfuzz...012, CSRF token
  * csrfcsrf...012, Origin http://127.0.0.1:8080) and links fz, fzpw
- * (password "open sesame"), fzcap, fzab, fzgeo, fzdev and fzog, so the
- * seeds reach past the checks.  The database is put back as it was
- * before every input, so inputs do not depend on the ones before.
+ * (password "open sesame"), fzcap, fzab, fzgeo, fzdev and fzog (ids 1 to
+ * 7), clicks of fz whose referrers a CSV must quote and guard, and a
+ * webhook of every event, so the seeds reach past the checks.  The
+ * database is put back as it was before every input, so inputs do not
+ * depend on the ones before.
  *
  * main.c is included, not linked: its route table, its before() and its
  * worker functions are static, and the point is to run exactly them.
@@ -44,6 +46,8 @@ int	lz_links_main(int, char **);
 #include "linkops.h"
 #include "rnd.h"
 #include "store/accounts.h"
+#include "store/clicks.h"
+#include "visit/click.h"
 #include "visit/linkcache.h"
 #include "webhook.h"
 
@@ -102,9 +106,14 @@ fixtures(void)
 	char			 key[KEY_LEN + 1], prefix[16], last4[8];
 	char			 secret[WEBHOOK_SECRET_LEN + 1], err[256];
 	unsigned char		 hookkey[WEBHOOK_KEY_BYTES];
+	static const char *const referrers[] = { "https://news.example/a",
+	    "=HYPERLINK(\"https://evil.example\")", "+1,2", "-x\"y\"",
+	    "@SUM(A1)", "" };
 	struct lz_verr		 e;
+	struct click		 c;
 	int64_t			 acct, now = lz_now_ms();
 	uint64_t		 v;
+	size_t			 i;
 
 	if ((acct = account_create("fuzz@example.com", "pro", NULL, now)) <= 0)
 		die("account", "not created");
@@ -160,6 +169,23 @@ fixtures(void)
 	    "\"pixel_fb\": \"1234567890\", \"pixel_ga\": \"G-ABC123\", "
 	    "\"escape_inapp\": true, \"utm\": {\"source\": \"fz\"}, "
 	    "\"expires_at\": \"2099-01-01T00:00:00Z\"}");
+
+	/* Clicks of fz to export, with referrers to quote and guard. */
+	for (i = 0; i < LZ_NELEM(referrers); i++) {
+		memset(&c, 0, sizeof(c));
+		c.link_id = 1;
+		c.at = now - 1000 + (int64_t)(i / 2);
+		c.suffix = i % 2 ? "ig" : "";
+		memcpy(c.country, "TW", 3);
+		c.device = "mobile";
+		c.os = "ios";
+		c.browser = "safari";
+		c.referrer = referrers[i];
+		c.variant = "";
+		c.bot = i == 3;
+		if (store_click_insert(&links.db, &c, "") == -1)
+			die("click", "not stored");
+	}
 
 	if (webhook_key_load(links.conf, hookkey, err, sizeof(err)) == -1)
 		die("webhook key", err);

@@ -620,7 +620,7 @@ bl_match(struct lz_db *db, const struct canon *c, char *why, size_t whylen)
 				    "blocklist%s%s%s", expr[i], source,
 				    *reason ? " (" : "", reason,
 				    *reason ? ")" : "");
-		canon_expressions_free(expr, ne);
+		lz_strs_free(expr, ne);
 	}
 	if (txn && lz_db_commit(db) == -1) {	/* read-only: ends it */
 		lz_db_rollback(db);

@@ -25,18 +25,6 @@
 
 #define HOST_MAX	253
 
-static int
-hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* A copy of exactly p[0..n) plus a NUL (p may hold NULs); caller frees. */
 static char *
 memdup0(const char *p, size_t n)
@@ -77,8 +65,8 @@ unescape_all(char *b, size_t *len)
 
 	for (i = j = 0; i < n; i++) {
 		b[j++] = b[i];
-		while (j >= 3 && b[j - 3] == '%' && (hi = hexval(b[j - 2])) >=
-		    0 && (lo = hexval(b[j - 1])) >= 0) {
+		while (j >= 3 && b[j - 3] == '%' && (hi = lz_hexval(b[j - 2])) >=
+		    0 && (lo = lz_hexval(b[j - 1])) >= 0) {
 			b[j - 3] = (char)(hi << 4 | lo);
 			j -= 2;
 		}
@@ -147,7 +135,7 @@ ends_in_number(const char *h, size_t n)
 		return 0;
 	if (n - i >= 2 && h[i] == '0' && (h[i + 1] == 'x' || h[i + 1] == 'X')) {
 		for (i += 2; i < n; i++)
-			if (hexval(h[i]) < 0)
+			if (lz_hexval(h[i]) < 0)
 				return 0;
 		return 1;
 	}
@@ -592,18 +580,8 @@ canon_expressions(const struct canon *c, char **out)
 	for (i = 0; i < nh; i++)
 		for (j = 0; j < np; j++)
 			out[n++] = concat(hosts[i], strlen(hosts[i]), paths[j]);
-	for (j = 0; j < np; j++)
-		free(paths[j]);
+	lz_strs_free(paths, np);
 	return n;
-}
-
-void
-canon_expressions_free(char **out, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		free(out[i]);
 }
 
 size_t

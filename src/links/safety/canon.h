@@ -75,10 +75,9 @@ char	*canon_host(const char *in, size_t len, unsigned *flags);
  * top-level domain alone; the address only for IP hosts) combined with the
  * exact path with and without the query and up to four path prefixes
  * ("/", "/a/", ...).  Stores up to CANON_EXPR_MAX new strings in out and
- * returns their number; free them with canon_expressions_free.
+ * returns their number; free them with lz_strs_free (util.h).
  */
 size_t	canon_expressions(const struct canon *c, char **out);
-void	canon_expressions_free(char **out, size_t n);
 
 /*
  * The host and each parent domain of a canonical host, longest first,

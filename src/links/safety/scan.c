@@ -110,6 +110,43 @@ conf_or_defaults(const struct lz_conf *conf)
 	return defaults;
 }
 
+/* What a flag of canon.h refuses, by itself. */
+struct flagwhy {
+	unsigned	 flag;
+	const char	*why;
+};
+
+/* The URL's form, then (after the address checks) its host name. */
+static const struct flagwhy form_refusals[] = {
+	{ CANON_USERINFO, "it has a user name or password before the host "
+	    "(user@host), a common way to disguise where a link leads" },
+	{ CANON_BACKSLASH, "it has a backslash in its host part, which "
+	    "browsers read as a slash" },
+	{ CANON_BAD_PORT, "its port is not a number from 0 to 65535" },
+	{ CANON_NUMERIC, "its host ends in a number but is not a valid IP "
+	    "address" },
+}, host_refusals[] = {
+	{ CANON_IDN_BAD, "its host is not a valid internationalised domain "
+	    "name" },
+	{ CANON_HOST_BAD, "its host name has characters that host names "
+	    "cannot have" },
+};
+
+/* 1 with why when c has a flag of t[0..n), the first of them. */
+static int
+flag_refused(const struct canon *c, const struct flagwhy *t, size_t n,
+    char *why, size_t whylen)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (c->flags & t[i].flag) {
+			snprintf(why, whylen, "%s", t[i].why);
+			return 1;
+		}
+	return 0;
+}
+
 /* The heuristics on a canonical URL; 1 with why when refused. */
 static int
 heuristics(const struct lz_conf *conf, const struct canon *c, char *why,
@@ -124,27 +161,9 @@ heuristics(const struct lz_conf *conf, const struct canon *c, char *why,
 		    "are allowed");
 		return 1;
 	}
-	if (c->flags & CANON_USERINFO) {
-		snprintf(why, whylen, "it has a user name or password before "
-		    "the host (user@host), a common way to disguise where a "
-		    "link leads");
+	if (flag_refused(c, form_refusals, LZ_NELEM(form_refusals), why,
+	    whylen))
 		return 1;
-	}
-	if (c->flags & CANON_BACKSLASH) {
-		snprintf(why, whylen, "it has a backslash in its host part, "
-		    "which browsers read as a slash");
-		return 1;
-	}
-	if (c->flags & CANON_BAD_PORT) {
-		snprintf(why, whylen, "its port is not a number from 0 to "
-		    "65535");
-		return 1;
-	}
-	if (c->flags & CANON_NUMERIC) {
-		snprintf(why, whylen, "its host ends in a number but is not a "
-		    "valid IP address");
-		return 1;
-	}
 	if (c->flags & (CANON_IPV4 | CANON_IPV6)) {
 		if (!conf->allow_ip_hosts) {
 			snprintf(why, whylen, "it points to an IP address "
@@ -158,16 +177,9 @@ heuristics(const struct lz_conf *conf, const struct canon *c, char *why,
 			return 1;
 		}
 	}
-	if (c->flags & CANON_IDN_BAD) {
-		snprintf(why, whylen, "its host is not a valid internationalised "
-		    "domain name");
+	if (flag_refused(c, host_refusals, LZ_NELEM(host_refusals), why,
+	    whylen))
 		return 1;
-	}
-	if (c->flags & CANON_HOST_BAD) {
-		snprintf(why, whylen, "its host name has characters that host "
-		    "names cannot have");
-		return 1;
-	}
 	if (!(c->flags & (CANON_IPV4 | CANON_IPV6))) {
 		if (strchr(c->host, '.') == NULL) {
 			snprintf(why, whylen, "its host name (%s) has no "

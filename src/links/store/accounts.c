@@ -97,15 +97,15 @@ static struct lz_sqlset *const set = &store_accounts_sql;
 static void
 row_account(struct lz_stmt *st, void *arg)
 {
-	struct account	*a = arg;
+	static const struct lz_col	 cols[] = {
+		LZ_COL(account, I64, id), LZ_COL(account, COPY, email),
+		LZ_COL(account, COPY, plan), LZ_COL(account, INT, disabled),
+		LZ_COL(account, INT, has_password),
+		LZ_COL(account, I64, created_at)
+	};
 
-	memset(a, 0, sizeof(*a));
-	a->id = lz_col_i64(st, 0);
-	lz_col_copy(st, 1, a->email, sizeof(a->email));
-	lz_col_copy(st, 2, a->plan, sizeof(a->plan));
-	a->disabled = lz_col_int(st, 3);
-	a->has_password = lz_col_int(st, 4);
-	a->created_at = lz_col_i64(st, 5);
+	memset(arg, 0, sizeof(struct account));
+	lz_cols(st, cols, LZ_NELEM(cols), arg);
 }
 
 int64_t
@@ -207,15 +207,16 @@ store_account_set_password(struct lz_db *db, int64_t id, const char *hash)
 static void
 row_key(struct lz_stmt *st, struct apikey *k)
 {
+	static const struct lz_col	 cols[] = {
+		LZ_COL(apikey, I64, id), LZ_COL(apikey, I64, account_id),
+		LZ_COL(apikey, COPY, prefix), LZ_COL(apikey, COPY, last4),
+		LZ_COL(apikey, COPY, name), LZ_COL(apikey, I64, created_at),
+		LZ_COL(apikey, I64, last_used_at),
+		LZ_COL(apikey, I64, revoked_at)
+	};
+
 	memset(k, 0, sizeof(*k));
-	k->id = lz_col_i64(st, 0);
-	k->account_id = lz_col_i64(st, 1);
-	lz_col_copy(st, 2, k->prefix, sizeof(k->prefix));
-	lz_col_copy(st, 3, k->last4, sizeof(k->last4));
-	lz_col_copy(st, 4, k->name, sizeof(k->name));
-	k->created_at = lz_col_i64(st, 5);
-	k->last_used_at = lz_col_i64(st, 6);
-	k->revoked_at = lz_col_i64(st, 7);
+	lz_cols(st, cols, LZ_NELEM(cols), k);
 }
 
 int64_t

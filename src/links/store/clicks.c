@@ -18,7 +18,8 @@ enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
     ST_JOURNAL_LIST, ST_ROLLUP_ADD, ST_VISITOR_ADD, ST_VISITOR_FIRST,
     ST_VISITOR_LAST, ST_STATS_TOTALS, ST_STATS_SERIES, ST_STATS_BREAKDOWN,
     ST_ROLLUP_NEXT_LINK, ST_ROLLUP_NEXT, ST_ROLLUP_CLEAR, ST_VISITOR_CLEAR,
-    ST_CLICK_EACH, ST_CLICK_PRUNE, ST_VISITOR_PRUNE, ST__MAX };
+    ST_CLICK_EACH, ST_CLICK_PRUNE, ST_VISITOR_PRUNE, ST_CLICK_RANGE_COUNT,
+    ST_CLICK_PAGE, ST__MAX };
 
 /* A click's row. */
 #define CLICK_COLS \
@@ -160,6 +161,17 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "DELETE FROM click_visitors WHERE (day, link_id, visitor) IN ("
 	    "SELECT day, link_id, visitor FROM click_visitors WHERE day < $1 "
 	    "ORDER BY day LIMIT $2)" },
+
+	/* The raw clicks, for their export (DESIGN 3.9). */
+	[ST_CLICK_RANGE_COUNT] = { "click range count",
+	    "SELECT count(*) FROM clicks WHERE link_id = $1 AND at >= $2 AND "
+	    "at < $3" },
+	/* Newest first from ($3, $4) down, keyset on (at, id). */
+	[ST_CLICK_PAGE] = { "click page",
+	    "SELECT id, at, suffix, country, device, os, browser, referrer, "
+	    "variant, bot FROM clicks WHERE link_id = $1 AND at >= $2 AND "
+	    "at <= $3 AND (at < $3 OR id < $4) ORDER BY at DESC, id DESC "
+	    "LIMIT $5" },
 };
 
 struct lz_sqlset store_clicks_sql = LZ_SQLSET("clicks", sql);
@@ -488,4 +500,47 @@ long
 store_visitor_prune(struct lz_db *db, int64_t before_day, long limit)
 {
 	return store_purge_rows(db, set, ST_VISITOR_PRUNE, before_day, limit);
+}
+
+long long
+store_click_range_count(struct lz_db *db, int64_t link_id, int64_t from,
+    int64_t to)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(to) };
+	int64_t			 n;
+
+	return lz_one_i64(lz_db_stmtv(db, set, ST_CLICK_RANGE_COUNT, v,
+	    LZ_NELEM(v)), &n) == 1 ? n : -1;
+}
+
+struct lz_stmt *
+store_click_page(struct lz_db *db, int64_t link_id, int64_t from,
+    int64_t before_at, int64_t before_id, long limit)
+{
+	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(from),
+	    LZ_I64(before_at), LZ_I64(before_id), LZ_I64(limit) };
+
+	return lz_db_stmtv(db, set, ST_CLICK_PAGE, v, LZ_NELEM(v));
+}
+
+int
+store_click_next(struct lz_stmt *st, int64_t *id, struct click *c)
+{
+	int	 rc;
+
+	if ((rc = lz_step(st)) != 1)
+		return rc;
+	memset(c, 0, sizeof(*c));
+	*id = lz_col_i64(st, 0);
+	c->at = lz_col_i64(st, 1);
+	c->suffix = lz_col_text(st, 2);
+	lz_col_copy(st, 3, c->country, sizeof(c->country));
+	c->device = lz_col_text(st, 4);
+	c->os = lz_col_text(st, 5);
+	c->browser = lz_col_text(st, 6);
+	c->referrer = lz_col_text(st, 7);
+	c->variant = lz_col_text(st, 8);
+	c->bot = lz_col_int(st, 9);
+	return 1;
 }

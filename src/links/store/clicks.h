@@ -61,6 +61,31 @@ enum stats_dim {
 int	store_rollup_add(struct lz_db *, int64_t link_id, int dim,
 	    int64_t hour, const char *key, size_t keylen, int bot, int64_t n);
 
+/* ---- the raw clicks, as kept (DESIGN 3.9, 3.10) ----------------------- */
+
+/* Stored clicks of link_id in [from, to), bots too; -1 on error. */
+long long store_click_range_count(struct lz_db *, int64_t link_id,
+	    int64_t from, int64_t to);
+/*
+ * Up to limit stored clicks of link_id (bots too) at from or later that
+ * come before (before_at, before_id) in the order newest first -- at
+ * descending, then id descending -- so that a page goes on where the one
+ * before ended (a first page: before_at = to, before_id = 0): the
+ * statement, ready to step with store_click_next().  One statement, so a
+ * short read of its own.
+ */
+struct lz_stmt *store_click_page(struct lz_db *, int64_t link_id,
+	    int64_t from, int64_t before_at, int64_t before_id, long limit);
+/*
+ * The next click of a page into *id and c (c->link_id, c->target and
+ * c->visitor are not read back: no visitor hash leaves the store this
+ * way; its strings are valid until the next step): 1, 0 at the end, -1
+ * on an error.
+ */
+int	store_click_next(struct lz_stmt *, int64_t *id, struct click *c);
+
+/* ---- the clicks a conversion is attributed to (conversion.h) ---------- */
+
 /*
  * A visitor of a link on a UTC day (click_visitors).  add: makes the
  * row of clicks clicks from first_at to last_at, or adds them to it and

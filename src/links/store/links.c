@@ -16,24 +16,66 @@
 
 enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
     ST_LINK_BY_ID, ST_LINK_BY_SLUG, ST_LINK_LIST, ST_LINK_LIST_ANY,
-    ST_LINK_DELETE, ST_LINK_DELETE_ANY, ST_LINK_BY_IDS, ST__MAX };
+    ST_LINK_UPDATE, ST_LINK_UPDATE_ANY, ST_LINK_DELETE, ST_LINK_DELETE_ANY,
+    ST_LINK_BY_IDS, ST__MAX };
 
-/* A page: ids below $1 (0: from the newest), at most $2.  (The CAST
- * tells PostgreSQL $1 is a bigint, not the int of 0.) */
-#define LINK_PAGE \
+/* The create fields and the password hash, $1 to $16 (write_link). */
+#define LINK_FIELDS \
+	"target_url, title, mode, variants, redirect_type, og, pixel_fb, " \
+	"pixel_ga, pixel_gtm, pixel_tiktok, pixel_line, escape_inapp, " \
+	"expires_at, max_clicks, utm, password_hash"
+#define LINK_NFIELDS	16
+/* Those of live link $17 if still at revision $18, and one edit more. */
+#define LINK_UPDATE \
+	"UPDATE links SET target_url = $1, title = $2, mode = $3, " \
+	"variants = $4, redirect_type = $5, og = $6, pixel_fb = $7, " \
+	"pixel_ga = $8, pixel_gtm = $9, pixel_tiktok = $10, " \
+	"pixel_line = $11, escape_inapp = $12, expires_at = $13, " \
+	"max_clicks = $14, utm = $15, password_hash = $16, " \
+	"revision = revision + 1 WHERE id = $17 AND revision = $18 AND " \
+	"deleted_at IS NULL"
+
+/* link_status() in SQL, at $5: the same order of precedence. */
+#define LINK_STATUS_OF \
+	"CASE WHEN flagged_at IS NOT NULL THEN 3 " \
+	"WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1 " \
+	"WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2 ELSE 0 END"
+/*
+ * A page: ids below $1 (0: from the newest), at most $2, matching the
+ * LIKE pattern $3 (NULL: any; link_pattern, in lower case) and of status
+ * $4 (-1: any).  (The CAST tells PostgreSQL $1 is a bigint, not the int
+ * of 0.)
+ * dialect: SQLite's LIKE ignores the case of A-Z and only of A-Z;
+ * PostgreSQL's LIKE is case-sensitive, so the column goes through
+ * lower(), under "C", where it too folds A-Z and nothing else: both
+ * engines find the same links.  (lower() in SQLite would only cost:
+ * twice the time of a search of 10,000 links.)
+ */
+#define LOWER(col)	col
+#define LOWER_PG(col)	"lower(" col " COLLATE \"C\")"
+#define LINK_PAGE(lower) \
 	"deleted_at IS NULL AND (CAST($1 AS bigint) = 0 OR " \
-	"id < CAST($1 AS bigint)) ORDER BY id DESC LIMIT $2"
+	"id < CAST($1 AS bigint)) AND ($3 IS NULL OR " \
+	lower("slug") " LIKE $3 ESCAPE '\\' OR " \
+	lower("title") " LIKE $3 ESCAPE '\\' OR " \
+	lower("target_url") " LIKE $3 ESCAPE '\\') AND " \
+	"($4 < 0 OR " LINK_STATUS_OF " = $4) ORDER BY id DESC LIMIT $2"
+/* dialect: also json_group_object is json_object_agg (links.h). */
+#define LINK_LIST(agg, lower) \
+	"SELECT " STORE_LINK_COLS_AGG(agg) " FROM links WHERE " \
+	"account_id = $6 AND " LINK_PAGE(lower)
+#define LINK_LIST_ANY(agg, lower) \
+	"SELECT " STORE_LINK_COLS_AGG(agg) " FROM links WHERE " \
+	LINK_PAGE(lower)
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_LINK_COUNT] = { "link count",
 	    "SELECT count(*) FROM links WHERE account_id = $1 AND "
 	    "deleted_at IS NULL" },
 	[ST_LINK_INSERT] = { "link insert",
-	    "INSERT INTO links (account_id, slug, target_url, title, mode, "
-	    "variants, redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, "
-	    "pixel_tiktok, pixel_line, escape_inapp, expires_at, max_clicks, "
-	    "utm, password_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6, "
-	    "$7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) "
+	    "INSERT INTO links (" LINK_FIELDS ", account_id, slug, "
+	    "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+	    "$11, $12, $13, $14, $15, $16, $17, $18, $19) "
 	    "ON CONFLICT (slug) DO NOTHING RETURNING id" },
 	[ST_LINK_GET] = STORE_LINK_SQL("link get",
 	    "FROM links WHERE id = $1 AND account_id = $2 AND "
@@ -44,16 +86,22 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "FROM links WHERE id = $1"),
 	[ST_LINK_BY_SLUG] = STORE_LINK_SQL("link by slug",
 	    "FROM links WHERE slug = $1"),
-	[ST_LINK_LIST] = STORE_LINK_SQL("link list",
-	    "FROM links WHERE account_id = $3 AND " LINK_PAGE),
-	[ST_LINK_LIST_ANY] = STORE_LINK_SQL("link list (any account)",
-	    "FROM links WHERE " LINK_PAGE),
+	[ST_LINK_LIST] = { "link list",
+	    LINK_LIST("json_group_object", LOWER),
+	    LINK_LIST("json_object_agg", LOWER_PG) },
+	[ST_LINK_LIST_ANY] = { "link list (any account)",
+	    LINK_LIST_ANY("json_group_object", LOWER),
+	    LINK_LIST_ANY("json_object_agg", LOWER_PG) },
+	[ST_LINK_UPDATE] = { "link update",
+	    LINK_UPDATE " AND account_id = $19" },
+	[ST_LINK_UPDATE_ANY] = { "link update (any account)", LINK_UPDATE },
 	[ST_LINK_DELETE] = { "link delete",
 	    "UPDATE links SET deleted_at = $1 WHERE id = $2 AND "
-	    "account_id = $3 AND deleted_at IS NULL" },
+	    "deleted_at IS NULL AND account_id = $3 RETURNING slug, "
+	    "account_id" },
 	[ST_LINK_DELETE_ANY] = { "link delete (any account)",
 	    "UPDATE links SET deleted_at = $1 WHERE id = $2 AND "
-	    "deleted_at IS NULL" },
+	    "deleted_at IS NULL RETURNING slug, account_id" },
 	/* The links whose ids $1 lists as a JSON array.  dialect: SQLite's
 	 * json_each is json_array_elements_text in PostgreSQL. */
 	[ST_LINK_BY_IDS] = { "links by ids",
@@ -117,6 +165,7 @@ row_link(struct lz_stmt *st, void *arg)
 	l->flag_reason = col_strdup(st, 23);
 	l->conversions = lz_col_i64(st, 24);
 	l->revenue = col_json(st, 25);
+	l->revision = lz_col_i64(st, 26);
 }
 
 struct link_fn {
@@ -154,39 +203,67 @@ store_link_count(struct lz_db *db, int64_t account_id)
 	    1 ? n : -1;
 }
 
-/* Inserts l with its JSON members as texts (json: variants, og, utm). */
-static int
-insert(struct lz_db *db, struct link *l, char *const json[3])
+/* j as compact JSON text, or NULL for none; caller frees. */
+static char *
+json_text(const json_t *j)
 {
-	const struct lz_val	 v[] = { LZ_I64(l->account_id),
-	    LZ_TEXT(l->slug), LZ_TEXT(l->target_url), LZ_TEXT(l->title),
+	return j ? json_dumps(j, JSON_COMPACT) : NULL;
+}
+
+/*
+ * Writes l: its LINK_FIELDS as $1 to $16, then for an insert its account,
+ * slug and creation time (the answer as lz_one_i64's, into l->id), for
+ * an update its id and revision and account_id as store_stmt_of binds
+ * it (the answer as lz_run_changed's).
+ */
+static int
+write_link(struct lz_db *db, struct link *l, int update, int64_t account_id)
+{
+	char		*json[] = { json_text(l->variants), json_text(l->og),
+	    json_text(l->utm) };
+	struct lz_val	 v[LINK_NFIELDS + 3] = {
+	    LZ_TEXT(l->target_url), LZ_TEXT(l->title),
 	    LZ_TEXT(link_mode_names[l->mode]), LZ_TEXT(json[0]),
 	    LZ_I64(l->redirect_type), LZ_TEXT(json[1]),
 	    LZ_TEXT(l->pixel[PIXEL_FB]), LZ_TEXT(l->pixel[PIXEL_GA]),
 	    LZ_TEXT(l->pixel[PIXEL_GTM]), LZ_TEXT(l->pixel[PIXEL_TIKTOK]),
 	    LZ_TEXT(l->pixel[PIXEL_LINE]), LZ_I64(l->escape_inapp),
 	    LZ_I64_IF(l->expires_at != 0, l->expires_at),
-	    LZ_I64(l->max_clicks), LZ_TEXT(json[2]), LZ_TEXT(l->password_hash),
-	    LZ_I64(l->created_at) };
+	    LZ_I64(l->max_clicks), LZ_TEXT(json[2]),
+	    LZ_TEXT(l->password_hash) };
+	size_t		 i;
+	int		 rc;
 
-	return lz_one_i64(lz_db_stmtv(db, set, ST_LINK_INSERT, v,
-	    LZ_NELEM(v)), &l->id);
+	if (update) {
+		v[LINK_NFIELDS] = (struct lz_val)LZ_I64(l->id);
+		v[LINK_NFIELDS + 1] = (struct lz_val)LZ_I64(l->revision);
+		rc = lz_run_changed(store_stmt_of(db, set, ST_LINK_UPDATE,
+		    ST_LINK_UPDATE_ANY, account_id, v, LINK_NFIELDS + 2));
+	} else {
+		v[LINK_NFIELDS] = (struct lz_val)LZ_I64(l->account_id);
+		v[LINK_NFIELDS + 1] = (struct lz_val)LZ_TEXT(l->slug);
+		v[LINK_NFIELDS + 2] = (struct lz_val)LZ_I64(l->created_at);
+		rc = lz_one_i64(lz_db_stmtv(db, set, ST_LINK_INSERT, v,
+		    LZ_NELEM(v)), &l->id);
+	}
+	for (i = 0; i < LZ_NELEM(json); i++)
+		free(json[i]);
+	return rc;
 }
 
 int
 store_link_insert(struct lz_db *db, struct link *l)
 {
-	char	*json[3];
-	size_t	 i;
 	int	 rc;
 
-	json[0] = l->variants ? json_dumps(l->variants, JSON_COMPACT) : NULL;
-	json[1] = l->og ? json_dumps(l->og, JSON_COMPACT) : NULL;
-	json[2] = l->utm ? json_dumps(l->utm, JSON_COMPACT) : NULL;
-	rc = insert(db, l, json);
-	for (i = 0; i < LZ_NELEM(json); i++)
-		free(json[i]);
+	rc = write_link(db, l, 0, 0);
 	return rc == -1 ? -1 : rc == 0;
+}
+
+int
+store_link_update(struct lz_db *db, struct link *l, int64_t account_id)
+{
+	return write_link(db, l, 1, account_id);
 }
 
 int
@@ -234,25 +311,60 @@ store_link_by_slug(struct lz_db *db, const char *slug, struct link *l)
 	    row_link, l);
 }
 
+/*
+ * The LIKE pattern of a search for q (a new string): %q%, with q's A-Z
+ * folded as lower() folds them (and nothing else) and its backslashes,
+ * % and _ escaped, so that they are plain characters.
+ */
+static char *
+link_pattern(const char *q)
+{
+	struct lz_buf	 b = LZ_BUF_INIT;
+	const char	*p;
+
+	lz_buf_putc(&b, '%');
+	for (p = q; *p != '\0'; p++) {
+		if (*p == '\\' || *p == '%' || *p == '_')
+			lz_buf_putc(&b, '\\');
+		lz_buf_putc(&b, *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	}
+	lz_buf_putc(&b, '%');
+	return lz_buf_detach(&b);
+}
+
 long
 store_link_list(struct lz_db *db, int64_t account_id, int64_t before,
-    long limit, void (*fn)(struct link *, void *), void *arg)
+    long limit, const struct link_filter *f,
+    void (*fn)(struct link *, void *), void *arg)
 {
-	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
-	struct lz_stmt		*st;
+	char		*pattern = f && f->q ? link_pattern(f->q) : NULL;
+	struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit),
+	    LZ_TEXT(pattern), LZ_I64(f ? f->status : -1), LZ_I64(f ? f->now :
+	    0) };
+	struct lz_stmt	*st;
+	long		 n = -1;
 
 	if ((st = store_stmt_of(db, set, ST_LINK_LIST, ST_LINK_LIST_ANY,
-	    account_id, v, LZ_NELEM(v))) == NULL)
-		return -1;
-	return store_link_each(st, fn, arg);
+	    account_id, v, LZ_NELEM(v))) != NULL)
+		n = store_link_each(st, fn, arg);
+	free(pattern);
+	return n;
 }
 
 int
 store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
-    int64_t now)
+    int64_t now, char *slug, int64_t *owner)
 {
 	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
+	struct lz_stmt		*st;
+	int			 rc;
 
-	return lz_run_changed(store_stmt_of(db, set, ST_LINK_DELETE,
-	    ST_LINK_DELETE_ANY, account_id, v, LZ_NELEM(v)));
+	st = store_stmt_of(db, set, ST_LINK_DELETE, ST_LINK_DELETE_ANY,
+	    account_id, v, LZ_NELEM(v));
+	if (st == NULL || (rc = lz_row(st)) != 1)
+		return st == NULL ? -1 : rc;
+	lz_col_copy(st, 0, slug, SLUG_MAX + 1);
+	*owner = lz_col_i64(st, 1);
+	lz_reset(st);
+	return 1;
 }

@@ -23,21 +23,38 @@ int	store_link_get(struct lz_db *, int64_t id, int64_t account_id,
 int	store_link_by_id(struct lz_db *, int64_t id, struct link *);
 /* A link by slug, live or deleted.  1, 0, -1. */
 int	store_link_by_slug(struct lz_db *, const char *slug, struct link *);
+/* Which links a list shows (DESIGN 3.9); { NULL, -1, 0 } is all. */
+struct link_filter {
+	const char	*q;		/* a text slug, title or target_url
+					   holds, A-Z in any case, or NULL */
+	int		 status;	/* enum link_status, or -1 */
+	int64_t		 now;		/* for status, ms */
+};
+
 /*
- * Live links of account_id (ACCOUNT_ANY: of all accounts), newest first,
- * with id below before (0: from the newest).  Calls fn for up to limit
- * links; returns the count or -1.
+ * Live links of account_id (ACCOUNT_ANY: of all accounts) that f lets
+ * through (NULL: all), newest first, with id below before (0: from the
+ * newest).  Calls fn for up to limit links; returns the count or -1.
  */
 long	store_link_list(struct lz_db *, int64_t account_id, int64_t before,
-	    long limit, void (*fn)(struct link *, void *), void *arg);
+	    long limit, const struct link_filter *f,
+	    void (*fn)(struct link *, void *), void *arg);
 /* Calls fn for each link, deleted or not, whose id is among ids[0..n)
  * (in no order); returns the rows or -1. */
 long	store_link_by_ids(struct lz_db *, const int64_t *ids, size_t n,
 	    void (*fn)(struct link *, void *), void *arg);
-/* Marks a live link of account_id (ACCOUNT_ANY: of anyone) deleted.
- * 1, 0 (no such live link), -1. */
+/*
+ * Writes the create fields and password hash of l over those of the
+ * live link l->id of account_id (ACCOUNT_ANY: of anyone), if it is still
+ * at l->revision, and counts the edit.  1 written, 0 when there is no
+ * such live link or it was edited since it was read, -1.
+ */
+int	store_link_update(struct lz_db *, struct link *l, int64_t account_id);
+/* Marks a live link of account_id (ACCOUNT_ANY: of anyone) deleted; its
+ * slug (SLUG_MAX + 1 bytes) and account into slug and *owner.  1, 0 (no
+ * such live link), -1. */
 int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
-	    int64_t now);
+	    int64_t now, char *slug, int64_t *owner);
 
 /* ---- for the store files --------------------------------------------- */
 
@@ -49,7 +66,7 @@ int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
 	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
 	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
 	"flag_reason, conversions, (SELECT " json_agg "(r.currency, " \
-	"r.micros) FROM link_revenue r WHERE r.link_id = links.id)"
+	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision"
 /*
  * A row of a statement table: SELECT STORE_LINK_COLS rest.
  * dialect: json_group_object is json_object_agg in PostgreSQL (NULL,

@@ -108,14 +108,15 @@ struct bl_fn {
 static void
 each_entry(struct lz_stmt *st, void *arg)
 {
-	struct bl_fn	*f = arg;
-	struct bl_row	 r;
+	static const struct lz_col	 cols[] = {
+		LZ_COL(bl_row, TEXT, kind), LZ_COL(bl_row, TEXT, value),
+		LZ_COL(bl_row, TEXT, source), LZ_COL(bl_row, TEXT, reason),
+		LZ_COL(bl_row, I64, added_at)
+	};
+	struct bl_fn			*f = arg;
+	struct bl_row			 r;
 
-	r.kind = lz_col_text(st, 0);
-	r.value = lz_col_text(st, 1);
-	r.source = lz_col_text(st, 2);
-	r.reason = lz_col_text(st, 3);
-	r.added_at = lz_col_i64(st, 4);
+	lz_cols(st, cols, LZ_NELEM(cols), &r);
 	f->fn(&r, f->arg);
 }
 

@@ -131,18 +131,19 @@ int
 store_session_get(struct lz_db *db, const unsigned char hash[SESSION_HASH_LEN],
     struct session *s)
 {
-	const struct lz_val	 v = LZ_BLOB(hash, SESSION_HASH_LEN);
-	struct lz_stmt		*st;
-	int			 rc;
+	static const struct lz_col	 cols[] = {
+		LZ_COL(session, I64, id), LZ_COL(session, I64, account_id),
+		LZ_COL(session, COPY, csrf), LZ_COL(session, I64, created_at),
+		LZ_COL(session, I64, seen_at)
+	};
+	const struct lz_val		 v = LZ_BLOB(hash, SESSION_HASH_LEN);
+	struct lz_stmt			*st;
+	int				 rc;
 
 	st = lz_db_stmtv(db, set, ST_SESSION_GET, &v, 1);
 	if ((rc = store_row_by_hash(st, 5, hash, SESSION_HASH_LEN)) == 1) {
 		memset(s, 0, sizeof(*s));
-		s->id = lz_col_i64(st, 0);
-		s->account_id = lz_col_i64(st, 1);
-		lz_col_copy(st, 2, s->csrf, sizeof(s->csrf));
-		s->created_at = lz_col_i64(st, 3);
-		s->seen_at = lz_col_i64(st, 4);
+		lz_cols(st, cols, LZ_NELEM(cols), s);
 		lz_reset(st);
 	}
 	return rc;

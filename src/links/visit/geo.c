@@ -386,30 +386,18 @@ geo_stats(struct geo_stats *st)
 	*st = g.st;
 }
 
-/* The number of keys <= x in k[0..n). */
+/* The number of keys <= x in k[0..n), keys of 32 bits (wide 0) or 64. */
 static size_t
-count_le32(const uint32_t *k, size_t n, uint32_t x)
+count_le(const void *k, int wide, size_t n, uint64_t x)
 {
-	size_t	 lo = 0, hi = n, mid;
+	size_t		 lo = 0, hi = n, mid;
+	uint64_t	 key;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (k[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static size_t
-count_le64(const uint64_t *k, size_t n, uint64_t x)
-{
-	size_t	 lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (k[mid] <= x)
+		key = wide ? ((const uint64_t *)k)[mid] :
+		    ((const uint32_t *)k)[mid];
+		if (key <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -422,7 +410,7 @@ lookup6(const struct gkey *x)
 {
 	size_t	 i, lo, hi, mid;
 
-	if ((i = count_le64(g.v6hi, g.n6, x->hi)) == 0)
+	if ((i = count_le(g.v6hi, 1, g.n6, x->hi)) == 0)
 		return CC_NONE;
 	if (g.v6cc[i - 1] != CC_SPLIT)
 		return g.v6cc[i - 1];
@@ -453,7 +441,7 @@ geo_lookup(const struct lz_addr *a, char cc[3])
 	if (memcmp(a->b, v4mapped, sizeof(v4mapped)) == 0) {
 		v4 = (uint32_t)a->b[12] << 24 | (uint32_t)a->b[13] << 16 |
 		    (uint32_t)a->b[14] << 8 | a->b[15];
-		if ((i = count_le32(g.v4key, g.n4, v4)) > 0)
+		if ((i = count_le(g.v4key, 0, g.n4, v4)) > 0)
 			c = g.v4cc[i - 1];
 	} else {
 		k = key_from_bytes(a->b);

@@ -1,6 +1,8 @@
 // links.js -- the Links section: create a link with every option of the
-// API (spec 2.1, DESIGN 3.2), list, copy and delete.  The server checks
-// everything; this form only shapes the body.
+// API (spec 2.1, DESIGN 3.2), edit it with the same form (DESIGN 3.9: a
+// merge patch), search and filter the list, copy, show the QR code,
+// export the clicks and delete.  The server checks everything; this form
+// only shapes the body.
 
 import { api } from "./api.js";
 import { $, h, clear, copyText, fmtTime, fmtNumber, showError } from "./dom.js";
@@ -8,6 +10,8 @@ import { t } from "./i18n.js";
 
 let ctx;
 let cursor = null;
+// The link the form edits: its id, slug and create fields as loaded.
+let editing = null;
 
 function abRow(i, url = "", weight = 50) {
   return h("div", { class: "row" },
@@ -25,16 +29,16 @@ function abRow(i, url = "", weight = 50) {
       onclick: (ev) => { ev.currentTarget.parentElement.remove(); } }, "×"));
 }
 
-function geoRow(i) {
+function geoRow(i, country = "", url = "") {
   return h("div", { class: "row" },
     h("div", { class: "field small" },
       h("label", { for: `l-geo-${i}-country` }, t("links.country")),
       h("input", { id: `l-geo-${i}-country`, maxlength: 2, placeholder: "TW",
-        autocapitalize: "characters", "data-geo": "country" })),
+        value: country, autocapitalize: "characters", "data-geo": "country" })),
     h("div", { class: "field grow" },
       h("label", { for: `l-geo-${i}-url` }, t("links.country_url")),
       h("input", { id: `l-geo-${i}-url`, type: "url", placeholder: "https://",
-        "data-geo": "url" })),
+        value: url, "data-geo": "url" })),
     h("button", { type: "button", class: "secondary icon",
       "aria-label": t("links.remove_country"),
       onclick: (ev) => { ev.currentTarget.parentElement.remove(); } }, "×"));
@@ -113,6 +117,142 @@ function statusText(s) {
   return t("status." + s);
 }
 
+// ---- editing ----------------------------------------------------------
+
+// The create fields of a link as GET shows it, in formBody()'s shape.
+const FIELDS = ["target_url", "title", "mode", "variants", "redirect_type",
+  "og", "pixel_fb", "pixel_ga", "pixel_gtm", "pixel_tiktok", "pixel_line",
+  "escape_inapp", "expires_at", "max_clicks", "utm"];
+
+function createFields(l) {
+  const b = {};
+  for (const k of FIELDS) {
+    if (l[k] !== null && l[k] !== false && l[k] !== 0) b[k] = l[k];
+  }
+  return b;
+}
+
+const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+// The same instant to the minute (what datetime-local can hold).
+function sameMinute(a, b) {
+  return typeof a === "string" && typeof b === "string" &&
+    Math.floor(Date.parse(a) / 60000) === Math.floor(Date.parse(b) / 60000);
+}
+
+// A JSON merge patch (RFC 7396) from the link as loaded to the form:
+// what changed, and null for what was emptied (member by member in og,
+// utm and the device and geo variants).
+export function patchOf(before, after) {
+  const p = {};
+  for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const a = before[k], b = after[k];
+    if (b === undefined) {
+      if (a !== undefined) p[k] = null;
+    } else if (isObj(a) && isObj(b)) {
+      const sub = patchOf(a, b);
+      if (Object.keys(sub).length) p[k] = sub;
+    } else if (k === "expires_at" && sameMinute(a, b)) {
+      continue;
+    } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+      p[k] = b;
+    }
+  }
+  return p;
+}
+
+// datetime-local wants the reader's local time, "YYYY-MM-DDTHH:MM".
+function localTime(iso) {
+  const d = new Date(iso);
+  const z = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${z(d.getMonth() + 1)}-${z(d.getDate())}T` +
+    `${z(d.getHours())}:${z(d.getMinutes())}`;
+}
+
+// Puts link l into the form.
+function fill(l) {
+  const form = $("#link-form");
+  form.reset();
+  clear($("#ab-rows"));
+  clear($("#geo-rows"));
+  $("#l-target_url").value = l.target_url;
+  $("#l-slug").value = l.slug;
+  $("#l-title").value = l.title || "";
+  $("#l-mode").value = l.mode;
+  $("#l-redirect_type").value = String(l.redirect_type);
+  if (l.mode === "ab") {
+    l.variants.forEach((v, i) => $("#ab-rows").append(abRow(i, v.url,
+      v.weight)));
+  } else if (l.mode === "device") {
+    for (const d of ["ios", "android", "desktop"]) {
+      $("#l-variants-" + d).value = l.variants[d] || "";
+    }
+  } else if (l.mode === "geo") {
+    Object.entries(l.variants).forEach(([c, u], i) =>
+      $("#geo-rows").append(geoRow(i, c, u)));
+  }
+  modeChanged();
+  for (const k of ["title", "description", "image"]) {
+    $("#l-og-" + k).value = (l.og && l.og[k]) || "";
+  }
+  for (const p of ["fb", "ga", "gtm", "tiktok", "line"]) {
+    $("#l-pixel_" + p).value = l["pixel_" + p] || "";
+  }
+  $("#l-escape_inapp").checked = l.escape_inapp;
+  $("#l-expires_at").value = l.expires_at ? localTime(l.expires_at) : "";
+  $("#l-max_clicks").value = l.max_clicks ? String(l.max_clicks) : "";
+  for (const k of ["source", "medium", "campaign", "term", "content"]) {
+    $("#l-utm-" + k).value = (l.utm && l.utm[k]) || "";
+  }
+}
+
+// The form in create mode (l null) or editing link l.
+function editMode(l) {
+  editing = l && { id: l.id, slug: l.slug, before: createFields(l) };
+  $("#l-slug").disabled = !!l;
+  $("#l-slug-hint").hidden = !!l;
+  $("#l-slug-fixed").hidden = !l;
+  $("#l-password-keep").hidden = !(l && l.has_password);
+  $("#l-password-clear-field").hidden = !(l && l.has_password);
+  $("#link-cancel").hidden = !l;
+  $("#link-form-title").textContent = l ? t("links.editing",
+    { slug: l.slug }) : t("links.create");
+  $("#link-submit").textContent = t(l ? "links.save_button" :
+    "links.create_button");
+  if (!l) {
+    $("#link-form").reset();
+    clear($("#ab-rows"));
+    clear($("#geo-rows"));
+    modeChanged();
+  }
+}
+
+async function startEdit(id) {
+  const j = await api("GET", "links/" + id);
+  showError($("#link-form"), null);
+  $("#link-created").hidden = true;
+  fill(j.link);
+  editMode(j.link);
+  $("#link-form").scrollIntoView({ block: "start" });
+  $("#l-target_url").focus();
+}
+
+// ---- QR codes ---------------------------------------------------------
+
+function showQr(l) {
+  const base = "/dashboard/api/links/" + l.id + "/qr";
+  $("#qr-url").textContent = l.short_url;
+  $("#qr-img").src = base + "?size=256";
+  $("#qr-img").alt = t("links.qr_alt", { url: l.short_url });
+  $("#qr-svg").href = base + "?format=svg&size=1024";
+  $("#qr-svg").setAttribute("download", l.slug + ".svg");
+  $("#qr-png").href = base + "?format=png&size=1024";
+  $("#qr-png").setAttribute("download", l.slug + ".png");
+  $("#qr-dialog").showModal();
+}
+
+// ---- the list ---------------------------------------------------------
+
 function linkRow(l) {
   const short = l.short_url;
   const del = async (ev) => {
@@ -121,6 +261,7 @@ function linkRow(l) {
       await api("DELETE", "links/" + l.id);
       ev.target.closest("tr").remove();
       ctx.status(t("links.deleted", { slug: l.slug }));
+      if (editing && editing.id === l.id) editMode(null);
       if (!$("#links-table tbody").children.length) {
         $("#links-empty").hidden = false;
       }
@@ -148,9 +289,21 @@ function linkRow(l) {
         "aria-label": t("links.copy_aria", { slug: l.slug }),
         onclick: (ev) => copyText(short, ev.currentTarget, ctx.status) },
       t("copy")),
+      h("button", { type: "button", class: "secondary", "data-edit": l.id,
+        "aria-label": t("links.edit_aria", { slug: l.slug }),
+        onclick: () => startEdit(l.id).catch((e) => ctx.status(e.text)) },
+      t("links.edit")),
+      h("button", { type: "button", class: "secondary", "data-qr": l.id,
+        "aria-label": t("links.qr_aria", { slug: l.slug }),
+        onclick: () => showQr(l) }, t("links.qr")),
       h("a", { class: "button secondary", href: "#stats/" + l.id,
         "aria-label": t("links.stats_aria", { slug: l.slug }) },
       t("links.stats")),
+      h("a", { class: "button secondary", "data-export": l.id,
+        href: "/dashboard/api/links/" + l.id + "/clicks?format=csv",
+        download: "lz-clicks-" + l.slug + ".csv",
+        "aria-label": t("links.export_aria", { slug: l.slug }) },
+      t("links.export")),
       h("a", { class: "button secondary", href: "#conversions/" + l.id,
         "aria-label": t("links.conv_aria", { slug: l.slug }) },
       t("links.conv")),
@@ -161,14 +314,18 @@ function linkRow(l) {
 
 async function loadPage(more) {
   const tbody = $("#links-table tbody");
-  const q = "links?limit=50" + (more && cursor ? "&cursor=" +
+  const q = val("#links-q"), st = $("#links-status").value;
+  const path = "links?limit=50" + (q ? "&q=" + encodeURIComponent(q) : "") +
+    (st ? "&status=" + st : "") + (more && cursor ? "&cursor=" +
     encodeURIComponent(cursor) : "");
-  const j = await api("GET", q);
+  const j = await api("GET", path);
   if (!more) clear(tbody);
   j.links.forEach((l) => tbody.append(linkRow(l)));
   cursor = j.next_cursor;
   $("#links-more").hidden = !cursor;
-  $("#links-empty").hidden = tbody.children.length > 0;
+  const none = tbody.children.length === 0;
+  $("#links-empty").hidden = !none || !!(q || st);
+  $("#links-no-match").hidden = !none || !(q || st);
 }
 
 export function setup(c) {
@@ -190,16 +347,32 @@ export function setup(c) {
     .catch((e) => ctx.status(e.text)));
   $("#link-created-copy").addEventListener("click", (ev) =>
     copyText($("#link-created-url").value, ev.currentTarget, ctx.status));
+  $("#links-search").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    loadPage(false).catch((e) => ctx.status(e.text));
+  });
+  $("#link-cancel").addEventListener("click", () => editMode(null));
+  $("#qr-close").addEventListener("click", () => $("#qr-dialog").close());
   const form = $("#link-form");
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError(form, null);
     try {
+      if (editing) {
+        const body = formBody();
+        delete body.slug;
+        const patch = patchOf(editing.before, body);
+        if ($("#l-password-clear").checked) patch.password = null;
+        const j = await api("PATCH", "links/" + editing.id, patch);
+        editMode(null);
+        ctx.status(t("links.saved", { slug: j.link.slug }));
+        await loadPage(false);
+        const row = $(`#links-table tr[data-id="${j.link.id}"]`);
+        if (row) row.querySelector("[data-edit]").focus();
+        return;
+      }
       const j = await api("POST", "links", formBody());
-      form.reset();
-      clear($("#ab-rows"));
-      clear($("#geo-rows"));
-      modeChanged();
+      editMode(null);
       $("#link-created-url").value = j.short_url;
       $("#link-created").hidden = false;
       $("#link-created").focus();
@@ -223,6 +396,6 @@ export function setup(c) {
 
 export async function show() {
   $("#link-created").hidden = true;
-  modeChanged();
+  editMode(null);
   await loadPage(false);
 }

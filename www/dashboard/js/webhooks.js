@@ -7,7 +7,10 @@ import { $, h, clear, copyText, fmtTime, showError } from "./dom.js";
 import { t } from "./i18n.js";
 
 let ctx;
-const EVENTS = ["click", "link.created"];
+// The events, and whether a new subscription has it ticked: the two of
+// the first release are, as lzctl webhook add chooses them by default.
+const EVENTS = [["click", true], ["link.created", true],
+  ["link.updated", false], ["link.deleted", false]];
 
 function secretBox(secret) {
   const input = h("input", { class: "mono", readonly: true, value: secret,
@@ -28,9 +31,9 @@ function addForm() {
       h("input", { id: "hook-url", type: "url", required: true,
         placeholder: "https://", inputmode: "url" })),
     h("fieldset", { id: "hook-events" }, h("legend", {}, t("hooks.events")),
-      EVENTS.map((ev) => h("div", { class: "field check" },
+      EVENTS.map(([ev, on]) => h("div", { class: "field check" },
         h("input", { type: "checkbox", id: "hook-ev-" + ev.replace(".", "-"),
-          value: ev, checked: true }),
+          value: ev, checked: on }),
         h("label", { for: "hook-ev-" + ev.replace(".", "-") },
           t("hooks.ev_" + ev.replace(".", "_")))))),
     h("p", { class: "error", role: "alert", "data-error": true }),
