@@ -183,7 +183,7 @@ fixtures(void)
 		c.referrer = referrers[i];
 		c.variant = "";
 		c.bot = i == 3;
-		if (store_click_insert(&links.db, &c, "") == -1)
+		if (store_click_insert(&links.db, &c, "", 0) == -1)
 			die("click", "not stored");
 	}
 

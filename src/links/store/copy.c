@@ -35,6 +35,7 @@
 #define V23	V22 ", $23"
 #define V24	V23 ", $24"
 #define V25	V24 ", $25"
+#define V26	V25 ", $26"
 
 /*
  * X(e, table, columns, n, order, ids): every table, parents before
@@ -61,8 +62,8 @@
 	    "pixel_gtm, pixel_tiktok, pixel_line, escape_inapp, " \
 	    "expires_at, max_clicks, utm, password_hash, clicks, " \
 	    "created_at, deleted_at, flagged_at, flag_reason, " \
-	    "conversions", \
-	    25, "id", 1) \
+	    "conversions, revision", \
+	    26, "id", 1) \
 	X(CLICKS, "clicks", \
 	    "id, link_id, at, suffix, country, device, os, " \
 	    "browser, referrer, referrer_host, variant, visitor, " \

@@ -43,8 +43,8 @@ enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
 /*
  * A page: ids below $1 (0: from the newest), at most $2, matching the
  * LIKE pattern $3 (NULL: any; link_pattern, in lower case) and of status
- * $4 (-1: any).  (The CAST tells PostgreSQL $1 is a bigint, not the int
- * of 0.)
+ * $4 (-1: any).  (The CASTs tell PostgreSQL $1 and $4 are bigints, not
+ * the ints of 0, and $3 text before its IS NULL.)
  * dialect: SQLite's LIKE ignores the case of A-Z and only of A-Z;
  * PostgreSQL's LIKE is case-sensitive, so the column goes through
  * lower(), under "C", where it too folds A-Z and nothing else: both
@@ -55,11 +55,12 @@ enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
 #define LOWER_PG(col)	"lower(" col " COLLATE \"C\")"
 #define LINK_PAGE(lower) \
 	"deleted_at IS NULL AND (CAST($1 AS bigint) = 0 OR " \
-	"id < CAST($1 AS bigint)) AND ($3 IS NULL OR " \
+	"id < CAST($1 AS bigint)) AND (CAST($3 AS text) IS NULL OR " \
 	lower("slug") " LIKE $3 ESCAPE '\\' OR " \
 	lower("title") " LIKE $3 ESCAPE '\\' OR " \
 	lower("target_url") " LIKE $3 ESCAPE '\\') AND " \
-	"($4 < 0 OR " LINK_STATUS_OF " = $4) ORDER BY id DESC LIMIT $2"
+	"(CAST($4 AS bigint) < 0 OR " LINK_STATUS_OF " = $4) ORDER BY id " \
+	"DESC LIMIT $2"
 /* dialect: also json_group_object is json_object_agg (links.h). */
 #define LINK_LIST(agg, lower) \
 	"SELECT " STORE_LINK_COLS_AGG(agg) " FROM links WHERE " \
