@@ -120,7 +120,13 @@ class DbCopy(unittest.TestCase):
             self.assertEqual(inst.request("GET", "/" + links[0]["slug"],
                                           headers={"User-Agent": UA}
                                           ).status, 302)
+        workers = inst.worker_pids("lz-links")
         inst.stop_pool("lz-links", sig=signal.SIGKILL)
+        # The workers outlive their supervisor for a moment, and the
+        # socket answers until they are gone (db copy rightly refuses).
+        lzenv.wait_for(lambda: not any(os.path.exists("/proc/%d" % w)
+                                       for w in workers),
+                       what="the workers of the killed pool to exit")
         rc, out, err = self.ctl("db", "copy", "--to", uri)
         self.assertEqual(rc, 0, err)
         self.assertNotIn("MISMATCH", out)
