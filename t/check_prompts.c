@@ -17,10 +17,12 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
+#include "cache.h"
 #include "grams.h"
 #include "import.h"
 #include "lztime.h"
 #include "memgrams.h"
+#include "resp.h"
 #include "search.h"
 #include "utf8.h"
 #include "util.h"
@@ -688,6 +690,129 @@ START_TEST(import_builds_and_hides)
 }
 END_TEST
 
+/* ---- the answer cache -------------------------------------------------- */
+
+static void
+put(const char *key, const char *body)
+{
+	char	 etag[LZ_ETAG_SIZE];
+
+	lz_resp_etag(body, strlen(body), etag);
+	cache_put(key, strlen(key), body, strlen(body), etag);
+}
+
+/* 1 when key holds body (with body's ETag), 0 when key is not there. */
+static int
+holds(const char *key, const char *body)
+{
+	struct cache_hit	 h;
+	char			 etag[LZ_ETAG_SIZE];
+
+	if (!cache_get(key, strlen(key), &h))
+		return 0;
+	lz_resp_etag(body, strlen(body), etag);
+	ck_assert_uint_eq(h.len, strlen(body));
+	ck_assert(memcmp(h.body, body, h.len) == 0);
+	ck_assert_str_eq(h.etag, etag);
+	return 1;
+}
+
+START_TEST(cache_keeps_and_forgets)
+{
+	struct cache_stats	 st;
+	char			 key[32], body[64];
+	int			 i;
+
+	cache_clear();
+	cache_limit(1 << 20);
+	ck_assert(!holds("a", "A"));
+	put("a", "A");
+	put("ab", "AB");
+	ck_assert(holds("a", "A"));
+	ck_assert(holds("ab", "AB"));
+	ck_assert(!holds("b", "B"));
+	/* Keys are bytes: a prefix or an embedded NUL is another key. */
+	ck_assert(!cache_get("a\0", 2, &(struct cache_hit){ 0 }));
+	put("a", "A2");			/* stored again: the newer */
+	ck_assert(holds("a", "A2"));
+	/* Many entries: the table grows and finds them all. */
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		snprintf(body, sizeof(body), "{\"n\":%d}", i);
+		put(key, body);
+	}
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		snprintf(body, sizeof(body), "{\"n\":%d}", i);
+		ck_assert(holds(key, body));
+	}
+	cache_stats(&st);
+	ck_assert_uint_eq(st.entries, 5002);
+	ck_assert_uint_le(st.bytes, st.limit);
+	cache_clear();
+	cache_stats(&st);
+	ck_assert_uint_eq(st.entries, 0);
+	ck_assert_uint_eq(st.bytes, 0);
+	ck_assert(!holds("a", "A2"));
+	ck_assert(!holds("k1", "{\"n\":1}"));
+}
+END_TEST
+
+START_TEST(cache_stays_in_its_bound)
+{
+	struct cache_stats	 st;
+	char			 key[32], big[4096];
+	size_t			 one;
+	int			 i;
+
+	cache_clear();
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	/* Measure one entry, then allow exactly three. */
+	cache_limit(1 << 20);
+	put("k0", big);
+	cache_stats(&st);
+	one = st.bytes;
+	cache_clear();
+	cache_limit(3 * one);
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		put(key, big);
+	}
+	ck_assert(holds("k0", big));	/* k0 now the most recently used */
+	put("k3", big);			/* k1 goes, the least recently used */
+	cache_stats(&st);
+	ck_assert_uint_eq(st.entries, 3);
+	ck_assert_uint_le(st.bytes, 3 * one);
+	ck_assert_uint_eq(st.evicted, 1);
+	ck_assert(!holds("k1", big));
+	ck_assert(holds("k0", big));
+	ck_assert(holds("k2", big));
+	ck_assert(holds("k3", big));
+	/* A smaller bound drops the oldest at once; an answer larger than
+	 * the bound is not kept, and keeps what is there. */
+	cache_limit(2 * one);
+	cache_stats(&st);
+	ck_assert_uint_eq(st.entries, 2);
+	ck_assert(!holds("k0", big));
+	cache_limit(one - 1);
+	cache_stats(&st);
+	ck_assert_uint_eq(st.entries, 0);
+	put("s", "S");
+	put("k4", big);
+	ck_assert(!holds("k4", big));
+	ck_assert(holds("s", "S"));
+	/* 0 keeps nothing. */
+	cache_limit(0);
+	put("s", "S");
+	ck_assert(!holds("s", "S"));
+	cache_stats(&st);
+	ck_assert_uint_eq(st.bytes, 0);
+	ck_assert_uint_gt(st.hits, 0);
+	ck_assert_uint_gt(st.misses, 0);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -706,6 +831,11 @@ suite(void)
 	tcase_add_test(tc, grams_find_exactly_the_substrings);
 	tcase_add_test(tc, damaged_positions_are_refused);
 	tcase_add_test(tc, value_sets);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cache");
+	tcase_add_test(tc, cache_keeps_and_forgets);
+	tcase_add_test(tc, cache_stays_in_its_bound);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("import");

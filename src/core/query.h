@@ -38,6 +38,8 @@ enum lz_ptype {
 };
 
 #define LZ_PF_REQUIRED	0x01	/* must be present */
+#define LZ_PF_ANY	0x02	/* ENUM: absent means any value, not def
+				   (only .set tells); for readers of v */
 
 struct lz_param {
 	const char		*name;

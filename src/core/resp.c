@@ -171,17 +171,23 @@ etag_matches(const char *list, const char *etag)
 }
 
 void
-lz_resp_cached(struct lz_req *r, const char *ctype, const char *body,
-    size_t len, const char *cache_control)
+lz_resp_etag(const char *body, size_t len, char etag[LZ_ETAG_SIZE])
 {
 	unsigned char	 h[16];
-	char		 hex[33], etag[40];
-	const char	*inm;
+	char		 hex[33];
 
 	crypto_generichash(h, sizeof(h), (const unsigned char *)body, len,
 	    NULL, 0);
 	sodium_bin2hex(hex, sizeof(hex), h, sizeof(h));
-	snprintf(etag, sizeof(etag), "\"%s\"", hex);
+	snprintf(etag, LZ_ETAG_SIZE, "\"%s\"", hex);
+}
+
+void
+lz_resp_tagged(struct lz_req *r, const char *ctype, const char *body,
+    size_t len, const char *cache_control, const char *etag)
+{
+	const char	*inm;
+
 	lz_resp_header(r, "ETag", "%s", etag);
 	if (!lz_resp_has_header(r, "Cache-Control"))
 		lz_resp_header(r, "Cache-Control", "%s", cache_control);
@@ -190,6 +196,16 @@ lz_resp_cached(struct lz_req *r, const char *ctype, const char *body,
 		lz_resp_send(r, 304, NULL, NULL, 0);
 	else
 		lz_resp_send(r, 200, ctype, body, len);
+}
+
+void
+lz_resp_cached(struct lz_req *r, const char *ctype, const char *body,
+    size_t len, const char *cache_control)
+{
+	char	 etag[LZ_ETAG_SIZE];
+
+	lz_resp_etag(body, len, etag);
+	lz_resp_tagged(r, ctype, body, len, cache_control, etag);
 }
 
 #define JSON_FLAGS	(JSON_COMPACT | JSON_REAL_PRECISION(15))

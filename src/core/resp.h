@@ -51,6 +51,12 @@ void	lz_resp_verr(struct lz_req *, const struct lz_verr *);
  * ETag. */
 void	lz_resp_cached(struct lz_req *, const char *ctype, const char *body,
 	    size_t len, const char *cache_control);
+/* The same in two steps, for answers kept with their ETag: the ETag of
+ * body (quoted, NUL-terminated), and the answer with an ETag made so. */
+#define LZ_ETAG_SIZE	35
+void	lz_resp_etag(const char *body, size_t len, char etag[LZ_ETAG_SIZE]);
+void	lz_resp_tagged(struct lz_req *, const char *ctype, const char *body,
+	    size_t len, const char *cache_control, const char *etag);
 /* 204 No Content. */
 void	lz_resp_empty(struct lz_req *, int status);
 /*

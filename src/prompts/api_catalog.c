@@ -83,7 +83,7 @@ api_models_list(struct lz_req *r)
 	static const struct lz_param params[P__MAX] = {
 		[P_Q] = PARAM_Q,
 		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
-		    val_model_categories, 0 },
+		    val_model_categories, LZ_PF_ANY },
 		[P_LANG] = PARAM_LANG,
 		[P_LIMIT] = PARAM_LIMIT(20),
 		[P_OFFSET] = PARAM_OFFSET,
@@ -93,7 +93,8 @@ api_models_list(struct lz_req *r)
 	long long	 total;
 	char		*q = NULL;
 
-	if (lz_req_params(r, params, P__MAX, v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1 ||
+	    out_cached(r, params, P__MAX, v, 0))
 		return;
 	q = search_fold_dup(v[P_Q].s);
 	c.lang = (enum lang)v[P_LANG].i;
@@ -146,7 +147,7 @@ api_tools_list(struct lz_req *r)
 	static const struct lz_param params[P__MAX] = {
 		[P_Q] = PARAM_Q,
 		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
-		    val_prompt_categories, 0 },
+		    val_prompt_categories, LZ_PF_ANY },
 		[P_LANG] = PARAM_LANG,
 		[P_LIMIT] = PARAM_LIMIT(20),
 		[P_OFFSET] = PARAM_OFFSET,
@@ -160,7 +161,8 @@ api_tools_list(struct lz_req *r)
 
 	if ((q = lz_req_query(r)) == NULL)
 		return;
-	if (lz_req_params(r, params, P__MAX, v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1 ||
+	    out_cached(r, params, P__MAX, v, q->n == 0))
 		return;
 	c.legacy = q->n == 0;
 	c.lang = (enum lang)v[P_LANG].i;
@@ -231,7 +233,8 @@ api_integrations_list(struct lz_req *r)
 	long		 n;
 	size_t		 k;
 
-	if (lz_req_params(r, NULL, 0, NULL) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1 ||
+	    out_cached(r, NULL, 0, NULL, 0))
 		return;
 	memset(&c, 0, sizeof(c));
 	c.arr = json_array();

@@ -60,7 +60,8 @@ api_collections_list(struct lz_req *r)
 	struct collctx	 x;
 	long long	 count;
 
-	if (lz_req_params(r, params, P__MAX, v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1 ||
+	    out_cached(r, params, P__MAX, v, 0))
 		return;
 	x.lang = (enum lang)v[P_LANG].i;
 	x.arr = json_array();
@@ -109,7 +110,8 @@ api_collections_get(struct lz_req *r)
 	json_t		*j;
 	int		 rc;
 
-	if (lz_req_params(r, params, P__MAX, v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1 ||
+	    out_cached(r, params, P__MAX, v, 0))
 		return;
 	x.lang = (enum lang)v[P_LANG].i;
 	x.one = NULL;

@@ -58,7 +58,8 @@ api_tutorials_list(struct lz_req *r)
 	char		*q = NULL;
 	json_t		*arr;
 
-	if (lz_req_params(r, params, P__MAX, v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1 ||
+	    out_cached(r, params, P__MAX, v, 0))
 		return;
 	q = search_fold_dup(v[P_Q].s);
 	arr = json_array();
@@ -80,7 +81,8 @@ api_tutorials_get(struct lz_req *r)
 	json_t	*t = NULL;
 	int	 rc;
 
-	if (lz_req_params(r, NULL, 0, NULL) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1 ||
+	    out_cached(r, NULL, 0, NULL, 0))
 		return;
 	rc = val_slug_ok(r->args[0]) ? pstore_tutorial(&prompts.db,
 	    r->args[0], tutorial_detail, &t) : 0;
@@ -127,7 +129,7 @@ api_keywords_list(struct lz_req *r)
 	static const struct lz_param params[P__MAX] = {
 		[P_Q] = PARAM_Q,
 		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
-		    val_keyword_categories, 0 },
+		    val_keyword_categories, LZ_PF_ANY },
 		[P_LIMIT] = PARAM_LIMIT(20),
 		[P_OFFSET] = PARAM_OFFSET,
 	};
@@ -136,7 +138,8 @@ api_keywords_list(struct lz_req *r)
 	char		*q = NULL;
 	json_t		*arr;
 
-	if (lz_req_params(r, params, P__MAX, v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1 ||
+	    out_cached(r, params, P__MAX, v, 0))
 		return;
 	q = search_fold_dup(v[P_Q].s);
 	arr = json_array();
@@ -159,7 +162,8 @@ api_keywords_get(struct lz_req *r)
 	json_t	*k = NULL;
 	int	 rc;
 
-	if (lz_req_params(r, NULL, 0, NULL) == -1)
+	if (lz_req_params(r, NULL, 0, NULL) == -1 ||
+	    out_cached(r, NULL, 0, NULL, 0))
 		return;
 	rc = val_slug_ok(r->args[0]) ? pstore_keyword(&prompts.db,
 	    r->args[0], keyword_detail, &k) : 0;

@@ -31,7 +31,8 @@ static const struct lz_param list_params[P__MAX] = {
 	[P_Q] =		{ "q", LZ_PT_STR, 1, 500, 0, NULL, 0 },
 	[P_TAG] =	{ "tag", LZ_PT_STR, 1, 200, 0, NULL, 0 },
 	[P_TOOL] =	{ "tool", LZ_PT_STR, 1, 100, 0, NULL, 0 },
-	[P_CATEGORY] =	{ "category", LZ_PT_ENUM, 0, 0, 0, val_prompt_categories, 0 },
+	[P_CATEGORY] =	{ "category", LZ_PT_ENUM, 0, 0, 0, val_prompt_categories,
+			  LZ_PF_ANY },
 	[P_LANG] =	PARAM_LANG,
 	[P_FREE] =	{ "free", LZ_PT_ENUM, 0, 0, 0, free_values, 0 },
 	[P_SORT] =	{ "sort", LZ_PT_ENUM, 0, 0, PSORT_RECOMMENDED, sorts,
@@ -97,7 +98,8 @@ api_prompts_list(struct lz_req *r)
 	char		 tagslug[256];
 	json_t		*j, *tag = json_null();
 
-	if (lz_req_params(r, list_params, P__MAX, v) == -1)
+	if (lz_req_params(r, list_params, P__MAX, v) == -1 ||
+	    out_cached(r, list_params, P__MAX, v, 0))
 		return;
 	memset(&f, 0, sizeof(f));
 	f.now = r->now_ms;

@@ -43,7 +43,8 @@ api_tags_list(struct lz_req *r)
 	long long	 count;
 	char		*q = NULL;
 
-	if (lz_req_params(r, params, P__MAX, v) == -1)
+	if (lz_req_params(r, params, P__MAX, v) == -1 ||
+	    out_cached(r, params, P__MAX, v, 0))
 		return;
 	q = search_fold_dup(v[P_Q].s);
 	c.lang = (enum lang)v[P_LANG].i;

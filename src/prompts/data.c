@@ -64,6 +64,7 @@ data_close(void)
 	if (prompts.db_open) {
 		lz_db_close(&prompts.db);
 		prompts.db_open = 0;
+		out_uncache();
 	}
 }
 
@@ -110,7 +111,7 @@ data_refresh(void)
 		fileid_of(&st, &id);
 		if (stat(prompts.conf->prompts_db, &st2) == 0 &&
 		    fileid_is(&st2, &id)) {
-			data_close();
+			data_close();	/* and the answers of the old file */
 			prompts.db = db;
 			prompts.db_open = 1;
 			open_id = id;

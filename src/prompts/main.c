@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "conf.h"
 #include "log.h"
 #include "lztime.h"
@@ -21,6 +22,9 @@
 
 #define L	(RF_LIST | RF_DATA)
 #define D	(RF_DETAIL | RF_DATA)
+
+/* How often a worker logs its answer cache's figures. */
+#define CACHE_LOG_US	(300 * 1000000LL)
 
 static const struct lz_route routes[] = {
 	{ LZ_M_GET, "/api/v1/prompts",		 L, api_prompts_list },
@@ -123,10 +127,28 @@ pool_pre_fork(void *arg)
 	return 0;
 }
 
+/* The answer cache's figures, since the worker started. */
+static void
+cache_log(void)
+{
+	struct cache_stats	 st;
+	uint64_t		 n;
+
+	cache_stats(&st);
+	n = st.hits + st.misses;
+	lz_log(LZ_LOG_INFO, "answer cache: %llu hits of %llu lookups "
+	    "(%.1f%%), %zu answers in %zu of %zu bytes, %llu evicted, "
+	    "%llu cleared", (unsigned long long)st.hits,
+	    (unsigned long long)n, n ? 100.0 * (double)st.hits / (double)n :
+	    0.0, st.entries, st.bytes, st.limit,
+	    (unsigned long long)st.evicted, (unsigned long long)st.cleared);
+}
+
 static int
 worker_init(void *arg)
 {
 	(void)arg;
+	cache_limit((size_t)prompts.conf->prompts_cache_bytes);
 	(void)data_ready();	/* logs when there is nothing to open */
 	/* After the first open: confine the worker (see sandbox in
 	 * lz.conf(5)).  It only ever reads, and only the directory of
@@ -143,6 +165,7 @@ worker_handle(struct lz_req *r, void *arg)
 	lz_resp_header(r, "Access-Control-Allow-Origin", "*");
 	lz_resp_header(r, "Access-Control-Expose-Headers", "ETag, "
 	    "Retry-After, RateLimit, RateLimit-Policy, X-Request-Id");
+	prompts.ckey_pending = 0;
 	lz_route_dispatch(r, &router);
 	if (prompts.db_open)
 		lz_db_reset_all(&prompts.db);
@@ -151,14 +174,24 @@ worker_handle(struct lz_req *r, void *arg)
 static void
 worker_tick(void *arg)
 {
+	static int64_t	 next_log;
+	int64_t		 now = lz_mono_us();
+
 	(void)arg;
 	(void)data_ready();
+	if (next_log == 0)
+		next_log = now + CACHE_LOG_US;
+	else if (now >= next_log) {
+		next_log = now + CACHE_LOG_US;
+		cache_log();
+	}
 }
 
 static void
 worker_fini(void *arg)
 {
 	(void)arg;
+	cache_log();
 	data_close();
 }
 

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "lztime.h"
 #include "prompts.h"
+#include "pstore.h"
 #include "resp.h"
 #include "util.h"
 
@@ -25,11 +27,81 @@ out_obj(void)
 	return j;
 }
 
+#define CTYPE	"application/json; charset=utf-8"
+#define CCONTROL "public, max-age=60"
+
 void
 out_body(struct lz_req *r, const char *body, size_t len)
 {
-	lz_resp_cached(r, "application/json; charset=utf-8", body, len,
-	    "public, max-age=60");
+	char	 etag[LZ_ETAG_SIZE];
+
+	if (!prompts.ckey_pending) {
+		lz_resp_cached(r, CTYPE, body, len, CCONTROL);
+		return;
+	}
+	prompts.ckey_pending = 0;
+	lz_resp_etag(body, len, etag);
+	cache_put(prompts.ckey.p, prompts.ckey.len, body, len, etag);
+	lz_resp_tagged(r, CTYPE, body, len, CCONTROL, etag);
+}
+
+void
+out_uncache(void)
+{
+	cache_clear();
+	prompts.visible_from = prompts.visible_until = 0;
+}
+
+/* Clears the cache when the visible prompts may differ from those of
+ * the cached answers: a scheduled prompt became visible since (or the
+ * clock went back).  -1 when that cannot be known. */
+static int
+visible_same(int64_t now)
+{
+	int64_t	 next;
+
+	if (now >= prompts.visible_from && now < prompts.visible_until)
+		return 0;
+	if ((next = pstore_next_visible(&prompts.db, now)) < 0)
+		return -1;
+	cache_clear();
+	prompts.visible_from = now;
+	prompts.visible_until = next;
+	return 0;
+}
+
+int
+out_cached(struct lz_req *r, const struct lz_param *params, size_t n,
+    const struct lz_pval *v, int variant)
+{
+	struct lz_buf		*k = &prompts.ckey;
+	struct cache_hit	 hit;
+	size_t			 i;
+
+	if (prompts.conf->prompts_cache_bytes == 0 ||
+	    visible_same(r->now_ms) == -1)
+		return 0;
+	/* The path (no NUL: lz_req_begin refuses %00), then each value:
+	 * strings by length, numbers and enum indexes in decimal (the
+	 * default when absent), "-" for what is absent and has none. */
+	lz_buf_reset(k);
+	lz_buf_printf(k, "%zu:%s%d", strlen(r->path), r->path, variant);
+	for (i = 0; i < n; i++) {
+		if (!v[i].set && (params[i].type == LZ_PT_STR ||
+		    (params[i].flags & LZ_PF_ANY)))
+			lz_buf_puts(k, ";-");
+		else if (params[i].type == LZ_PT_STR)
+			lz_buf_printf(k, ";%zu:%s", strlen(v[i].s), v[i].s);
+		else
+			lz_buf_printf(k, ";%lld", v[i].i);
+	}
+	if (cache_get(k->p, k->len, &hit)) {
+		lz_resp_tagged(r, CTYPE, hit.body, hit.len, CCONTROL,
+		    hit.etag);
+		return 1;
+	}
+	prompts.ckey_pending = 1;
+	return 0;
 }
 
 void

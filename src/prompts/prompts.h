@@ -21,6 +21,13 @@ struct prompts_ctx {
 	struct lz_db	 db;		/* the open database, if any */
 	int		 db_open;
 	struct lz_rl	*rl;		/* shared by all workers */
+	/* The answer cache (cache.h, out_cached): the key of this
+	 * request's answer while it is being rendered, and the times
+	 * between which the visible prompts stay the same as when the
+	 * cached answers were rendered. */
+	struct lz_buf	 ckey;
+	int		 ckey_pending;
+	int64_t		 visible_from, visible_until;
 };
 
 extern struct prompts_ctx prompts;
@@ -68,6 +75,17 @@ json_t	*out_obj(void);
 void	out_ok(struct lz_req *, json_t *j);
 /* The same for a body serialised already. */
 void	out_body(struct lz_req *, const char *body, size_t len);
+/*
+ * The answer cache (lz-prompts(8), "Answer cache"), after the handler's
+ * lz_req_params(): the key is the route's path and the validated values
+ * v of params (defaults filled in), with variant for what else the
+ * answer depends on.  Sends the cached answer and returns 1, or returns
+ * 0 and has the handler's next out_ok/out_body store what it sends.
+ */
+int	out_cached(struct lz_req *, const struct lz_param *params, size_t n,
+	    const struct lz_pval *v, int variant);
+/* A new database, or none: every cached answer goes. */
+void	out_uncache(void);
 /* 500 after a database error (logged by the store). */
 void	out_dberr(struct lz_req *);
 /* 404 for a slug the list endpoints do not show. */

@@ -32,7 +32,7 @@
 enum { RD_TAG_ID, RD_TAG_SLUG, RD_TOOL_ID, RD_PAGE_REC, RD_PAGE_UPD,
     RD_PAGE_RATING, RD_COUNT_FACETS, RD_COUNT_SCHEDULED, RD_BITS, RD_DUE,
     RD_SET, RD_GRAM_STAT, RD_GRAM_DOCS, RD_ORDER, RD_SUMMARY, RD_DETAIL,
-    RD_CHANGELOG, RD_CHANGELOG_COUNT, RD__MAX };
+    RD_CHANGELOG, RD_CHANGELOG_COUNT, RD_NEXT_VISIBLE, RD__MAX };
 
 static const struct lz_sql sql[RD__MAX] = {
 	[RD_TAG_ID] = { "tag id",
@@ -94,6 +94,9 @@ static const struct lz_sql sql[RD__MAX] = {
 	[RD_CHANGELOG_COUNT] = { "changelog count",
 	    "SELECT count(*) FROM prompts WHERE updated_at >= $1 AND "
 	    "visible_at <= $2" },
+	[RD_NEXT_VISIBLE] = { "next visible",
+	    "SELECT coalesce(min(visible_at), 9223372036854775807) FROM "
+	    "prompts WHERE visible_at > $1" },
 };
 
 struct lz_sqlset pstore_read_sql = LZ_SQLSET("prompts", sql);
@@ -496,6 +499,14 @@ pstore_changelog(struct lz_db *db, int64_t since, int64_t now, long limit,
 	    ids, nids) == -1)
 		return -1;
 	return pstore_count(lz_db_stmtv(db, set, RD_CHANGELOG_COUNT, v, 2));
+}
+
+int64_t
+pstore_next_visible(struct lz_db *db, int64_t now)
+{
+	const struct lz_val	 v = LZ_I64(now);
+
+	return pstore_count(lz_db_stmtv(db, set, RD_NEXT_VISIBLE, &v, 1));
 }
 
 /* ---- summaries and details ------------------------------------------- */

@@ -67,6 +67,11 @@ long long pstore_prompt_find(struct lz_db *, const struct pfilter *f,
 long long pstore_changelog(struct lz_db *, int64_t since, int64_t now,
 	    long limit, int64_t *ids, long *nids);
 
+/* When the next scheduled prompt becomes visible after now (INT64_MAX:
+ * none); until then every answer that depends on now stays the same.
+ * -1 on error. */
+int64_t	pstore_next_visible(struct lz_db *, int64_t now);
+
 struct prow {
 	int64_t		 id;
 	const char	*slug, *category, *tool, *difficulty;

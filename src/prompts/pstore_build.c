@@ -124,7 +124,11 @@ static const char *const bd_finish =
 	"JOIN prompts p ON p.id = pt.prompt_id WHERE pt.tag_id = tags.id "
 	"AND p.visible_at = 0);"
 	"UPDATE tools SET base_count = (SELECT count(*) FROM prompts p "
-	"WHERE p.tool_id = tools.id AND p.visible_at = 0);";
+	"WHERE p.tool_id = tools.id AND p.visible_at = 0);"
+	/* The tag list's order (pstore_tags); slugs compare as bytes. */
+	"UPDATE tags SET rank = r.n FROM (SELECT id, row_number() OVER "
+	"(ORDER BY base_count DESC, slug) AS n FROM tags) AS r "
+	"WHERE r.id = tags.id;";
 
 static const struct {
 	const char	*sort;

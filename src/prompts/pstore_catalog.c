@@ -24,7 +24,8 @@
 /* dialect: instr(a, b) > 0 is strpos(a, b) > 0 in PostgreSQL. */
 #define HAS(col, n)	"(" n " IS NULL OR instr(" col ", " n ") > 0)"
 
-enum { RD_TAGS, RD_TAGS_SCHEDULED, RD_TOOLS, RD_TOOLS_COUNT, RD_INTEGRATIONS,
+enum { RD_TAGS, RD_TAGS_SCHEDULED, RD_TAGS_DUE, RD_TAGS_RANKED,
+    RD_TAGS_RANKED_COUNT, RD_TOOLS, RD_TOOLS_COUNT, RD_INTEGRATIONS,
     RD_MODELS, RD_MODELS_COUNT, RD_COLLECTIONS, RD_COLLECTIONS_COUNT,
     RD_COLLECTION, RD_ITEMS, RD_ITEMS_COUNT, RD_TUTORIALS, RD_TUTORIALS_COUNT,
     RD_TUTORIAL, RD_KEYWORDS, RD_KEYWORDS_COUNT, RD_KEYWORD, RD__MAX };
@@ -39,6 +40,17 @@ static const struct lz_sql sql[RD__MAX] = {
 	    "ON pt.prompt_id = p.id WHERE " PSTORE_SCHEDULED("p", "$1")
 	    " GROUP BY "
 	    "pt.tag_id" },
+	/* Without them, the order and counts of the import. */
+	[RD_TAGS_DUE] = { "scheduled prompts due",
+	    "SELECT EXISTS (SELECT 1 FROM prompts p WHERE "
+	    PSTORE_SCHEDULED("p", "$1") ")" },
+	[RD_TAGS_RANKED] = { "tags by rank",
+	    "SELECT id, slug, label, label_en, base_count FROM tags WHERE "
+	    HAS("search", "$1") " AND base_count >= $2 ORDER BY rank "
+	    "LIMIT $3 OFFSET $4" },
+	[RD_TAGS_RANKED_COUNT] = { "tags by rank count",
+	    "SELECT count(*) FROM tags WHERE " HAS("search", "$1")
+	    " AND base_count >= $2" },
 
 	/* $1 medium, $2 query, $3 limit, $4 offset, $5 now */
 	[RD_TOOLS] = { "tools",
@@ -337,17 +349,48 @@ add_scheduled(struct lz_stmt *st, void *arg)
 		e->count += lz_col_i64(st, 1);
 }
 
+/* Rows [from, from + limit) of t to fn. */
+static void
+tags_page(const struct tagents *t, size_t from, long limit,
+    void (*fn)(const struct tagrow *, void *), void *arg)
+{
+	struct tagrow	 r;
+	size_t		 i;
+
+	for (i = from; i < t->n && (long)(i - from) < limit; i++) {
+		r.slug = t->v[i].slug;
+		r.label = t->v[i].label;
+		r.label_en = t->v[i].label_en;
+		r.count = t->v[i].count;
+		fn(&r, arg);
+	}
+}
+
 long long
 pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
     long long offset, long limit, void (*fn)(const struct tagrow *, void *),
     void *arg)
 {
 	const struct lz_val	 vq = LZ_TEXT(q), vnow = LZ_I64(now);
+	const struct lz_val	 v[] = { LZ_TEXT(q), LZ_I64(min_count),
+	    LZ_I64(limit), LZ_I64(offset) };
 	struct tagents		 t = { NULL, 0 };
-	struct tagrow		 r;
 	size_t			 kept, i;
-	long long		 total = -1;
+	long long		 total = -1, due;
 
+	/* Scheduled prompts visible since the import change counts and
+	 * so the order: then count and sort here. */
+	if ((due = pstore_count(lz_db_stmtv(db, set, RD_TAGS_DUE, &vnow,
+	    1))) < 0)
+		return -1;
+	if (due == 0) {		/* the import's order and counts */
+		if (lz_each(lz_db_stmtv(db, set, RD_TAGS_RANKED, v,
+		    LZ_NELEM(v)), add_tag, &t) >= 0 &&
+		    (total = pstore_count(lz_db_stmtv(db, set,
+		    RD_TAGS_RANKED_COUNT, v, 2))) >= 0)
+			tags_page(&t, 0, limit, fn, arg);
+		goto out;
+	}
 	if (lz_each(lz_db_stmtv(db, set, RD_TAGS, &vq, 1), add_tag, &t) < 0 ||
 	    lz_each(lz_db_stmtv(db, set, RD_TAGS_SCHEDULED, &vnow, 1),
 	    add_scheduled, &t) < 0)
@@ -360,14 +403,8 @@ pstore_tags(struct lz_db *db, const char *q, long long min_count, int64_t now,
 	t.n = kept;
 	if (t.n > 1)
 		qsort(t.v, t.n, sizeof(*t.v), tagent_order);
-	for (i = (size_t)(offset < (long long)t.n ? offset : (long long)t.n);
-	    i < t.n && (long)(i - (size_t)offset) < limit; i++) {
-		r.slug = t.v[i].slug;
-		r.label = t.v[i].label;
-		r.label_en = t.v[i].label_en;
-		r.count = t.v[i].count;
-		fn(&r, arg);
-	}
+	tags_page(&t, (size_t)(offset < (long long)t.n ? offset :
+	    (long long)t.n), limit, fn, arg);
 	total = (long long)t.n;
 out:
 	for (i = 0; i < t.n; i++)

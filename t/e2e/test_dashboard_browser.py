@@ -148,9 +148,16 @@ def visible(css):
 
 
 def fill(css, text):
-    el = q(css)
-    el.clear()
-    el.send_keys(text)
+    # Typed again if a view still settling took the keys (seen at load 12:
+    # a key made without its name).
+    for _ in range(3):
+        el = q(css)
+        el.clear()
+        el.send_keys(text)
+        if el.get_attribute("value") or not text:
+            return
+        time.sleep(0.2)
+    raise AssertionError("%s: could not type %r" % (css, text))
 
 
 def go(hash_):

@@ -61,6 +61,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	    "prompts_base_url = https://prompts.example\n"
 	    "trusted_proxies = 127.0.0.1, ::1\n"
 	    "prompts_ratelimit_slots = 4096\n"
+	    "prompts_cache_bytes = 65536\n"
 	    "log_level = error\n"
 	    "access_log = no\n"
 	    "sandbox = no\n");
