@@ -7,6 +7,7 @@ shared and noisy, so absolute numbers mean little; the ratio service/null
 of interleaved rounds is what we report.
 """
 
+import atexit
 import os
 import re
 import shutil
@@ -20,6 +21,27 @@ os.environ.setdefault("LZ_BUILDDIR", os.path.join(TOP, "build"))
 os.environ.setdefault("LZ_SRCDIR", TOP)
 
 import lzenv  # noqa: E402
+import pgcluster  # noqa: E402
+
+
+_server = None
+
+
+def instance(name, **kw):
+    """An lzenv.Instance; with LZ_DB=postgresql on a server of this run
+    that syncs as a real one does (fsync on), a database of its own."""
+    global _server
+    if not lzenv.PG:
+        return lzenv.Instance(name, **kw)
+    if _server is None:
+        why = pgcluster.available()
+        if why:
+            sys.exit("LZ_DB=postgresql: " + why)
+        _server = pgcluster.Cluster(durable=True).start()
+        atexit.register(_server.stop)
+    db = "".join(ch if ch.isalnum() else "_" for ch in name)
+    _server.create_db(db)
+    return lzenv.Instance(name, pg=(_server, db), **kw)
 
 # LZ_BENCH_SHORT=1: the smoke run ("make bench-smoke", t/bench_smoke.py)
 # -- every benchmark for a second or two on tiny data, so that its

@@ -74,7 +74,7 @@ run(int64_t link_id, long calls)
 	for (i = 0; i < calls; i++) {
 		if (i % BATCH == 0 && lz_db_begin(&db) == -1)
 			die("begin");
-		if (events_click(&db, &l, &c, lz_now_ms()) == -1)
+		if (events_click(&db, &l, &c, lz_now_ms(), NULL) == -1)
 			die("events_click");
 		if ((i + 1) % BATCH == 0 && lz_db_commit(&db) == -1)
 			die("commit");

@@ -32,7 +32,11 @@ BENCHES = {
 }
 # Run by the benchmarks above, or their baseline.
 HELPERS = {"benchlib.py", "gen-prompts", "null-fcgi.c", "events-click.c",
-           "search-time.c", "geo-mem.c", "mover-time.c"}
+           "search-time.c", "geo-mem.c", "mover-time.c", "click-mover.c"}
+# Not run here yet, and why (each is a known gap, printed at every run).
+NOT_YET = {"mover": "needs a PostgreSQL server and exits 1 below its "
+           "50,000 clicks/s target, a figure rather than a correctness "
+           "line; no short mode yet"}
 LIMIT = 300             # seconds for one benchmark, however slow
 
 
@@ -46,7 +50,9 @@ def command(argv):
 
 def main():
     unknown = sorted(set(os.listdir(os.path.join(SRCDIR, "bench"))) -
-                     set(BENCHES) - HELPERS)
+                     set(BENCHES) - HELPERS - set(NOT_YET))
+    for name, why in NOT_YET.items():
+        print("bench_smoke: bench/%s not run: %s" % (name, why))
     failed = []
     if unknown:
         print("bench_smoke: not run here and not a helper: %s (add them "

@@ -70,7 +70,7 @@ static void
 queue(int64_t webhook, const char *uuid, int64_t now)
 {
 	ck_assert_int_eq(store_delivery_add(&t.db, webhook, uuid, "click",
-	    "{}", 2, now), 0);
+	    "{}", 2, now, 0), 0);
 }
 
 /* A claim that collects what it gets. */
@@ -412,7 +412,7 @@ START_TEST(test_purge)
 	    &st), 0);
 	got_free(&g);
 	ck_assert_int_eq(store_delivery_add(&t.db, h, "dlv_pending", "click",
-	    "{}", 2, T0 + 40 * day), 0);
+	    "{}", 2, T0 + 40 * day, 0), 0);
 
 	ck_assert_int_eq(outbox_purge(&t.db, 30, T0 + 31 * day), 600);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries"), 2);

@@ -546,8 +546,8 @@ START_TEST(t_journal_own)
 	char		 err[256];
 	int		 i;
 
-	ck_assert_msg(clicklog_open(&db, jdir, err, sizeof(err)) == 0, "%s",
-	    err);
+	ck_assert_msg(clicklog_open(&db, jdir, "", err, sizeof(err)) == 0,
+	    "%s", err);
 	ck_assert_int_eq(files_in(jdir), 2);	/* the journal and the lock */
 	for (i = 0; i < 5; i++) {
 		click_of(&c, link_id, "https://www.Example.org/p");
@@ -584,7 +584,7 @@ START_TEST(t_journal_rotate)
 	int		 i, lock;
 	long long	 second;
 
-	ck_assert_int_eq(clicklog_open(&db, jdir, err, sizeof(err)), 0);
+	ck_assert_int_eq(clicklog_open(&db, jdir, "", err, sizeof(err)), 0);
 	/* Another link, so that a batch holds runs of two links. */
 	exec_sql("INSERT INTO links (account_id, slug, target_url, "
 	    "created_at) SELECT account_id, 'two', target_url, 1 FROM links "
@@ -628,7 +628,7 @@ START_TEST(t_journal_thread)
 	char		 err[256];
 	int		 i;
 
-	ck_assert_int_eq(clicklog_open(&db, jdir, err, sizeof(err)), 0);
+	ck_assert_int_eq(clicklog_open(&db, jdir, "", err, sizeof(err)), 0);
 	ck_assert_msg(clicklog_start(dbpath, err, sizeof(err)) == 0, "%s",
 	    err);
 	/* The worker's thread only writes; the mover thread moves. */
@@ -693,8 +693,8 @@ START_TEST(t_journal_dead)
 	/* A position whose journal is gone is forgotten. */
 	ck_assert_int_eq(store_journal_set(&db, "w444-dddd.j", 99), 0);
 
-	ck_assert_msg(clicklog_open(&db, jdir, err, sizeof(err)) == 0, "%s",
-	    err);
+	ck_assert_msg(clicklog_open(&db, jdir, "", err, sizeof(err)) == 0,
+	    "%s", err);
 	/* The dead ones are moved to their end, the live one as far as it
 	 * is written. */
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 3 + 2 + 2);

@@ -398,7 +398,7 @@ START_TEST(t_migration)
 		random_click(&c, i < 2990 ? B + (int64_t)i * SPAN / 3000 :
 		    now - i % 3);
 		ck_assert_int_eq(store_click_insert(&db, &c, c.referrer[0] ?
-		    "t.co" : ""), 0);
+		    "t.co" : "", 0), 0);
 	}
 	ck_assert_int_eq(sqlite3_prepare_v2(db.h, "INSERT INTO conversions "
 	    "(link_id, at, visitor, suffix, currency, value, variant) VALUES "

@@ -2,6 +2,10 @@
  * check_store.c -- the storage layer: db.h's statement API, every
  * statement of both services against a fresh database (what catches a
  * typo in a rarely used one), and "any account" (store/admin.h).
+ *
+ * With LZ_TEST_PG set to the URI of a PostgreSQL database it may wipe
+ * (t/check_store_pg.py starts a server and sets it), the statement API
+ * and the link service's statements are checked on PostgreSQL too.
  */
 #include "config.h"
 
@@ -17,11 +21,13 @@
 #include "pstore.h"
 #include "store/accounts.h"
 #include "store/admin.h"
+#include "store/copy.h"
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
 
 static char	 dir[64];
+static const char *pg_uri;	/* $LZ_TEST_PG */
 
 static void
 mkdir_tmp(void)
@@ -46,7 +52,8 @@ enum { T_CREATE, T_PUT, T_GET, T_SWAPPED, T_ALL, T_SUM, T_BLOB, T_BAD,
 
 static const struct lz_sql tsql[T__MAX] = {
 	[T_CREATE] = { "create",
-	    "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT, b BLOB)" },
+	    "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT, b BLOB)",
+	    "CREATE TABLE t (k bigint PRIMARY KEY, v text, b bytea)" },
 	[T_PUT] = { "put",
 	    "INSERT INTO t (k, v, b) VALUES ($1, $2, $3) RETURNING k" },
 	[T_GET] = { "get", "SELECT v, b FROM t WHERE k = $1" },
@@ -65,16 +72,39 @@ static struct lz_sqlset tset = LZ_SQLSET("test", tsql);
 
 static struct lz_db	 tdb;
 
+/* Opens db on a new SQLite file called name, or on the PostgreSQL
+ * database of LZ_TEST_PG emptied. */
 static void
-tdb_setup(void)
+open_empty(struct lz_db *db, const char *name, int pg)
 {
 	char	 path[96], err[256];
 
 	mkdir_tmp();
-	snprintf(path, sizeof(path), "%s/t.db", dir);
-	ck_assert_msg(lz_db_open(&tdb, path, LZ_DB_CREATE, err,
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ck_assert_msg(lz_db_open(db, pg ? pg_uri : path, LZ_DB_CREATE, err,
 	    sizeof(err)) == 0, "%s", err);
+	if (pg)
+		ck_assert_int_eq(lz_db_exec(db, "DROP SCHEMA public CASCADE; "
+		    "CREATE SCHEMA public"), 0);
+}
+
+static void
+tdb_open(int pg)
+{
+	open_empty(&tdb, "t.db", pg);
 	ck_assert_int_eq(lz_run(lz_db_stmt(&tdb, &tset, T_CREATE)), 0);
+}
+
+static void
+tdb_setup(void)
+{
+	tdb_open(0);
+}
+
+static void
+tdb_setup_pg(void)
+{
+	tdb_open(1);
 }
 
 static void
@@ -237,21 +267,34 @@ END_TEST
 static struct lz_db	 ldb;
 
 static void
-links_setup(void)
+links_open(int pg)
 {
 	char	 path[96], err[256];
 	int	 from, to;
 
-	mkdir_tmp();
-	snprintf(path, sizeof(path), "%s/links.db", dir);
-	ck_assert_msg(lz_db_open(&ldb, path, LZ_DB_CREATE, err,
-	    sizeof(err)) == 0, "%s", err);
+	open_empty(&ldb, "links.db", pg);
 	ck_assert_msg(lz_db_migrate(&ldb, lz_links_migrations,
 	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s",
 	    err);
+	ck_assert_int_eq(from, 0);
+	ck_assert_int_eq(to, lz_links_migrations[lz_links_nmigrations -
+	    1].version);
 	lz_db_close(&ldb);
-	ck_assert_msg(store_open(&ldb, path, err, sizeof(err)) == 0, "%s",
-	    err);
+	snprintf(path, sizeof(path), "%s/links.db", dir);
+	ck_assert_msg(store_open(&ldb, pg ? pg_uri : path, err,
+	    sizeof(err)) == 0, "%s", err);
+}
+
+static void
+links_setup(void)
+{
+	links_open(0);
+}
+
+static void
+links_setup_pg(void)
+{
+	links_open(1);
 }
 
 static void
@@ -261,12 +304,43 @@ links_teardown(void)
 	rm_tmp();
 }
 
+/*
+ * PostgreSQL takes a parameter's type from where it first meets it: in
+ * "$1 - 60000" or "$1 = 0" an int, which a time or an id outgrows.  Every
+ * integer of the schema is a bigint, so no parameter may be an int.
+ */
+enum { L_INT_PARAMS, L_TABLES, L_COLUMNS, L__MAX };
+
+static const struct lz_sql lsql[L__MAX] = {
+	[L_INT_PARAMS] = { "int parameters", "SELECT ''",
+	    "SELECT string_agg(statement, ' / ') FROM pg_prepared_statements "
+	    "WHERE 'integer'::regtype = ANY (parameter_types)" },
+	/* The tables lzctl db copy copies, and their columns. */
+	[L_TABLES] = { "tables",
+	    "SELECT name FROM sqlite_master WHERE type = 'table' AND "
+	    "name != 'click_journals'",
+	    "SELECT table_name FROM information_schema.tables WHERE "
+	    "table_schema = current_schema() AND table_name NOT IN "
+	    "('click_journals', 'lz_schema_version')" },
+	[L_COLUMNS] = { "columns", "SELECT count(*) FROM pragma_table_info($1)",
+	    "SELECT count(*) FROM information_schema.columns WHERE "
+	    "table_schema = current_schema() AND table_name = $1" },
+};
+
+static struct lz_sqlset lset = LZ_SQLSET("links test", lsql);
+
 START_TEST(links_statements_prepare)
 {
-	char	 err[512];
+	struct lz_stmt	*st;
+	char		 err[512];
 
 	ck_assert_msg(lz_db_prepare_all(&ldb, store_sqlsets, err,
 	    sizeof(err)) == 0, "%s", err);
+	st = lz_db_stmt(&ldb, &lset, L_INT_PARAMS);
+	ck_assert_int_eq(lz_row(st), 1);
+	ck_assert_msg(*lz_col_text(st, 0) == '\0', "int parameters in: %s",
+	    lz_col_text(st, 0));
+	lz_reset(st);
 }
 END_TEST
 
@@ -302,6 +376,41 @@ count_link(struct link *l, void *arg)
 	(void)l;
 	(*(int *)arg)++;
 }
+
+static void
+copied_table(struct lz_stmt *st, void *arg)
+{
+	const struct store_table	*t;
+
+	for (t = store_tables; t->name != NULL; t++)
+		if (strcmp(t->name, lz_col_text(st, 0)) == 0)
+			break;
+	ck_assert_msg(t->name != NULL, "lzctl db copy leaves out %s",
+	    lz_col_text(st, 0));
+	(*(int *)arg)++;
+}
+
+/* lzctl db copy copies every table but the journals', every column. */
+START_TEST(links_copy_tables)
+{
+	struct lz_val		 name;
+	int64_t			 n;
+	size_t			 t;
+	int			 tables = 0;
+
+	ck_assert_int_eq(lz_each(lz_db_stmt(&ldb, &lset, L_TABLES),
+	    copied_table, &tables), STORE_TABLES);
+	for (t = 0; t < STORE_TABLES; t++) {
+		name = (struct lz_val)LZ_TEXT(store_tables[t].name);
+		ck_assert_int_eq(lz_one_i64(lz_db_stmtv(&ldb, &lset,
+		    L_COLUMNS, &name, 1), &n), 1);
+		ck_assert_msg(n == store_tables[t].ncols, "%s: %lld columns, "
+		    "lzctl db copy copies %d", store_tables[t].name,
+		    (long long)n, store_tables[t].ncols);
+		ck_assert_int_eq(store_table_count(&ldb, t), 0);
+	}
+}
+END_TEST
 
 /* Account 0 matches nothing; any account is for admin tools only.  (The
  * refusal comes first: with CK_FORK=no the suite is one process.) */
@@ -524,24 +633,34 @@ main(void)
 	Suite	*s = suite_create("store");
 	TCase	*t;
 	SRunner	*sr;
-	int	 failed;
+	int	 failed, pg;
 
-	t = tcase_create("statements");
-	tcase_add_checked_fixture(t, tdb_setup, tdb_teardown);
-	tcase_add_test(t, stmt_binds_by_number);
-	tcase_add_test(t, stmt_rows_and_nulls);
-	tcase_add_test(t, stmt_blobs);
-	tcase_add_test(t, stmt_failures);
-	tcase_add_test(t, stmt_transactions);
-	suite_add_tcase(s, t);
-	t = tcase_create("links");
-	tcase_add_checked_fixture(t, links_setup, links_teardown);
-	tcase_add_test(t, links_statements_prepare);
-	tcase_add_test(t, links_account_any);
-	tcase_add_test(t, links_search);
-	tcase_add_test(t, links_update_revision);
-	tcase_add_test(t, links_migration_keeps_webhooks);
-	suite_add_tcase(s, t);
+	pg_uri = getenv("LZ_TEST_PG");
+	if (pg_uri != NULL && *pg_uri == '\0')
+		pg_uri = NULL;
+	for (pg = 0; pg <= (pg_uri != NULL); pg++) {
+		t = tcase_create(pg ? "statements (postgresql)" :
+		    "statements");
+		tcase_add_checked_fixture(t, pg ? tdb_setup_pg : tdb_setup,
+		    tdb_teardown);
+		tcase_add_test(t, stmt_binds_by_number);
+		tcase_add_test(t, stmt_rows_and_nulls);
+		tcase_add_test(t, stmt_blobs);
+		tcase_add_test(t, stmt_failures);
+		tcase_add_test(t, stmt_transactions);
+		suite_add_tcase(s, t);
+		t = tcase_create(pg ? "links (postgresql)" : "links");
+		tcase_add_checked_fixture(t, pg ? links_setup_pg :
+		    links_setup, links_teardown);
+		tcase_add_test(t, links_statements_prepare);
+		tcase_add_test(t, links_copy_tables);
+		tcase_add_test(t, links_account_any);
+		tcase_add_test(t, links_search);
+		tcase_add_test(t, links_update_revision);
+		if (!pg)	/* SQLite's way of changing a table */
+			tcase_add_test(t, links_migration_keeps_webhooks);
+		suite_add_tcase(s, t);
+	}
 	t = tcase_create("prompts");
 	tcase_add_test(t, prompts_statements_prepare);
 	suite_add_tcase(s, t);

@@ -508,12 +508,12 @@ START_TEST(test_event_click)
 	fill_click(&c, lid);
 	c.bot = 1;
 	ck_assert_int_eq(events_click(&t.db, get_link(lid, &l), &c,
-	    1700000000456), 0);
+	    1700000000456, NULL), 0);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries"), 0);
 
 	/* A person: one delivery per click subscription, same bytes. */
 	c.bot = 0;
-	ck_assert_int_eq(events_click(&t.db, &l, &c, 1700000000456), 0);
+	ck_assert_int_eq(events_click(&t.db, &l, &c, 1700000000456, NULL), 0);
 	link_free(&l);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries WHERE "
 	    "event = 'click'"), 2);
@@ -551,7 +551,7 @@ START_TEST(test_event_click)
 	c.referrer = "https://bad.example/\xff\xfe";
 	c.suffix = NULL;
 	ck_assert_int_eq(events_click(&t.db, get_link(lid, &l), &c,
-	    1700000000789), 0);
+	    1700000000789, NULL), 0);
 	link_free(&l);
 	j = only_body("ORDER BY id DESC LIMIT 1");
 	data = json_object_get(j, "data");
@@ -564,7 +564,7 @@ START_TEST(test_event_click)
 	/* An account subscribed to link.created only: nothing. */
 	fill_click(&c, lid2);
 	ck_assert_int_eq(events_click(&t.db, get_link(lid2, &l), &c,
-	    1700000000999), 0);
+	    1700000000999, NULL), 0);
 	link_free(&l);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries"), 4);
 }
@@ -612,13 +612,14 @@ START_TEST(test_disable_cancels)
 	id = add_hook(a, WEBHOOK_EV_CLICK, NULL);
 	lid = tdb_link(&t, a, "dd", "https://example.com/", 1000);
 	fill_click(&c, lid);
-	ck_assert_int_eq(events_click(&t.db, get_link(lid, &l), &c, 2000), 0);
-	ck_assert_int_eq(events_click(&t.db, &l, &c, 2001), 0);
+	ck_assert_int_eq(events_click(&t.db, get_link(lid, &l), &c, 2000,
+	    NULL), 0);
+	ck_assert_int_eq(events_click(&t.db, &l, &c, 2001, NULL), 0);
 	ck_assert_int_eq(webhook_disable(&t.db, id, a, "test", 3000), 1);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries WHERE "
 	    "state = 'cancelled' AND next_at IS NULL AND finished_at = 3000"),
 	    2);
-	ck_assert_int_eq(events_click(&t.db, &l, &c, 4000), 0);
+	ck_assert_int_eq(events_click(&t.db, &l, &c, 4000, NULL), 0);
 	link_free(&l);
 	ck_assert_int_eq(count("SELECT count(*) FROM webhook_deliveries"), 2);
 }

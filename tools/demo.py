@@ -8,6 +8,9 @@ until Ctrl-C.  Run through
 "tools/quickstart run", which builds everything first.
 
 Ports: LZ_DEMO_LINKS_PORT (default 8080), LZ_DEMO_PROMPTS_PORT (8081).
+LZ_DB=postgresql: the link service on a PostgreSQL server of the demo's
+own, made with initdb in DIR/pg (a unix socket there, a port of its own),
+started with the demo and stopped with it; its data stays for the next.
 """
 
 import os
@@ -22,6 +25,7 @@ os.environ.setdefault("LZ_BUILDDIR", os.path.join(TOP, "build"))
 os.environ.setdefault("LZ_SRCDIR", TOP)
 
 import lzenv  # noqa: E402
+import pgcluster  # noqa: E402
 
 
 def main():
@@ -30,8 +34,28 @@ def main():
     prompts_port = int(os.environ.get("LZ_DEMO_PROMPTS_PORT", "8081"))
     have_prompts = os.path.exists(os.path.join(lzenv.BUILDDIR, "src",
                                                "prompts", "lz-prompts"))
+    cluster = None
+    if lzenv.PG:
+        why = pgcluster.available()
+        if why:
+            sys.exit("demo: LZ_DB=postgresql: " + why)
+        os.makedirs(directory, exist_ok=True)
+        os.chmod(directory, 0o755)
+        cluster = pgcluster.Cluster(os.path.join(directory, "pg"),
+                                    durable=True).start()
+        if not cluster.has_db("lz"):
+            cluster.create_db("lz")
+    try:
+        run(directory, links_port, prompts_port, have_prompts, cluster)
+    finally:
+        if cluster:
+            cluster.stop()
+
+
+def run(directory, links_port, prompts_port, have_prompts, cluster):
     inst = lzenv.Instance("demo", directory=directory, links_port=links_port,
-                          prompts_port=prompts_port, prompts=have_prompts)
+                          prompts_port=prompts_port, prompts=have_prompts,
+                          pg=(cluster, "lz") if cluster else None)
     sample = os.path.join(TOP, "data", "prompts.json")
     if have_prompts and os.path.exists(sample):
         inst.ctl("prompts", "import", sample)
@@ -67,9 +91,11 @@ lz demo is running (Ctrl-C stops it).
             http://127.0.0.1:%(lp)d/api/v1/links
 
   instance files  %(dir)s (lz.conf, data/, *.log)
+  links database  %(db)s
   admin CLI       build/src/lzctl/lzctl -f %(dir)s/lz.conf account list
 """ % {"lp": links_port, "pp": prompts_port, "slug": slug or "",
        "email": email, "key": key, "password": password, "dir": inst.dir,
+       "db": inst.links_db if cluster else "SQLite, data/links.db",
        "noprompts": "" if have_prompts else " (not built)"})
     sys.stdout.flush()
 

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conf.h"
+#include "db.h"
 #include "log.h"
 #include "util.h"
 
@@ -217,7 +219,9 @@ set_item(struct lz_conf *c, const char *key, const char *val, char *err,
 		break;
 	case IT_PATH:
 		free(*str_at(c, it));
-		if (val[0] != '/' && val[0] != '\0' && c->dir != NULL)
+		/* links_db may name a PostgreSQL database instead. */
+		if (val[0] != '/' && val[0] != '\0' && c->dir != NULL &&
+		    !lz_db_is_uri(val))
 			*str_at(c, it) = xasprintf("%s/%s", c->dir, val);
 		else
 			*str_at(c, it) = xstrdup(val);
@@ -255,6 +259,48 @@ host_port_ok(const char *s)
 	p = strspn(s + n + 1, "0123456789");
 	return n > 0 && s[n] == ':' && p >= 1 && p <= 5 &&
 	    s[n + 1 + p] == '\0';
+}
+
+/* A host_id: 1 to LZ_HOST_ID_MAX of [A-Za-z0-9._-]. */
+static int
+host_id_ok(const char *s)
+{
+	size_t	 n = strlen(s);
+
+	return n > 0 && n <= LZ_HOST_ID_MAX && strspn(s, "abcdefghijklmnopq"
+	    "rstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+/*
+ * The settings of several hosts on one PostgreSQL database (DESIGN 7):
+ * only links_db can be a URI, and host_id names this host, by default
+ * its host name (the part before the first dot).
+ */
+static int
+conf_cluster(struct lz_conf *c, char *err, size_t errlen)
+{
+	char	 host[256];
+
+	if (lz_db_is_uri(c->prompts_db) || lz_db_is_uri(c->clicks_dir) ||
+	    lz_db_is_uri(c->key_file)) {
+		snprintf(err, errlen, "only links_db can name a PostgreSQL "
+		    "database; the prompt library stays on SQLite");
+		return -1;
+	}
+	if (*c->host_id == '\0' && lz_db_is_uri(c->links_db)) {
+		if (gethostname(host, sizeof(host)) == -1)
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		host[strcspn(host, ".")] = '\0';
+		free(c->host_id);
+		c->host_id = xstrdup(host);
+	}
+	if (*c->host_id != '\0' && !host_id_ok(c->host_id)) {
+		snprintf(err, errlen, "host_id: expected 1 to %d letters, "
+		    "digits, '.', '_' or '-'", LZ_HOST_ID_MAX);
+		return -1;
+	}
+	return 0;
 }
 
 /* Checks values whose syntax goes beyond the item type. */
@@ -323,7 +369,7 @@ conf_finish(struct lz_conf *c, char *err, size_t errlen)
 		    c->default_plan);
 		return -1;
 	}
-	return 0;
+	return conf_cluster(c, err, errlen);
 }
 
 static char *

@@ -41,6 +41,8 @@
  * for them at start, so that a reload may raise a limit up to here.
  */
 #define LZ_CONV_RATE_MAX	1000
+/* host_id: a name among the hosts that share a PostgreSQL database. */
+#define LZ_HOST_ID_MAX		63
 #define LZ_WEBHOOK_RATE_MAX	100
 
 /*
@@ -69,6 +71,7 @@
 	P(geoip_file,		"/usr/share/tor/geoip") \
 	P(geoip6_file,		"/usr/share/tor/geoip6") \
 	P(clicks_dir,		"") \
+	S(host_id,		"") \
 	I(clicks_retention_days, 400, 0, 36500) \
 	B(allow_ip_hosts,	0) \
 	S(own_hosts,		"") \

@@ -1,8 +1,12 @@
 /*
- * db.h -- the database, for every program: open (DESIGN 1: WAL, NORMAL
- * sync, busy time-out), migrations from the embedded
- * sql/<service>/NNNN-name.sql files (PRAGMA user_version), transactions,
- * and the statement API the stores speak.
+ * db.h -- the database, for every program: open, migrations from the
+ * embedded sql/<service>/NNNN-name.sql files, transactions, and the
+ * statement API the stores speak.
+ *
+ * Two engines run under it (DESIGN 1, 7): SQLite, the embedded default
+ * (WAL, NORMAL sync, a busy time-out; db_sqlite.c), and PostgreSQL for
+ * the link service on several hosts (libpq; db_pg.c), chosen by what
+ * lz_db_open() is given: a path or a postgresql:// URI.
  *
  * Stores never see the engine: they write their statements in tables
  * next to the functions that run them,
@@ -17,12 +21,13 @@
  * Parameters are $1, $2, ... in any order, repeated as needed; SQL text
  * is never built from data.  A statement is prepared on its first use
  * and kept for the connection.  One text serves SQLite and PostgreSQL
- * where the dialects agree ($N, ON CONFLICT, RETURNING); pg holds
+ * where the dialects agree ($N, ON CONFLICT, RETURNING, CAST); pg holds
  * PostgreSQL's text where they do not (DESIGN 7).
  *
  * The functions under "SQLite only" at the end are operations of the
  * embedded engine (checkpoints, backups, blob I/O of the read-only
- * prompt library); nothing else in a store or lzctl touches sqlite3_*.
+ * prompt library); on a PostgreSQL connection those that take one do
+ * nothing.  Nothing else in a store or lzctl touches an engine's API.
  */
 #ifndef LZ_DB_H
 #define LZ_DB_H
@@ -31,13 +36,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct sqlite3;
 struct lz_stmt;
+struct lz_dbops;
 
+/* A migration: sql/<service>/NNNN-name.sql, and PostgreSQL's text of the
+ * same version from sql/<service>/pg/ (NULL: SQLite only). */
 struct lz_migration {
 	int		 version;	/* NNNN of the file name */
 	const char	*name;		/* the file name */
 	const char	*sql;
+	const char	*pg;
 };
 
 /* One statement: its name in logs, its text, PostgreSQL's text where the
@@ -62,8 +70,10 @@ struct lz_sqlset {
 #define LZ_SQL_PARAMS	32	/* $1 .. $32 */
 
 struct lz_db {
-	struct sqlite3	 *h;
-	char		 *path;
+	const struct lz_dbops *ops;	/* the engine; NULL: not open */
+	void		 *h;		/* its connection */
+	void		 *e;		/* its state of the connection */
+	char		 *path;		/* for messages (no password) */
 	struct lz_stmt	**slots;	/* per set: its statements, or NULL */
 	size_t		  nslots;
 	/* The statements handed out since the last lz_db_reset_all, so
@@ -85,10 +95,23 @@ struct lz_db {
 				   failed build is thrown away), large
 				   pages; lz_db_seal() ends that */
 
-/* Opens path; returns 0, or -1 with a message in err. */
+/*
+ * Opens path, an SQLite file, or a PostgreSQL server's database named by
+ * a libpq URI (postgresql://...; flags other than LZ_DB_RO do not apply
+ * there).  Returns 0, or -1 with a message in err.
+ */
 int	lz_db_open(struct lz_db *, const char *path, int flags, char *err,
 	    size_t errlen);
 void	lz_db_close(struct lz_db *);
+/* 1 when target names a PostgreSQL database (a postgresql:// or
+ * postgres:// URI), else 0: a path. */
+int	lz_db_is_uri(const char *target);
+/* target for messages and logs: a URI without its password. */
+char	*lz_db_display(const char *target);
+/* The engine of an open database: "sqlite" or "postgresql". */
+const char *lz_db_engine(struct lz_db *);
+/* 1 when this build has the PostgreSQL engine (configure found libpq). */
+int	lz_db_have_pg(void);
 
 /*
  * Checks the schema version against the newest migration: returns 0 when
@@ -97,23 +120,35 @@ void	lz_db_close(struct lz_db *);
 int	lz_db_check_version(struct lz_db *, const struct lz_migration *, size_t,
 	    char *err, size_t errlen);
 /*
- * Applies the migrations newer than the database's user_version, each in
- * one transaction, after switching the database to WAL (a persistent
- * setting).  Refuses a database newer than the newest migration without
- * changing a byte of it.
+ * Applies the migrations newer than the database's schema version, each
+ * in one transaction that also moves the version (SQLite: PRAGMA
+ * user_version, after switching the database to WAL, a persistent
+ * setting; PostgreSQL: the table lz_schema_version, the migrations of
+ * several hosts waiting for each other).  Refuses a database newer than
+ * the newest migration without changing a byte of it.
  * Returns 0 (with *from and *to) or -1 with err.
  */
 int	lz_db_migrate(struct lz_db *, const struct lz_migration *, size_t,
 	    int *from, int *to, char *err, size_t errlen);
+/* The schema version: 0 none yet, -1 on error. */
 int	lz_db_user_version(struct lz_db *);
 
 /* Runs SQL without results (one or more statements, no parameters: the
  * migrations and fixed texts); 0 or -1 (logged). */
 int	lz_db_exec(struct lz_db *, const char *sql);
-int	lz_db_begin(struct lz_db *);	/* BEGIN IMMEDIATE */
+/*
+ * A write transaction: SQLite's BEGIN IMMEDIATE takes the one write lock
+ * at once; PostgreSQL's BEGIN (read committed) locks rows as they are
+ * written, so a transaction that checks, then writes, takes the row it
+ * depends on first (an engine-specific "SELECT ... FOR UPDATE" whose
+ * SQLite text is a plain read) or checks in the writing statement.
+ */
+int	lz_db_begin(struct lz_db *);
 /* A read transaction (one snapshot for several statements), unless one
  * is open: 1 begun (end it with lz_db_commit), 0 one was open, -1. */
 int	lz_db_begin_read(struct lz_db *);
+/* Sends the bulk rows kept back (lz_bulk_row), then commits; 0, or -1
+ * with the transaction rolled back. */
 int	lz_db_commit(struct lz_db *);
 void	lz_db_rollback(struct lz_db *);	/* when a transaction is open */
 int	lz_db_in_txn(struct lz_db *);	/* 1 inside a transaction */
@@ -189,6 +224,19 @@ struct lz_stmt *lz_db_stmtv(struct lz_db *, struct lz_sqlset *, size_t i,
 	    const struct lz_val *v, size_t n);
 
 /*
+ * Bulk inserts, inside the caller's transaction: statement i of set
+ * inserts one row of v[0..n) (its sql an INSERT ... VALUES ($1, ...)).
+ * On SQLite it runs at once (a row costs microseconds in process); on
+ * PostgreSQL its pg text is "COPY table (columns) FROM STDIN" with the
+ * same columns in the same order, and rows are kept back until
+ * lz_bulk_flush() or lz_db_commit() streams them in one COPY: statements
+ * of the transaction see them only after that.  0 or -1 (logged).
+ */
+int	lz_bulk_row(struct lz_db *, struct lz_sqlset *, size_t i,
+	    const struct lz_val *v, size_t n);
+int	lz_bulk_flush(struct lz_db *);
+
+/*
  * Steps: 1 a row (its columns readable until the statement is stepped,
  * reset or handed out again), 0 done, -1 error.  An error is logged once,
  * with the statement's name and the engine's message; after 0 and -1 the
@@ -226,6 +274,11 @@ const char *lz_col_textn(struct lz_stmt *, int col, size_t *len);
 const void *lz_col_blob(struct lz_stmt *, int col, size_t *len);
 /* Copies the text into buf (len bytes), cut to fit. */
 void	lz_col_copy(struct lz_stmt *, int col, char *buf, size_t len);
+/* The columns of the current row. */
+int	lz_col_count(struct lz_stmt *);
+/* A column as the value it holds (NULL, integer, real, text or blob),
+ * pointing into the row: for copying rows whatever they hold. */
+void	lz_col_val(struct lz_stmt *, int col, struct lz_val *);
 
 /*
  * A row read into a struct by a table of its fields, column 0 first:
@@ -258,6 +311,9 @@ void	lz_cols(struct lz_stmt *, const struct lz_col *cols, size_t n,
 	    void *row);
 
 /* ---- SQLite only ----------------------------------------------------- */
+
+/* 1 when db is an open SQLite database. */
+int	lz_db_is_sqlite(struct lz_db *);
 
 /*
  * Checkpoints the WAL into the database and truncates it, waiting at most

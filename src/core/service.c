@@ -13,6 +13,7 @@
 #include <sodium.h>
 
 #include "conf.h"
+#include "db.h"
 #include "log.h"
 #include "req.h"
 #include "sandbox.h"
@@ -51,7 +52,9 @@ lz_service_sandbox(int on, const char *db, int writable, const char *also,
 	if (!on)
 		return 0;
 	dup = xstrdup(db);
-	if (writable)
+	if (lz_db_is_uri(db))
+		;	/* a server's: sockets, no files */
+	else if (writable)
 		rw[nrw++] = dirname(dup);
 	else
 		ro[nro++] = dirname(dup);

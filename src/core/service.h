@@ -49,9 +49,11 @@ int	lz_service_setup(struct lz_service *, struct lz_conf *, char *err,
 /*
  * Confines the process, when on (lz.conf sandbox): seccomp, and Landlock
  * where the kernel has it, with files only under the directory of its
- * database db (writable or read-only), the directory also (writable,
- * when not NULL) and the file or directory readable (read-only, when
- * not NULL).  0, or LZ_EXIT_CONFIG after logging why.
+ * database db (writable or read-only; none for a PostgreSQL URI, whose
+ * connections, made again after a lost one, need no file), the
+ * directory also (writable, when not NULL) and the file or directory
+ * readable (read-only, when not NULL).  0, or LZ_EXIT_CONFIG after
+ * logging why.
  */
 int	lz_service_sandbox(int on, const char *db, int writable,
 	    const char *also, const char *readable);

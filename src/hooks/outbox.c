@@ -115,8 +115,8 @@ claim_tx(struct lz_db *db, const struct outbox_claim *cl, int64_t now,
 
 	/* A subscription with k deliveries in flight wastes at most k of
 	 * its per_hook candidates: look at max + busy. */
-	if (store_delivery_due(db, now, cl->per_hook, (long)cl->max + cl->busy,
-	    collect, &c) < 0)
+	if (store_delivery_due(db, now, cl->per_hook, 1,
+	    (long)cl->max + cl->busy, collect, &c) < 0)
 		goto done;
 	for (i = 0; i < c.n && got->n < cl->max; i++) {
 		for (same = 0, j = 0; j < i; j++)
@@ -157,7 +157,7 @@ outbox_claim(struct lz_db *db, const struct outbox_claim *cl, int64_t now)
 	if (cl->max <= 0)
 		return 0;
 	/* Most calls find nothing: look before taking the write lock. */
-	if ((n = store_delivery_due(db, now, cl->per_hook,
+	if ((n = store_delivery_due(db, now, cl->per_hook, 0,
 	    (long)cl->max + cl->busy, ignore_row, NULL)) <= 0)
 		return n;
 	if (lz_db_begin(db) == -1)

@@ -101,32 +101,40 @@ scope_pair(const char *addr, const char *email, char *out, size_t len)
 }
 
 /*
- * Refuses with 429 while scope is locked: limit failures within
- * login_window lock it until the oldest of them leaves the window, and
- * the window doubles with every further limit failures of the day (up
- * to a day): back-off for whoever keeps guessing.  Returns 0 allowed, -1
- * after answering.
+ * Takes a try of scope: a failure is recorded before the password is
+ * checked and counted with every other, so that tries made at once see
+ * each other and, on either engine, no more than the limit get through
+ * however many run together (DESIGN 3.11).  limit failures within
+ * login_window lock scope until the oldest of them leaves the window, and
+ * the window doubles with every further limit failures of the day (up to
+ * a day): back-off for whoever keeps guessing.  Locked, the try is given
+ * back and 429 answered: -1.  Else 0, and the caller gives the try back
+ * (give_back) unless it failed.
  */
 static int
-throttled(struct lz_req *r, const char *scope, long long limit)
+take_try(struct lz_req *r, const char *scope, long long limit)
 {
 	int64_t		 window = links.conf->login_window * 1000, nth, unused;
 	long long	 n, wait;
 	int		 k;
 
-	if ((n = store_login_fail_count(&links.db, scope, r->now_ms -
-	    FAIL_KEEP_MS, &unused)) < 0)
+	if (store_login_fail_add(&links.db, scope, r->now_ms) == -1 ||
+	    (n = store_login_fail_count(&links.db, scope, r->now_ms -
+	    FAIL_KEEP_MS, &unused)) < 1)
 		goto fail;
-	if (n < limit)
+	if (--n < limit)	/* the others */
 		return 0;
 	for (k = 1; k < n / limit && window < FAIL_KEEP_MS; k++)
 		window *= 2;
 	if (window > FAIL_KEEP_MS)
 		window = FAIL_KEEP_MS;
-	if (store_login_fail_nth(&links.db, scope, limit, &nth) == -1)
+	/* The limit-th newest of the others: this try is the newest. */
+	if (store_login_fail_nth(&links.db, scope, limit + 1, &nth) == -1)
 		goto fail;
 	if (nth + window <= r->now_ms)
 		return 0;
+	if (store_login_fail_give_back(&links.db, scope, r->now_ms) == -1)
+		goto fail;
 	wait = (nth + window - r->now_ms + 999) / 1000;
 	lz_resp_header(r, "Retry-After", "%lld", wait);
 	lz_resp_error(r, 429, "too_many_attempts", NULL, "Too many failed "
@@ -138,19 +146,22 @@ fail:
 	return -1;
 }
 
+/* Gives back the tries taken of s1 (and s2, when not NULL): 0 or -1. */
 static int
-note_failure(struct lz_req *r, const char *s1, const char *s2)
+give_back(struct lz_req *r, const char *s1, const char *s2)
 {
-	if (lz_db_begin(&links.db) == -1)
+	if (store_login_fail_give_back(&links.db, s1, r->now_ms) == -1 ||
+	    (s2 && store_login_fail_give_back(&links.db, s2, r->now_ms) ==
+	    -1))
 		return -1;
-	if ((s1 && store_login_fail_add(&links.db, s1, r->now_ms) == -1) ||
-	    (s2 && store_login_fail_add(&links.db, s2, r->now_ms) == -1) ||
-	    store_login_fail_purge(&links.db, r->now_ms - FAIL_KEEP_MS) ==
-	    -1 || lz_db_commit(&links.db) == -1) {
-		lz_db_rollback(&links.db);
-		return -1;
-	}
 	return 0;
+}
+
+/* After a failure (its rows stay): the rows older than a day go. */
+static int
+purge_failures(struct lz_req *r)
+{
+	return store_login_fail_purge(&links.db, r->now_ms - FAIL_KEEP_MS);
 }
 
 /* ---- session --------------------------------------------------------- */
@@ -237,8 +248,6 @@ dash_signup(struct lz_req *r)
 	if ((body = read_credentials(r, &email, &pw)) == NULL)
 		return;
 	scope_addr(r->remote_addr, addr, sizeof(addr));
-	if (throttled(r, addr, links.conf->login_max_failures_addr) == -1)
-		goto out;
 	if (!account_email_ok(email)) {
 		lz_resp_error(r, 400, "invalid_field", "email", "'email' is "
 		    "not an e-mail address.");
@@ -250,9 +259,12 @@ dash_signup(struct lz_req *r)
 		    PASSWORD_MIN_LEN, PASSWORD_MAX_LEN);
 		goto out;
 	}
-	/* Every sign-up counts against the address, so that one client
-	 * cannot make accounts (or probe for taken e-mails) without end. */
-	if (note_failure(r, addr, NULL) == -1 ||
+	/* Every sign-up counts against the address (its try is kept), so
+	 * that one client cannot make accounts (or probe for taken e-mails)
+	 * without end. */
+	if (take_try(r, addr, links.conf->login_max_failures_addr) == -1)
+		goto out;
+	if (purge_failures(r) == -1 ||
 	    (id = account_create(email, NULL, pw, r->now_ms)) < 0) {
 		lz_resp_error(r, 500, "internal_error", NULL, "The account "
 		    "could not be created.");
@@ -288,18 +300,21 @@ dash_signin(struct lz_req *r)
 		return;
 	scope_addr(r->remote_addr, addr, sizeof(addr));
 	scope_pair(r->remote_addr, email, who, sizeof(who));
-	if (throttled(r, addr, links.conf->login_max_failures_addr) == -1 ||
-	    throttled(r, who, links.conf->login_max_failures) == -1)
+	if (take_try(r, addr, links.conf->login_max_failures_addr) == -1)
 		goto out;
+	if (take_try(r, who, links.conf->login_max_failures) == -1) {
+		(void)give_back(r, addr, NULL);
+		goto out;
+	}
 	if (strlen(pw) > 4 * PASSWORD_MAX_LEN ||
 	    (rc = account_check_password(email, &id, pw, &disabled)) == 0) {
-		if (note_failure(r, addr, who) == -1)
+		if (purge_failures(r) == -1)
 			goto fail;
 		lz_resp_error(r, 401, "invalid_credentials", NULL, "The e-mail "
 		    "address or the password is wrong.");
 		goto out;
 	}
-	if (rc == -1)
+	if (rc == -1 || give_back(r, addr, who) == -1)
 		goto fail;
 	if (disabled) {
 		lz_resp_error(r, 403, "account_disabled", NULL, "This account "
@@ -361,23 +376,23 @@ dash_password(struct lz_req *r)
 	/* Wrong current passwords count like failed sign-ins: a borrowed
 	 * session must not become a way to guess the password. */
 	scope_pair(r->remote_addr, a.email, who, sizeof(who));
-	if (throttled(r, who, links.conf->login_max_failures) == -1)
-		goto out;
 	if (!account_password_ok(pw)) {
 		lz_resp_error(r, 400, "invalid_field", "new_password", "The "
 		    "new password must be %d to %d characters long.",
 		    PASSWORD_MIN_LEN, PASSWORD_MAX_LEN);
 		goto out;
 	}
+	if (take_try(r, who, links.conf->login_max_failures) == -1)
+		goto out;
 	if (strlen(cur) > 4 * PASSWORD_MAX_LEN ||
 	    (rc = account_check_password(NULL, &id, cur, &disabled)) == 0) {
-		if (note_failure(r, who, NULL) == -1)
+		if (purge_failures(r) == -1)
 			goto fail;
 		lz_resp_error(r, 403, "wrong_password", "current_password",
 		    "The current password is wrong.");
 		goto out;
 	}
-	if (rc == -1)
+	if (rc == -1 || give_back(r, who, NULL) == -1)
 		goto fail;
 	/* A new password ends every other session of the account. */
 	if (account_set_password(id, pw) != 1 ||

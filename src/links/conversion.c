@@ -17,6 +17,7 @@
 #include "req.h"
 #include "store/clicks.h"
 #include "store/conversions.h"
+#include "store/store.h"
 #include "visit/click.h"
 #include "visit/visitor.h"
 
@@ -354,9 +355,15 @@ conv_record(struct lz_db *db, const struct link *l,
 			c.suffix = suffix;
 	}
 
+	/* The check again, with the link's row held: concurrent reports of
+	 * one visitor (on any host) are counted once. */
 	if (lz_db_begin(db) == -1)
 		return CONV_ERROR;
-	rc = store_conv_seen(db, l->id, c.visitor, prev, now - window_ms);
+	if ((rc = store_lock(db, STORE_LOCK_LINK, l->id)) == 1)
+		rc = store_conv_seen(db, l->id, c.visitor, prev,
+		    now - window_ms);
+	else if (rc == 0)
+		rc = -1;
 	if (rc == 1) {
 		lz_db_rollback(db);
 		return CONV_DUPLICATE;

@@ -38,13 +38,13 @@ delivery_id(char out[WEBHOOK_DELIVERY_LEN + 1])
 }
 
 /*
- * Queues one delivery of event name per subscription in ids[0..n).
- * Takes over the reference to data.  With uuid, the id of the (last)
- * delivery is copied there.
+ * Queues one delivery of event name per subscription in ids[0..n), as
+ * bulk rows of a batch with bulk.  Takes over the reference to data.
+ * With uuid, the id of the (last) delivery is copied there.
  */
 static int
 enqueue(struct lz_db *db, const int64_t *ids, int n, const char *name,
-    json_t *data, int64_t now, char *uuid_out)
+    json_t *data, int64_t now, char *uuid_out, int bulk)
 {
 	char		 sent_at[32], uuid[WEBHOOK_DELIVERY_LEN + 1], *body;
 	json_t		*j;
@@ -60,7 +60,8 @@ enqueue(struct lz_db *db, const int64_t *ids, int n, const char *name,
 	json_decref(j);
 	for (i = 0; i < n && rc == 0; i++) {
 		delivery_id(uuid);
-		rc = store_delivery_add(db, ids[i], uuid, name, body, len, now);
+		rc = store_delivery_add(db, ids[i], uuid, name, body, len, now,
+		    bulk);
 	}
 	if (uuid_out != NULL)
 		memcpy(uuid_out, uuid, sizeof(uuid));
@@ -85,7 +86,7 @@ events_link(struct lz_db *db, unsigned ev, const struct link *l,
 		    l->slug);
 	else
 		data = link_json(l, base_url, now);
-	return enqueue(db, ids, n, webhook_event_name(ev), data, now, NULL);
+	return enqueue(db, ids, n, webhook_event_name(ev), data, now, NULL, 0);
 }
 
 /* A string field; "" for none, and for bytes that are not UTF-8 (a raw
@@ -102,26 +103,33 @@ str_or_empty(const char *s)
 
 int
 events_click(struct lz_db *db, const struct link *l, const struct click *c,
-    int64_t now)
+    int64_t now, struct events_targets *cache)
 {
-	int64_t	 ids[WEBHOOK_MAX_PER_ACCOUNT];
-	json_t	*data;
-	int	 n;
+	struct events_targets	 t;
+	json_t			*data;
 
 	if (c->bot)
 		return 0;
-	n = store_webhook_targets(db, l->account_id, WEBHOOK_EV_CLICK, ids,
-	    (int)LZ_NELEM(ids));
-	if (n <= 0)
-		return n;
+	if (cache == NULL || cache->account_id != l->account_id) {
+		if ((t.n = store_webhook_targets(db, l->account_id,
+		    WEBHOOK_EV_CLICK, t.ids, (int)LZ_NELEM(t.ids))) < 0)
+			return -1;
+		t.account_id = l->account_id;
+		if (cache != NULL)
+			*cache = t;
+	} else
+		t = *cache;
+	if (t.n == 0)
+		return 0;
 	data = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 	    "slug", str_or_empty(l->slug), "suffix", str_or_empty(c->suffix),
 	    "target", str_or_empty(c->target),
 	    "country", str_or_empty(c->country),
 	    "device", str_or_empty(c->device), "os", str_or_empty(c->os),
 	    "referrer", str_or_empty(c->referrer));
-	return enqueue(db, ids, n, webhook_event_name(WEBHOOK_EV_CLICK), data,
-	    now, NULL);
+	/* A batch's (with its cache): bulk rows, streamed at its end. */
+	return enqueue(db, t.ids, t.n, webhook_event_name(WEBHOOK_EV_CLICK),
+	    data, now, NULL, cache != NULL);
 }
 
 int
@@ -133,5 +141,5 @@ events_test(struct lz_db *db, int64_t webhook_id, int64_t now,
 	data = json_pack("{s:I, s:s}", "webhook_id", (json_int_t)webhook_id,
 	    "message", "A test delivery from lz: your endpoint receives and "
 	    "verifies webhooks.");
-	return enqueue(db, &webhook_id, 1, EVENTS_TEST, data, now, uuid);
+	return enqueue(db, &webhook_id, 1, EVENTS_TEST, data, now, uuid, 0);
 }

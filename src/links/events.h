@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "webhook.h"
+
 struct click;
 struct link;
 struct lz_db;
@@ -29,12 +31,23 @@ struct lz_db;
 int	events_link(struct lz_db *, unsigned ev, const struct link *l,
 	    const char *base_url, int64_t now);
 
+/* The click subscriptions of one account, looked up once for the many
+ * clicks of a batch (zero it to start). */
+struct events_targets {
+	int64_t	 account_id;	/* whose ids[] these are; 0: none yet */
+	int	 n;
+	int64_t	 ids[WEBHOOK_MAX_PER_ACCOUNT];
+};
+
 /*
  * click: data is {slug, suffix, target, country, device, os, referrer}.
- * Bots (c->bot) are never sent.  0, or -1 (logged): roll back.
+ * Bots (c->bot) are never sent.  With cache (a batch of clicks), the
+ * subscriptions of the account found there are used (else looked up and
+ * kept there) and the deliveries are bulk rows of the batch (db.h).  0,
+ * or -1 (logged): roll back.
  */
 int	events_click(struct lz_db *, const struct link *l,
-	    const struct click *c, int64_t now);
+	    const struct click *c, int64_t now, struct events_targets *cache);
 
 /*
  * A test event for one subscription, whatever its events: X-Lz-Event

@@ -17,6 +17,7 @@
 #include "rnd.h"
 #include "safety/scan.h"
 #include "store/links.h"
+#include "store/store.h"
 #include "util.h"
 #include "webhook.h"
 
@@ -96,7 +97,9 @@ linkops_create(const json_t *body, int64_t account_id,
 	l->created_at = now;
 	random_slug = l->slug == NULL;
 
-	if (lz_db_begin(&links.db) == -1)
+	/* The cap: count and insert with the account's row held. */
+	if (lz_db_begin(&links.db) == -1 ||
+	    store_lock(&links.db, STORE_LOCK_ACCOUNT, account_id) != 1)
 		goto dberr;
 	if ((n = store_link_count(&links.db, account_id)) < 0)
 		goto dberr;

@@ -203,7 +203,8 @@ worker_start(void *arg)
 	if ((rc = worker_init(arg)) != 0)
 		return rc;
 	dir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
-	if (clicklog_open(&links.db, dir, err, sizeof(err)) == -1) {
+	if (clicklog_open(&links.db, dir, links.conf->host_id, err,
+	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		free(dir);
 		lz_db_close(&links.db);

@@ -15,6 +15,7 @@
 #include "rollup.h"
 #include "store/clicks.h"
 #include "store/conversions.h"
+#include "store/store.h"
 #include "util.h"
 #include "visit/click.h"
 
@@ -347,7 +348,10 @@ convs_free(struct convs *cs)
 	free(cs->v);
 }
 
-/* One link-day, in one write transaction.  0 or -1. */
+/* One link-day, in one write transaction.  The link's row is taken
+ * first, as the click mover and conversions take it before they write
+ * its rollups: on PostgreSQL they wait for each other instead of
+ * deadlocking on the rollups' rows.  0 or -1. */
 static int
 rebuild_day(struct lz_db *db, struct rollup *ru, int64_t link_id,
     int64_t day, int64_t now, struct rollup_progress *p)
@@ -359,7 +363,8 @@ rebuild_day(struct lz_db *db, struct rollup *ru, int64_t link_id,
 
 	if (lz_db_begin(db) == -1)
 		return -1;
-	if (store_rollup_clear(db, link_id, day) == -1 ||
+	if (store_lock(db, STORE_LOCK_LINK, link_id) == -1 ||
+	    store_rollup_clear(db, link_id, day) == -1 ||
 	    store_conv_rollup_clear(db, link_id, day) == -1 ||
 	    (n = store_click_each(db, link_id, day, day + LZ_DAY_MS,
 	    add_click, ru)) < 0 || rollup_write(db, ru, now, 1) == -1 ||

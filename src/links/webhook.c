@@ -25,6 +25,7 @@
 #include "resolve.h"
 #include "rnd.h"
 #include "safety/dest.h"
+#include "store/store.h"
 #include "store/webhooks.h"
 #include "util.h"
 #include "webhook.h"
@@ -306,7 +307,9 @@ webhook_add(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
 		return -1;
 	webhook_secret_new(secret);
 	webhook_secret_seal(key, secret, box);
-	if (lz_db_begin(db) == -1)
+	/* Again with the account's row held: concurrent additions wait. */
+	if (lz_db_begin(db) == -1 ||
+	    store_lock(db, STORE_LOCK_ACCOUNT, account_id) != 1)
 		goto dberr;
 	if ((n = store_webhook_count(db, account_id)) < 0)
 		goto dberr;

@@ -4,9 +4,7 @@
  */
 #include "config.h"
 
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +23,7 @@
 #include "progress.h"
 #include "store/store.h"
 #include "util.h"
+#include "visit/clicklog.h"
 
 /* mkdir -p of the directory holding path. */
 static int
@@ -68,6 +67,32 @@ chown_db(const char *path)
 	free(p);
 }
 
+/*
+ * On PostgreSQL the host's own files are its click journals: their
+ * directory is made, and given to the user with the one above it (as
+ * SQLite's database directory is).  0 or -1.
+ */
+static int
+journal_dir(void)
+{
+	char	*dir, *sub, *dup;
+	int	 rc = 0;
+
+	dir = clicklog_dir(ctl_conf->clicks_dir, ctl_conf->links_db);
+	sub = xasprintf("%s/.", dir);
+	if (mkdir_parent(sub) == -1)
+		rc = -1;
+	else {
+		ctl_chown_to_user(dir);
+		dup = xstrdup(dir);
+		ctl_chown_to_user(dirname(dup));
+		free(dup);
+	}
+	free(sub);
+	free(dir);
+	return rc;
+}
+
 static int
 migrate_links(int create)
 {
@@ -75,6 +100,12 @@ migrate_links(int create)
 	char		 err[512], *dup;
 	int		 from, to;
 
+	/* A server's database is made by its administrator (createdb). */
+	if (lz_db_is_uri(ctl_conf->links_db)) {
+		if (create && journal_dir() == -1)
+			return 1;
+		create = 0;
+	}
 	if (create && mkdir_parent(ctl_conf->links_db) == -1)
 		return 1;
 	if (lz_db_open(&db, ctl_conf->links_db, create ? LZ_DB_CREATE : 0,
@@ -95,12 +126,14 @@ migrate_links(int create)
 		free(dup);
 		chown_db(ctl_conf->links_db);
 	}
+	dup = lz_db_display(ctl_conf->links_db);
 	if (from == to)
 		printf("links database %s: schema version %d, up to date\n",
-		    ctl_conf->links_db, to);
+		    dup, to);
 	else
-		printf("links database %s: schema version %d -> %d\n",
-		    ctl_conf->links_db, from, to);
+		printf("links database %s: schema version %d -> %d\n", dup,
+		    from, to);
+	free(dup);
 	return 0;
 }
 
@@ -162,6 +195,22 @@ copy_db(const char *what, const char *src, const char *dst)
 	return -1;
 }
 
+/*
+ * Backups and restores of a PostgreSQL database are its tools' (pg_dump,
+ * pg_restore: consistent snapshots while the hosts write): this says
+ * how, and is 1.
+ */
+static int
+on_server(const char *what)
+{
+	char	*db = lz_db_display(ctl_conf->links_db);
+
+	ctl_err("the links database is on PostgreSQL (%s): %s (lz-cluster(7))",
+	    db, what);
+	free(db);
+	return 1;
+}
+
 static int
 cmd_backup(struct ctl_args *a)
 {
@@ -170,6 +219,9 @@ cmd_backup(struct ctl_args *a)
 	char		*tmp;
 	int		 fd, version;
 
+	if (lz_db_is_uri(ctl_conf->links_db))
+		return on_server("back it up with pg_dump, e.g. "
+		    "pg_dump -Fc -f FILE 'URI', and keep the key file with it");
 	if (stat(file, &st) == 0) {
 		ctl_err("%s exists; refusing to overwrite it", file);
 		return 1;
@@ -216,6 +268,9 @@ cmd_restore(struct ctl_args *a)
 	int		 version, from, to;
 	char		 err[512];
 
+	if (lz_db_is_uri(ctl_conf->links_db))
+		return on_server("restore a pg_dump with pg_restore, e.g. "
+		    "pg_restore --clean -d 'URI' FILE, with the hosts stopped");
 	if (integrity(file, &version) == -1) {
 		ctl_err("%s is damaged or not a database; nothing restored",
 		    file);
@@ -257,24 +312,6 @@ verdict(int ok, const char *what, const char *detail)
 		problems++;
 }
 
-static int
-socket_answers(const char *path)
-{
-	struct sockaddr_un	 sun;
-	int			 fd, ok;
-
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path))
-		return 0;
-	strcpy(sun.sun_path, path);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		return 0;
-	ok = connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
-	close(fd);
-	return ok;
-}
-
 /* GETs url; returns the status, 0 on a transport error (err filled). */
 static long
 http_status(const char *url, char *ctype, size_t ctlen, char *err)
@@ -308,6 +345,7 @@ cmd_check(struct ctl_args *a)
 	struct lz_db	 db;
 	struct stat	 st;
 	char		 err[CURL_ERROR_SIZE + 512], ctype[128] = "", *url;
+	char		*shown;
 	int		 version;
 	long		 status;
 
@@ -318,27 +356,37 @@ cmd_check(struct ctl_args *a)
 	else
 		verdict(0, "key file", err);
 
-	if (integrity(ctl_conf->links_db, &version) == 0)
-		verdict(1, "links database integrity", ctl_conf->links_db);
+	/* A server's database: the connection, where SQLite's file has its
+	 * integrity check (a server checks its own pages). */
+	shown = lz_db_display(ctl_conf->links_db);
+	if (lz_db_is_uri(ctl_conf->links_db))
+		;
+	else if (integrity(ctl_conf->links_db, &version) == 0)
+		verdict(1, "links database integrity", shown);
 	else
-		verdict(0, "links database integrity", ctl_conf->links_db);
+		verdict(0, "links database integrity", shown);
 	err[0] = '\0';
 	if (lz_db_open(&db, ctl_conf->links_db, LZ_DB_RO, err,
 	    sizeof(err)) == 0) {
+		if (lz_db_is_uri(ctl_conf->links_db))
+			verdict(1, "links database connection", shown);
 		verdict(lz_db_check_version(&db, lz_links_migrations,
 		    lz_links_nmigrations, err, sizeof(err)) == 0,
 		    "links database schema", err[0] ? err : "current");
 		lz_db_close(&db);
 	} else
-		verdict(0, "links database schema", err);
+		verdict(0, lz_db_is_uri(ctl_conf->links_db) ?
+		    "links database connection" : "links database schema",
+		    err);
+	free(shown);
 	if (stat(ctl_conf->prompts_db, &st) == 0)
 		verdict(integrity(ctl_conf->prompts_db, NULL) == 0,
 		    "prompts database integrity", ctl_conf->prompts_db);
 
-	verdict(socket_answers(ctl_conf->links_socket), "lz-links socket",
+	verdict(ctl_socket_answers(ctl_conf->links_socket), "lz-links socket",
 	    ctl_conf->links_socket);
 	if (stat(ctl_conf->prompts_socket, &st) == 0)
-		verdict(socket_answers(ctl_conf->prompts_socket),
+		verdict(ctl_socket_answers(ctl_conf->prompts_socket),
 		    "lz-prompts socket", ctl_conf->prompts_socket);
 
 	/* Through nginx: an API call without a key must be lz-links' 401. */

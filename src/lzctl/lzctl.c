@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <sys/socket.h>
+#include <sys/un.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
@@ -31,8 +34,8 @@ const char	*ctl_progname = "lzctl";
 
 static const struct ctl_group *const groups[] = {
 	&ctl_init, &ctl_migrate, &ctl_account, &ctl_key, &ctl_link,
-	&ctl_stats, &ctl_backup, &ctl_restore, &ctl_check, &ctl_prompts,
-	&ctl_webhook, &ctl_blocklist,
+	&ctl_stats, &ctl_backup, &ctl_restore, &ctl_check, &ctl_db,
+	&ctl_prompts, &ctl_webhook, &ctl_blocklist,
 };
 
 void
@@ -111,6 +114,24 @@ ctl_chown_to_user(const char *path)
 	}
 	if (chown(path, pw->pw_uid, pw->pw_gid) == -1 && errno != ENOENT)
 		ctl_err("warning: chown %s: %s", path, strerror(errno));
+}
+
+int
+ctl_socket_answers(const char *path)
+{
+	struct sockaddr_un	 sun;
+	int			 fd, ok;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path))
+		return 0;
+	strcpy(sun.sun_path, path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		return 0;
+	ok = connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
+	close(fd);
+	return ok;
 }
 
 /* ---- the tables ------------------------------------------------------- */

@@ -90,10 +90,12 @@ int64_t	ctl_account_id(const char *);
 int	ctl_id(const char *s, const char *what, int64_t *id);
 /* Gives files to the configured user when run as root. */
 void	ctl_chown_to_user(const char *path);
+/* 1 when a server answers on the unix socket at path. */
+int	ctl_socket_answers(const char *path);
 
 /* The groups (cmd_*.c). */
 extern const struct ctl_group ctl_init, ctl_migrate, ctl_account, ctl_key,
-	    ctl_link, ctl_stats, ctl_backup, ctl_restore, ctl_check, ctl_prompts,
-	    ctl_webhook, ctl_blocklist;
+	    ctl_link, ctl_stats, ctl_backup, ctl_restore, ctl_check, ctl_db,
+	    ctl_prompts, ctl_webhook, ctl_blocklist;
 
 #endif

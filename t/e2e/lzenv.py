@@ -10,6 +10,10 @@ Environment (set by "make check"):
   LZ_SRCDIR    the source tree (nginx/, www/, data/)
   LZ_NGINX     the nginx binary
   LZ_KEEP=1    keep the instance directory after the run, for debugging
+  LZ_DB=postgresql
+               the link service on PostgreSQL ("make check-pg"): a server
+               of this test process (pgcluster.py), a database in it per
+               Instance; inst.sql() then runs there
 """
 
 import http.client
@@ -23,6 +27,8 @@ import sys
 import tempfile
 import time
 
+import pgcluster
+
 BUILDDIR = os.environ.get("LZ_BUILDDIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 SRCDIR = os.environ.get("LZ_SRCDIR") or os.path.abspath(
@@ -30,6 +36,11 @@ SRCDIR = os.environ.get("LZ_SRCDIR") or os.path.abspath(
 # Not $NGINX: nginx itself reads that variable (inherited sockets).
 NGINX = (os.environ.get("LZ_NGINX") or shutil.which("nginx") or
          "/usr/sbin/nginx")
+# The link service's engine: "sqlite" (the default) or "postgresql".
+ENGINE = os.environ.get("LZ_DB") or "sqlite"
+if ENGINE not in ("sqlite", "postgresql"):
+    raise SystemExit("LZ_DB: expected sqlite or postgresql, not " + ENGINE)
+PG = ENGINE == "postgresql"
 
 
 def prog(name):
@@ -119,7 +130,14 @@ class Instance:
 
     def __init__(self, name="lz", workers=2, extra_conf="", prompts=False,
                  links=True, directory=None, links_port=None,
-                 prompts_port=None, user=None, dashboard=False):
+                 prompts_port=None, user=None, dashboard=False,
+                 share_db=None, pg_tcp=False, engine=None, pg=None):
+        """share_db: another Instance whose database (and key file) this
+        one shares, as a second host of one PostgreSQL database does;
+        pg_tcp: reach the server over TCP instead of its unix socket;
+        engine: "sqlite" or "postgresql" whatever LZ_DB says;
+        pg: (cluster, database name) to run on, kept as it is (the
+        demo's)."""
         if directory:
             self.dir = os.path.abspath(directory)
             os.makedirs(self.dir, exist_ok=True)
@@ -142,6 +160,27 @@ class Instance:
         self.saved_logs = {}
         INSTANCES.append(self)
         self.conf = os.path.join(self.dir, "lz.conf")
+        self.host_id = name
+        self.pg = None
+        if pg is not None:
+            self.pg, self.dbname = pg
+        elif share_db is not None:
+            if not share_db.pg:
+                raise RuntimeError("share_db: only on PostgreSQL")
+            self.pg, self.dbname = share_db.pg, share_db.dbname
+            os.makedirs(self.path("data"), exist_ok=True)
+            shutil.copy(share_db.path("data", "lz.key"),
+                        self.path("data", "lz.key"))
+            self.host_id = "%s-%d" % (name, len(INSTANCES))
+        elif (engine or ENGINE) == "postgresql":
+            self.pg = pgcluster.shared()
+            self.dbname = "lz%d_%s" % (len(INSTANCES), "".join(
+                ch if ch.isalnum() else "_" for ch in name.lower()))
+            self.pg.create_db(self.dbname)
+        if self.pg:
+            self.links_db = self.pg.uri(self.dbname, tcp=pg_tcp)
+        else:
+            self.links_db = "data/links.db"
         self.write_conf(extra_conf)
         self.ctl("init")
 
@@ -152,11 +191,14 @@ class Instance:
             user = "user = %s\n" % self.user
         else:
             user = "user = root\n" if os.geteuid() == 0 else ""
+        if self.pg:
+            # A host of its own: its journals beside its other files.
+            user += "clicks_dir = data/clicks\nhost_id = %s\n" % self.host_id
         with open(self.conf, "w") as f:
             f.write(
                 "# written by t/e2e/lzenv.py\n"
                 "base_url = http://127.0.0.1:%d\n"
-                "links_db = data/links.db\n"
+                "links_db = %s\n"
                 "prompts_db = data/prompts.db\n"
                 "links_socket = run/links.sock\n"
                 "prompts_socket = run/prompts.sock\n"
@@ -164,9 +206,9 @@ class Instance:
                 "prompts_workers = %d\n"
                 "key_file = data/lz.key\n"
                 "socket_mode = 0666\n"
-                "%s%s%s\n" % (self.links_port, self.workers, self.workers,
-                              user, "" if "log_level" in extra else
-                              "log_level = info\n", extra))
+                "%s%s%s\n" % (self.links_port, self.links_db, self.workers,
+                              self.workers, user, "" if "log_level" in
+                              extra else "log_level = info\n", extra))
         os.makedirs(os.path.join(self.dir, "run"), exist_ok=True)
 
     def path(self, *parts):
@@ -406,7 +448,12 @@ http {
         return self.request(method, path, body=body, headers=h)
 
     def sql(self, query, db="links"):
-        """Runs SQL on a database with the sqlite3 module (read-mostly)."""
+        """Runs SQL on a database (read-mostly): the links database on
+        its engine (SQL both read: no PRAGMA, hex() or other dialect),
+        the prompts database with the sqlite3 module.  Rows are tuples,
+        blobs bytes, whatever the engine."""
+        if db == "links" and self.pg:
+            return self.pg.query(self.dbname, query)
         import sqlite3
         c = sqlite3.connect(self.path("data", "%s.db" % db), timeout=10)
         try:
@@ -415,3 +462,72 @@ http {
             return rows
         finally:
             c.close()
+
+    def connect(self):
+        """A DB-API connection to the links database, in a transaction
+        until commit(): sqlite3's or psycopg2's.  Placeholders differ
+        (? and %s): see execmany()."""
+        if self.pg:
+            return self.pg.connect(self.dbname)
+        import sqlite3
+        return sqlite3.connect(self.path("data", "links.db"), timeout=30)
+
+    def execmany(self, query, rows):
+        """Runs query (? placeholders) once per row, in one transaction
+        of the links database."""
+        c = self.connect()
+        try:
+            if self.pg:
+                query = query.replace("?", "%s")
+            c.cursor().executemany(query, rows)
+            c.commit()
+        finally:
+            c.close()
+
+    def dump(self):
+        """Every byte the links database holds: its SQLite file (and
+        WAL), or PostgreSQL's pg_dump of it."""
+        if self.pg:
+            return self.pg.dump(self.dbname)
+        out = b""
+        for name in ("links.db", "links.db-wal"):
+            try:
+                with open(self.path("data", name), "rb") as f:
+                    out += f.read()
+            except FileNotFoundError:
+                pass
+        return out
+
+    def tables(self):
+        """The tables of the links database, by name (the schema
+        version's left out)."""
+        if not self.pg:
+            q = ("SELECT name FROM sqlite_master WHERE type = 'table' "
+                 "ORDER BY name")
+        else:
+            q = ("SELECT table_name FROM information_schema.tables WHERE "
+                 "table_schema = current_schema() AND table_name != "
+                 "'lz_schema_version' ORDER BY table_name")
+        return [t for (t,) in self.sql(q)]
+
+    def columns(self, table):
+        """The columns of a table of the links database, in order."""
+        if not self.pg:
+            return [r[1] for r in self.sql("PRAGMA table_info(%s)" % table)]
+        return [c for (c,) in self.sql(
+            "SELECT column_name FROM information_schema.columns WHERE "
+            "table_schema = current_schema() AND table_name = '%s' "
+            "ORDER BY ordinal_position" % table)]
+
+    def integrity_ok(self):
+        """The links database checks out: SQLite's integrity_check, or on
+        PostgreSQL amcheck's bt_index_check of every index with all its
+        heap tuples (each index holds exactly its table's rows)."""
+        if not self.pg:
+            return self.sql("PRAGMA integrity_check") == [("ok",)]
+        self.sql("CREATE EXTENSION IF NOT EXISTS amcheck")
+        self.sql("SELECT bt_index_check(c.oid, true) FROM pg_index i "
+                 "JOIN pg_class c ON c.oid = i.indexrelid JOIN "
+                 "pg_namespace n ON n.oid = c.relnamespace WHERE "
+                 "n.nspname = current_schema()")
+        return True

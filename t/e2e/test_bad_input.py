@@ -31,7 +31,6 @@ import json
 import os
 import re
 import socket
-import sqlite3
 import sys
 import time
 import unittest
@@ -1204,26 +1203,17 @@ class BadInput(unittest.TestCase):
                "api_keys": ["last_used_at"], "sessions": ["seen_at"]}
 
     def snapshot(self):
-        c = sqlite3.connect(self.inst.path("data", "links.db"), timeout=10)
-        try:
-            out = {}
-            tables = [t for (t,) in c.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' "
-                "ORDER BY name")]
-            for t in tables:
-                if t in self.COUNTED and self.COUNTED[t] is None:
-                    continue
-                cols = [r[1] for r in c.execute(
-                    "PRAGMA table_info(%s)" % t)]
-                keep = [x for x in cols if x not in
-                        (self.COUNTED.get(t) or [])]
-                rows = c.execute("SELECT %s FROM %s ORDER BY 1, 2" % (
-                    ", ".join(keep), t) if len(keep) > 1 else
-                    "SELECT %s FROM %s ORDER BY 1" % (keep[0], t))
-                out[t] = rows.fetchall()
-            return out
-        finally:
-            c.close()
+        out = {}
+        for t in self.inst.tables():
+            if t in self.COUNTED and self.COUNTED[t] is None:
+                continue
+            keep = [x for x in self.inst.columns(t) if x not in
+                    (self.COUNTED.get(t) or [])]
+            out[t] = self.inst.sql(
+                "SELECT %s FROM %s ORDER BY 1, 2" % (", ".join(keep), t)
+                if len(keep) > 1 else
+                "SELECT %s FROM %s ORDER BY 1" % (keep[0], t))
+        return out
 
     def prompts_digest(self):
         with open(self.inst.path("data", "prompts.db"), "rb") as f:
@@ -1342,7 +1332,7 @@ class BadInput(unittest.TestCase):
             self.assertEqual(after[t], before[t], "table %s changed" % t)
         self.assertEqual(set(after), set(before))
         self.assertEqual(self.prompts_digest(), pdigest)
-        self.assertEqual(inst.sql("PRAGMA integrity_check"), [("ok",)])
+        self.assertTrue(inst.integrity_ok())
 
 
 if __name__ == "__main__":

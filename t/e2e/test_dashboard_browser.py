@@ -637,6 +637,11 @@ class Dashboard(unittest.TestCase):
             ["variant", [["(none)", "1", "$0.10", "2", "50%"]]]])
         shot("stats")
 
+    # On PostgreSQL the rebuild of a million clicks writes each of their
+    # 1.5 million visitor-days with a statement of its own (rollup.c):
+    # minutes, where SQLite takes seconds.  Not run there until rollup
+    # writes go in batches (issue 18's remaining work).
+    @unittest.skipIf(lzenv.PG, "a million-click rebuild: SQLite only")
     def test_10b_stats_of_a_million_clicks(self):
         # A million clicks over 30 days on the first link, written as raw
         # rows and rolled up by lzctl stats rebuild, as after an import.

@@ -366,8 +366,7 @@ class Auth(Base):
             self.assertEqual(len(h), 32)
             self.assertEqual(len(prefix), 12)
             self.assertEqual(len(last4), 4)
-        dump = open(inst.path("data", "links.db"), "rb").read()
-        self.assertNotIn(self.key.encode(), dump)
+        self.assertNotIn(self.key.encode(), inst.dump())
 
     def test_other_accounts_link_404(self):
         _, other = new_key("auth-other@example.com")

@@ -503,13 +503,15 @@ class Clicks(Base):
 
     def add_clicks(self, link_id, n, at, same_at=False):
         """n clicks of link_id straight into the table, newest at at."""
+        blob = ("decode(md5(random()::text), 'hex')" if inst.pg else
+                "randomblob(16)")
         inst.sql("WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
                  "FROM k WHERE x < %d) INSERT INTO clicks (link_id, at, "
                  "suffix, country, device, os, browser, referrer, "
                  "referrer_host, variant, visitor, bot) SELECT %d, %d - %s, "
                  "'s' || (x %% 3), 'TW', 'mobile', 'ios', 'safari', '', '', "
-                 "'', randomblob(16), x %% 7 = 0 FROM k" %
-                 (n, link_id, at, "0" if same_at else "x"))
+                 "'', %s, CASE WHEN x %% 7 = 0 THEN 1 ELSE 0 END FROM k" %
+                 (n, link_id, at, "0" if same_at else "x", blob))
 
     def test_visits_as_json_and_csv(self):
         link = self.create({"target_url": "https://example.com/c"})

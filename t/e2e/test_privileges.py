@@ -116,11 +116,13 @@ class Privileges(unittest.TestCase):
                      {"target_url": "https://example.com/priv2"})
         self.assertEqual(r.status, 201, r)
 
-        # The data directory and what is in it are the user's.
+        # The data directory and what is in it are the user's (on
+        # PostgreSQL the links database is the server's).
         data = inst.path("data")
         self.assertTrue(stat.S_ISDIR(self.owned(data).st_mode))
-        for name in ("links.db", "links.db-wal", "links.db-shm", "lz.key",
-                     "prompts.db", "clicks"):
+        for name in ("lz.key", "prompts.db", "clicks") + (
+                () if lzenv.PG else
+                ("links.db", "links.db-wal", "links.db-shm")):
             self.owned(os.path.join(data, name))
         journals = [n for n in os.listdir(os.path.join(data, "clicks"))]
         self.assertTrue(journals)
@@ -150,6 +152,9 @@ class Privileges(unittest.TestCase):
                              "installs it")
         inst = self.inst
         data = inst.path("data")
+        # It writes in the database's directory; on PostgreSQL only in
+        # its journals' (the database is a server's).
+        rw = inst.path("data", "clicks") if lzenv.PG else data
         EPERM, EACCES = 1, 13
         O_RDONLY, O_RDWR_CREAT = 0, 0o102
         pid = inst.worker_pids("lz-links")[0]
@@ -159,8 +164,9 @@ class Privileges(unittest.TestCase):
             "setuid(0)",
             'open("/etc/passwd", %d)' % O_RDONLY,
             'open("/tmp/lz-priv-outside", %d, 0600)' % O_RDWR_CREAT,
-            'open("%s/probe", %d, 0600)' % (data, O_RDWR_CREAT),
-            'unlink("%s/probe")' % data])
+            'open("%s/probe", %d, 0600)' % (rw, O_RDWR_CREAT),
+            'unlink("%s/probe")' % rw,
+            'open("%s/probe", %d, 0600)' % (data, O_RDWR_CREAT)])
         sys.stderr.write("lz-links worker %d: %s\n" % (pid, got))
         self.assertEqual(got[0], (-1, EPERM), "execve")
         self.assertEqual(got[1], (-1, EPERM), "fork")
@@ -169,6 +175,10 @@ class Privileges(unittest.TestCase):
         self.assertEqual(got[4], (-1, EACCES), "open outside, O_CREAT")
         self.assertGreaterEqual(got[5][0], 0, "open in the data directory")
         self.assertEqual(got[6][0], 0, "unlink in the data directory")
+        if lzenv.PG:
+            self.assertEqual(got[7], (-1, EACCES), "open beside clicks/")
+        else:
+            os.unlink(os.path.join(data, "probe"))
         self.assertFalse(os.path.exists("/tmp/lz-priv-outside"))
 
         ppid = inst.worker_pids("lz-prompts")[0]
@@ -234,8 +244,12 @@ class Privileges(unittest.TestCase):
             self.assertEqual(got[3], (-1, EACCES), "open /etc/shadow")
             self.assertEqual(got[4], (-1, EACCES), "open /etc/passwd")
             self.assertEqual(got[5], (-1, EACCES), "open outside")
-            self.assertGreaterEqual(got[6][0], 0, "open in the data dir")
-            self.assertEqual(got[7][0], 0, "unlink in the data dir")
+            if lzenv.PG:
+                # Nothing of its own to write: its database is a server's.
+                self.assertEqual(got[6], (-1, EACCES), "open in data/")
+            else:
+                self.assertGreaterEqual(got[6][0], 0, "open in data/")
+                self.assertEqual(got[7][0], 0, "unlink in the data dir")
             self.assertGreaterEqual(got[8][0], 0, "read the CA bundle")
             self.assertFalse(os.path.exists("/tmp/lz-priv-hooks"))
             # It goes on with its runs (one a second), the same process.
@@ -246,7 +260,8 @@ class Privileges(unittest.TestCase):
             rc = p.wait(20)
         self.assertEqual(rc, 0, inst.log("lz-hooks"))
         self.assertNotIn("sandbox", inst.log("lz-hooks"))
-        for name in ("links.db", "links.db-wal", "links.db-shm"):
+        for name in () if lzenv.PG else ("links.db", "links.db-wal",
+                                         "links.db-shm"):
             self.owned(os.path.join(data, name))
 
 

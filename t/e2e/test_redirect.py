@@ -118,7 +118,7 @@ class Base(unittest.TestCase):
         h.update(headers or {})
         return self.inst.request(method, path, headers=h, body=body)
 
-    def clicks(self, link_id, where="1"):
+    def clicks(self, link_id, where="1 = 1"):
         return self.inst.sql(
             "SELECT suffix, country, device, os, browser, referrer, "
             "referrer_host, variant, visitor, bot, at FROM clicks "

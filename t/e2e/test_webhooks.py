@@ -623,11 +623,7 @@ class WebhooksTest(unittest.TestCase):
         [(box,)] = self.inst.sql("SELECT secret_box FROM webhooks WHERE "
                                  "id = %d" % wid)
         self.assertNotIn(new[6:].encode(), box)
-        for f in ("links.db", "links.db-wal"):
-            if not os.path.exists(self.inst.path("data", f)):
-                continue
-            with open(self.inst.path("data", f), "rb") as fh:
-                self.assertNotIn(new.encode(), fh.read())
+        self.assertNotIn(new.encode(), self.inst.dump())
 
     def test_lzctl(self):
         acct, _ = self.account()
@@ -683,9 +679,11 @@ class WebhooksTest(unittest.TestCase):
         self.assertEqual(self.inst.sql(
             "SELECT count(*) FROM webhook_attempts WHERE at = %d" % old),
             [(0,)])
-        # The write-ahead log was folded back and truncated.
-        self.assertEqual(os.path.getsize(
-            self.inst.path("data", "links.db-wal")), 0)
+        # The write-ahead log was folded back and truncated (SQLite's:
+        # PostgreSQL keeps its own).
+        if not lzenv.PG:
+            self.assertEqual(os.path.getsize(
+                self.inst.path("data", "links.db-wal")), 0)
 
 
 if __name__ == "__main__":

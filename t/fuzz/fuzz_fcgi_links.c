@@ -183,7 +183,7 @@ fixtures(void)
 		c.referrer = referrers[i];
 		c.variant = "";
 		c.bot = i == 3;
-		if (store_click_insert(&links.db, &c, "") == -1)
+		if (store_click_insert(&links.db, &c, "", 0) == -1)
 			die("click", "not stored");
 	}
 
@@ -245,7 +245,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (pre_fork(NULL) == -1 || worker_init(NULL) != 0)
 		die("worker", "does not start");
 	jdir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
-	if (clicklog_open(&links.db, jdir, err, sizeof(err)) == -1)
+	if (clicklog_open(&links.db, jdir, links.conf->host_id, err,
+	    sizeof(err)) == -1)
 		die("click journal", err);
 
 	fixtures();
@@ -291,7 +292,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		worker_tick(NULL);
 		clicklog_close(&links.db);
-		if (clicklog_open(&links.db, jdir, err, sizeof(err)) == -1)
+		if (clicklog_open(&links.db, jdir, links.conf->host_id, err,
+		    sizeof(err)) == -1)
 			die("click journal", err);
 		restore();
 	} else if (sqlite3_total_changes64(links.db.h) != changes)

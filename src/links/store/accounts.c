@@ -24,15 +24,32 @@ enum { ST_ACCOUNT_ADD, ST_ACCOUNT_BY_ID, ST_ACCOUNT_BY_EMAIL, ST_ACCOUNT_LIST,
 	"k.id, k.account_id, k.prefix, k.last4, k.name, k.created_at, " \
 	"k.last_used_at, k.revoked_at"
 
+/*
+ * dialect: e-mail addresses are unique whatever their case; SQLite's
+ * column has COLLATE NOCASE, PostgreSQL's a unique index on lower(email)
+ * (sql/links/pg/0001-init.sql), which its statements name.
+ */
+#define ACCOUNT_ADD(conflict) \
+	"INSERT INTO accounts (email, plan, password_hash, created_at) " \
+	"VALUES ($1, $2, $3, $4) ON CONFLICT " conflict " DO NOTHING " \
+	"RETURNING id"
+#define EMAIL_IS_1	"email = $1"
+#define EMAIL_IS_1_PG	"lower(email) = lower($1)"
+/* By e-mail $1, or by id $2 when $1 is NULL.  (The CAST tells
+ * PostgreSQL what $1 is before it meets IS NULL.) */
+#define ACCOUNT_PWHASH(email_is) \
+	"SELECT id, password_hash, disabled FROM accounts WHERE " \
+	"(CAST($1 AS text) IS NOT NULL AND " email_is ") OR " \
+	"($1 IS NULL AND id = $2)"
+
 static const struct lz_sql sql[ST__MAX] = {
-	[ST_ACCOUNT_ADD] = { "account add",
-	    "INSERT INTO accounts (email, plan, password_hash, created_at) "
-	    "VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING "
-	    "RETURNING id" },
+	[ST_ACCOUNT_ADD] = { "account add", ACCOUNT_ADD("(email)"),
+	    ACCOUNT_ADD("((lower(email)))") },
 	[ST_ACCOUNT_BY_ID] = { "account by id",
 	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE id = $1" },
 	[ST_ACCOUNT_BY_EMAIL] = { "account by e-mail",
-	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE email = $1" },
+	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE " EMAIL_IS_1,
+	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE " EMAIL_IS_1_PG },
 	[ST_ACCOUNT_LIST] = { "account list",
 	    "SELECT " ACCOUNT_COLS " FROM accounts ORDER BY id" },
 	[ST_ACCOUNT_SET_PLAN] = { "account plan",
@@ -40,8 +57,7 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_ACCOUNT_SET_DISABLED] = { "account disable",
 	    "UPDATE accounts SET disabled = $1 WHERE id = $2" },
 	[ST_ACCOUNT_PWHASH] = { "account password",
-	    "SELECT id, password_hash, disabled FROM accounts WHERE "
-	    "($1 IS NOT NULL AND email = $1) OR ($1 IS NULL AND id = $2)" },
+	    ACCOUNT_PWHASH(EMAIL_IS_1), ACCOUNT_PWHASH(EMAIL_IS_1_PG) },
 	[ST_ACCOUNT_SET_PASSWORD] = { "account set password",
 	    "UPDATE accounts SET password_hash = $1 WHERE id = $2" },
 
@@ -62,12 +78,13 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "revoked_at IS NULL" },
 	[ST_KEY_TOUCH] = { "key touch",
 	    "UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND "
-	    "(last_used_at IS NULL OR last_used_at < $1 - 60000)" },
+	    "(last_used_at IS NULL OR "
+	    "last_used_at < CAST($1 AS bigint) - 60000)" },
 
 	[ST_USAGE_TAKE] = { "usage take",
 	    "INSERT INTO usage (account_id, month, calls) VALUES ($1, $2, 1) "
-	    "ON CONFLICT (account_id, month) DO UPDATE SET calls = calls + 1 "
-	    "WHERE calls < $3 RETURNING calls" },
+	    "ON CONFLICT (account_id, month) DO UPDATE SET "
+	    "calls = usage.calls + 1 WHERE usage.calls < $3 RETURNING calls" },
 	[ST_USAGE_GET] = { "usage get",
 	    "SELECT calls FROM usage WHERE account_id = $1 AND month = $2" },
 };

@@ -13,12 +13,20 @@
 #include "util.h"
 #include "visit/click.h"
 
-enum { ST_CLICK_COUNT, ST_CLICK_ADD, ST_CLICK_INSERT, ST_JOURNAL_GET,
-    ST_JOURNAL_SET, ST_JOURNAL_DEL, ST_JOURNAL_LIST, ST_ROLLUP_ADD,
-    ST_VISITOR_ADD, ST_VISITOR_FIRST, ST_VISITOR_LAST, ST_STATS_TOTALS,
-    ST_STATS_SERIES, ST_STATS_BREAKDOWN, ST_ROLLUP_NEXT_LINK, ST_ROLLUP_NEXT,
-    ST_ROLLUP_CLEAR, ST_VISITOR_CLEAR, ST_CLICK_EACH, ST_CLICK_PRUNE,
-    ST_VISITOR_PRUNE, ST_CLICK_RANGE_COUNT, ST_CLICK_PAGE, ST__MAX };
+enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
+    ST_CLICK_BULK, ST_JOURNAL_GET, ST_JOURNAL_SET, ST_JOURNAL_DEL,
+    ST_JOURNAL_LIST, ST_ROLLUP_ADD, ST_VISITOR_ADD, ST_VISITOR_FIRST,
+    ST_VISITOR_LAST, ST_STATS_TOTALS, ST_STATS_SERIES, ST_STATS_BREAKDOWN,
+    ST_ROLLUP_NEXT_LINK, ST_ROLLUP_NEXT, ST_ROLLUP_CLEAR, ST_VISITOR_CLEAR,
+    ST_CLICK_EACH, ST_CLICK_PRUNE, ST_VISITOR_PRUNE, ST_CLICK_RANGE_COUNT,
+    ST_CLICK_PAGE, ST__MAX };
+
+/* A click's row. */
+#define CLICK_COLS \
+	"clicks (link_id, at, suffix, country, device, os, browser, " \
+	"referrer, referrer_host, variant, visitor, bot)"
+#define CLICK_VALS \
+	"$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12"
 
 #define PARTS(cols, cond)	STORE_PARTS("click_rollups", cols, cond)
 #define FIRST(col, table, cond)	STORE_FIRST(col, table, cond)
@@ -29,12 +37,31 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_CLICK_COUNT] = { "click count",
 	    "UPDATE links SET clicks = clicks + 1 WHERE id = $1 AND "
 	    "(max_clicks = 0 OR clicks < max_clicks)" },
+	/*
+	 * A batch's counts, $1 a JSON array of [link id, clicks]: the links'
+	 * rows locked in the order of their ids first, so that the movers
+	 * of several hosts never wait for each other in a circle.
+	 * dialect: JSON arrays are json_each in SQLite, json_array_elements
+	 * in PostgreSQL; FOR UPDATE is PostgreSQL's (on SQLite, BEGIN
+	 * IMMEDIATE holds the database: the lock is a statement that does
+	 * nothing).
+	 */
+	[ST_CLICK_LOCK] = { "click lock",
+	    "SELECT 0 WHERE $1 IS NULL",
+	    "SELECT id FROM links WHERE id IN (SELECT (e->>0)::bigint FROM "
+	    "json_array_elements($1::json) AS e) ORDER BY id FOR UPDATE" },
 	[ST_CLICK_ADD] = { "click add",
-	    "UPDATE links SET clicks = clicks + $2 WHERE id = $1" },
-	[ST_CLICK_INSERT] = { "click insert",
-	    "INSERT INTO clicks (link_id, at, suffix, country, device, os, "
-	    "browser, referrer, referrer_host, variant, visitor, bot) VALUES "
-	    "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)" },
+	    "UPDATE links SET clicks = links.clicks + c.n FROM (SELECT "
+	    "json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') "
+	    "AS n FROM json_each($1)) AS c WHERE links.id = c.id",
+	    "UPDATE links SET clicks = links.clicks + c.n FROM (SELECT "
+	    "(e->>0)::bigint AS id, (e->>1)::bigint AS n FROM "
+	    "json_array_elements($1::json) AS e) AS c WHERE links.id = c.id" },
+	[ST_CLICK_INSERT] = { "click insert", "INSERT INTO " CLICK_COLS
+	    " VALUES (" CLICK_VALS ")" },
+	/* A batch's (lz_bulk_row): COPY on PostgreSQL. */
+	[ST_CLICK_BULK] = { "click bulk insert", "INSERT INTO " CLICK_COLS
+	    " VALUES (" CLICK_VALS ")", "COPY " CLICK_COLS " FROM STDIN" },
 	[ST_JOURNAL_GET] = { "journal get",
 	    "SELECT pos FROM click_journals WHERE name = $1" },
 	[ST_JOURNAL_SET] = { "journal set",
@@ -42,8 +69,10 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "ON CONFLICT (name) DO UPDATE SET pos = $2" },
 	[ST_JOURNAL_DEL] = { "journal delete",
 	    "DELETE FROM click_journals WHERE name = $1" },
+	/* Those whose name starts with $1 (one host's). */
 	[ST_JOURNAL_LIST] = { "journal list",
-	    "SELECT name FROM click_journals ORDER BY name" },
+	    "SELECT name FROM click_journals WHERE "
+	    "substr(name, 1, length($1)) = $1 ORDER BY name" },
 
 	/* An hour's row and its day's. */
 	[ST_ROLLUP_ADD] = { "rollup add",
@@ -157,11 +186,24 @@ store_click_count(struct lz_db *db, int64_t link_id)
 }
 
 int
-store_click_add(struct lz_db *db, int64_t link_id, int64_t n)
+store_click_add(struct lz_db *db, const struct click_count *c, size_t n)
 {
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(n) };
+	struct lz_buf		 b = LZ_BUF_INIT;
+	struct lz_val		 v;
+	size_t			 i;
+	int			 rc;
 
-	return lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_ADD, v, LZ_NELEM(v)));
+	lz_buf_putc(&b, '[');
+	for (i = 0; i < n; i++)
+		lz_buf_printf(&b, "%s[%lld,%lld]", i ? "," : "",
+		    (long long)c[i].link_id, (long long)c[i].n);
+	lz_buf_putc(&b, ']');
+	v = (struct lz_val)LZ_TEXT(lz_buf_str(&b));
+	rc = lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_LOCK, &v, 1)) == -1 ||
+	    lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_ADD, &v, 1)) == -1 ?
+	    -1 : 0;
+	lz_buf_free(&b);
+	return rc;
 }
 
 static const char *
@@ -172,7 +214,7 @@ str(const char *s)
 
 int
 store_click_insert(struct lz_db *db, const struct click *c,
-    const char *referrer_host)
+    const char *referrer_host, int bulk)
 {
 	const struct lz_val	 v[] = { LZ_I64(c->link_id), LZ_I64(c->at),
 	    LZ_TEXT(str(c->suffix)), LZ_TEXT(c->country),
@@ -181,6 +223,8 @@ store_click_insert(struct lz_db *db, const struct click *c,
 	    LZ_TEXT(str(referrer_host)), LZ_TEXT(str(c->variant)),
 	    LZ_BLOB(c->visitor, VISITOR_ID_LEN), LZ_I64(c->bot != 0) };
 
+	if (bulk)
+		return lz_bulk_row(db, set, ST_CLICK_BULK, v, LZ_NELEM(v));
 	return lz_run_ok(lz_db_stmtv(db, set, ST_CLICK_INSERT, v,
 	    LZ_NELEM(v)));
 }
@@ -226,12 +270,14 @@ each_name(struct lz_stmt *st, void *arg)
 }
 
 long
-store_journal_list(struct lz_db *db, void (*fn)(const char *, void *),
-    void *arg)
+store_journal_list(struct lz_db *db, const char *prefix,
+    void (*fn)(const char *, void *), void *arg)
 {
-	struct name_fn	 f = { fn, arg };
+	const struct lz_val	 v = LZ_TEXT(prefix);
+	struct name_fn		 f = { fn, arg };
 
-	return lz_each(lz_db_stmt(db, set, ST_JOURNAL_LIST), each_name, &f);
+	return lz_each(lz_db_stmtv(db, set, ST_JOURNAL_LIST, &v, 1),
+	    each_name, &f);
 }
 
 int

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct click;
+struct click_count;
 struct lz_db;
 struct store_range;
 
@@ -19,18 +20,23 @@ struct store_range;
  * max_clicks (then nothing changed: the cap is exact), -1 on error.
  */
 int	store_click_count(struct lz_db *, int64_t link_id);
-/* Adds n human clicks to a link's count, cap or not.  0 or -1. */
-int	store_click_add(struct lz_db *, int64_t link_id, int64_t n);
-/* Stores one click; 0 or -1. */
+/* Adds c[0..n).n human clicks to the count of each link c[].link_id
+ * (each once, in order of id), cap or not: a batch's counts in one
+ * statement.  0 or -1. */
+int	store_click_add(struct lz_db *, const struct click_count *c,
+	    size_t n);
+/* Stores one click: at once, or with bulk as a bulk row of a batch
+ * (visible once the batch is flushed or committed, db.h); 0 or -1. */
 int	store_click_insert(struct lz_db *, const struct click *,
-	    const char *referrer_host);
+	    const char *referrer_host, int bulk);
 
 /* Click journals: how far each has been moved into the clicks table. */
 int64_t	store_journal_get(struct lz_db *, const char *name); /* 0 unknown */
 int	store_journal_set(struct lz_db *, const char *name, int64_t pos);
 int	store_journal_del(struct lz_db *, const char *name);
-long	store_journal_list(struct lz_db *, void (*fn)(const char *, void *),
-	    void *arg);
+/* The journals whose names start with prefix. */
+long	store_journal_list(struct lz_db *, const char *prefix,
+	    void (*fn)(const char *, void *), void *arg);
 
 /* ---- rollups (sql/links/0008-rollups.sql, rollup.h) -------------------- */
 

@@ -17,7 +17,7 @@
 enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
     ST_LINK_BY_ID, ST_LINK_BY_SLUG, ST_LINK_LIST, ST_LINK_LIST_ANY,
     ST_LINK_UPDATE, ST_LINK_UPDATE_ANY, ST_LINK_DELETE, ST_LINK_DELETE_ANY,
-    ST__MAX };
+    ST_LINK_BY_IDS, ST__MAX };
 
 /* The create fields and the password hash, $1 to $16 (write_link). */
 #define LINK_FIELDS \
@@ -43,7 +43,8 @@ enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
 /*
  * A page: ids below $1 (0: from the newest), at most $2, matching the
  * LIKE pattern $3 (NULL: any; link_pattern, in lower case) and of status
- * $4 (-1: any).
+ * $4 (-1: any).  (The CASTs tell PostgreSQL $1 and $4 are bigints, not
+ * the ints of 0, and $3 text before its IS NULL.)
  * dialect: SQLite's LIKE ignores the case of A-Z and only of A-Z;
  * PostgreSQL's LIKE is case-sensitive, so the column goes through
  * lower(), under "C", where it too folds A-Z and nothing else: both
@@ -53,16 +54,20 @@ enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
 #define LOWER(col)	col
 #define LOWER_PG(col)	"lower(" col " COLLATE \"C\")"
 #define LINK_PAGE(lower) \
-	"deleted_at IS NULL AND ($1 = 0 OR id < $1) AND ($3 IS NULL OR " \
+	"deleted_at IS NULL AND (CAST($1 AS bigint) = 0 OR " \
+	"id < CAST($1 AS bigint)) AND (CAST($3 AS text) IS NULL OR " \
 	lower("slug") " LIKE $3 ESCAPE '\\' OR " \
 	lower("title") " LIKE $3 ESCAPE '\\' OR " \
 	lower("target_url") " LIKE $3 ESCAPE '\\') AND " \
-	"($4 < 0 OR " LINK_STATUS_OF " = $4) ORDER BY id DESC LIMIT $2"
-#define LINK_LIST(lower) \
-	"SELECT " STORE_LINK_COLS " FROM links WHERE account_id = $6 AND " \
+	"(CAST($4 AS bigint) < 0 OR " LINK_STATUS_OF " = $4) ORDER BY id " \
+	"DESC LIMIT $2"
+/* dialect: also json_group_object is json_object_agg (links.h). */
+#define LINK_LIST(agg, lower) \
+	"SELECT " STORE_LINK_COLS_AGG(agg) " FROM links WHERE " \
+	"account_id = $6 AND " LINK_PAGE(lower)
+#define LINK_LIST_ANY(agg, lower) \
+	"SELECT " STORE_LINK_COLS_AGG(agg) " FROM links WHERE " \
 	LINK_PAGE(lower)
-#define LINK_LIST_ANY(lower) \
-	"SELECT " STORE_LINK_COLS " FROM links WHERE " LINK_PAGE(lower)
 
 static const struct lz_sql sql[ST__MAX] = {
 	[ST_LINK_COUNT] = { "link count",
@@ -73,20 +78,21 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
 	    "$11, $12, $13, $14, $15, $16, $17, $18, $19) "
 	    "ON CONFLICT (slug) DO NOTHING RETURNING id" },
-	[ST_LINK_GET] = { "link get",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE id = $1 AND "
-	    "account_id = $2 AND deleted_at IS NULL" },
-	[ST_LINK_GET_ANY] = { "link get (any account)",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE id = $1 AND "
-	    "deleted_at IS NULL" },
-	[ST_LINK_BY_ID] = { "link by id",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE id = $1" },
-	[ST_LINK_BY_SLUG] = { "link by slug",
-	    "SELECT " STORE_LINK_COLS " FROM links WHERE slug = $1" },
-	[ST_LINK_LIST] = { "link list", LINK_LIST(LOWER),
-	    LINK_LIST(LOWER_PG) },
-	[ST_LINK_LIST_ANY] = { "link list (any account)", LINK_LIST_ANY(LOWER),
-	    LINK_LIST_ANY(LOWER_PG) },
+	[ST_LINK_GET] = STORE_LINK_SQL("link get",
+	    "FROM links WHERE id = $1 AND account_id = $2 AND "
+	    "deleted_at IS NULL"),
+	[ST_LINK_GET_ANY] = STORE_LINK_SQL("link get (any account)",
+	    "FROM links WHERE id = $1 AND deleted_at IS NULL"),
+	[ST_LINK_BY_ID] = STORE_LINK_SQL("link by id",
+	    "FROM links WHERE id = $1"),
+	[ST_LINK_BY_SLUG] = STORE_LINK_SQL("link by slug",
+	    "FROM links WHERE slug = $1"),
+	[ST_LINK_LIST] = { "link list",
+	    LINK_LIST("json_group_object", LOWER),
+	    LINK_LIST("json_object_agg", LOWER_PG) },
+	[ST_LINK_LIST_ANY] = { "link list (any account)",
+	    LINK_LIST_ANY("json_group_object", LOWER),
+	    LINK_LIST_ANY("json_object_agg", LOWER_PG) },
 	[ST_LINK_UPDATE] = { "link update",
 	    LINK_UPDATE " AND account_id = $19" },
 	[ST_LINK_UPDATE_ANY] = { "link update (any account)", LINK_UPDATE },
@@ -97,6 +103,14 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_LINK_DELETE_ANY] = { "link delete (any account)",
 	    "UPDATE links SET deleted_at = $1 WHERE id = $2 AND "
 	    "deleted_at IS NULL RETURNING slug, account_id" },
+	/* The links whose ids $1 lists as a JSON array.  dialect: SQLite's
+	 * json_each is json_array_elements_text in PostgreSQL. */
+	[ST_LINK_BY_IDS] = { "links by ids",
+	    "SELECT " STORE_LINK_COLS_AGG("json_group_object") " FROM links "
+	    "WHERE id IN (SELECT value FROM json_each($1))",
+	    "SELECT " STORE_LINK_COLS_AGG("json_object_agg") " FROM links "
+	    "WHERE id IN (SELECT value::bigint FROM "
+	    "json_array_elements_text($1::json))" },
 };
 
 struct lz_sqlset store_links_sql = LZ_SQLSET("links", sql);
@@ -273,6 +287,20 @@ store_link_by_id(struct lz_db *db, int64_t id, struct link *l)
 
 	return (int)lz_each(lz_db_stmtv(db, set, ST_LINK_BY_ID, &v, 1),
 	    row_link, l);
+}
+
+long
+store_link_by_ids(struct lz_db *db, const int64_t *ids, size_t n,
+    void (*fn)(struct link *, void *), void *arg)
+{
+	char			*list = store_json_ids(ids, n);
+	const struct lz_val	 v = LZ_TEXT(list);
+	long			 rc;
+
+	rc = store_link_each(lz_db_stmtv(db, set, ST_LINK_BY_IDS, &v, 1), fn,
+	    arg);
+	free(list);
+	return rc;
 }
 
 int

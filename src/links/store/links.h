@@ -39,6 +39,10 @@ struct link_filter {
 long	store_link_list(struct lz_db *, int64_t account_id, int64_t before,
 	    long limit, const struct link_filter *f,
 	    void (*fn)(struct link *, void *), void *arg);
+/* Calls fn for each link, deleted or not, whose id is among ids[0..n)
+ * (in no order); returns the rows or -1. */
+long	store_link_by_ids(struct lz_db *, const int64_t *ids, size_t n,
+	    void (*fn)(struct link *, void *), void *arg);
 /*
  * Writes the create fields and password hash of l over those of the
  * live link l->id of account_id (ACCOUNT_ANY: of anyone), if it is still
@@ -54,15 +58,23 @@ int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
 
 /* ---- for the store files --------------------------------------------- */
 
-/* The columns store_link_each reads, of a table called links.
- * dialect: json_group_object is json_object_agg in PostgreSQL. */
-#define STORE_LINK_COLS \
+/* The columns store_link_each reads, of a table called links, with
+ * json_agg the engine's aggregate of a JSON object. */
+#define STORE_LINK_COLS_AGG(json_agg) \
 	"id, account_id, slug, target_url, title, mode, variants, " \
 	"redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, " \
 	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
 	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
-	"flag_reason, conversions, (SELECT json_group_object(r.currency, " \
+	"flag_reason, conversions, (SELECT " json_agg "(r.currency, " \
 	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision"
+/*
+ * A row of a statement table: SELECT STORE_LINK_COLS rest.
+ * dialect: json_group_object is json_object_agg in PostgreSQL (NULL,
+ * not {}, without revenue: both read as no revenue).
+ */
+#define STORE_LINK_SQL(name, rest) { (name), \
+	"SELECT " STORE_LINK_COLS_AGG("json_group_object") " " rest, \
+	"SELECT " STORE_LINK_COLS_AGG("json_object_agg") " " rest }
 
 /* Reads each row of STORE_LINK_COLS, hands it to fn and frees it;
  * returns the rows or -1. */

@@ -14,7 +14,7 @@
 enum { ST_SESSION_ADD, ST_SESSION_GET, ST_SESSION_TOUCH, ST_SESSION_DELETE,
     ST_SESSION_DELETE_OTHERS, ST_SESSION_PURGE, ST_LOGIN_FAIL_ADD,
     ST_LOGIN_FAIL_COUNT, ST_LOGIN_FAIL_CLEAR, ST_LOGIN_FAIL_PURGE,
-    ST_LOGIN_FAIL_NTH, ST_PWTRY_TAKE, ST_PWTRY_GET, ST_PWTRY_GIVE_BACK,
+    ST_LOGIN_FAIL_NTH, ST_LOGIN_FAIL_GIVE_BACK, ST_PWTRY_TAKE, ST_PWTRY_GET, ST_PWTRY_GIVE_BACK,
     ST_PWTRY_PURGE, ST_PWTRY_LINK_TAKE, ST_PWTRY_LINK_GET,
     ST_PWTRY_LINK_GIVE_BACK, ST_PWTRY_LINK_PURGE, ST__MAX };
 
@@ -27,7 +27,7 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "FROM sessions WHERE hash = $1" },
 	[ST_SESSION_TOUCH] = { "session touch",
 	    "UPDATE sessions SET seen_at = $1 WHERE id = $2 AND "
-	    "seen_at < $1 - 60000" },
+	    "seen_at < CAST($1 AS bigint) - 60000" },
 	[ST_SESSION_DELETE] = { "session delete",
 	    "DELETE FROM sessions WHERE id = $1" },
 	[ST_SESSION_DELETE_OTHERS] = { "session delete others",
@@ -46,6 +46,13 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_LOGIN_FAIL_NTH] = { "login failure nth",
 	    "SELECT at FROM login_failures WHERE scope = $1 "
 	    "ORDER BY at DESC LIMIT 1 OFFSET $2" },
+	/* One row of scope $1 at $2 (they are all alike).  dialect: the
+	 * row's own id is SQLite's rowid, PostgreSQL's ctid. */
+	[ST_LOGIN_FAIL_GIVE_BACK] = { "login failure give back",
+	    "DELETE FROM login_failures WHERE rowid IN (SELECT rowid FROM "
+	    "login_failures WHERE scope = $1 AND at = $2 LIMIT 1)",
+	    "DELETE FROM login_failures WHERE ctid IN (SELECT ctid FROM "
+	    "login_failures WHERE scope = $1 AND at = $2 LIMIT 1)" },
 	/* Takes one try unless max ($5) were taken in the window ($4 ms)
 	 * that started at window_start; a window that ended starts anew. */
 	[ST_PWTRY_TAKE] = { "password try",
@@ -233,6 +240,15 @@ store_login_fail_nth(struct lz_db *db, const char *scope, long long n,
 	*at = 0;
 	return lz_one_i64(lz_db_stmtv(db, set, ST_LOGIN_FAIL_NTH, v,
 	    LZ_NELEM(v)), at);
+}
+
+int
+store_login_fail_give_back(struct lz_db *db, const char *scope, int64_t at)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(scope), LZ_I64(at) };
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_GIVE_BACK, v,
+	    LZ_NELEM(v)));
 }
 
 /* ---- password tries -------------------------------------------------- */

@@ -51,6 +51,9 @@ int	store_login_fail_purge(struct lz_db *, int64_t before);
 /* The time of the n-th newest failure of scope (n >= 1): 1, 0, -1. */
 int	store_login_fail_nth(struct lz_db *, const char *scope, long long n,
 	    int64_t *at);
+/* Removes one failure of scope at at (a try taken, given back): 0, -1. */
+int	store_login_fail_give_back(struct lz_db *, const char *scope,
+	    int64_t at);
 
 /*
  * Takes one password try of a client network at a link, unless max tries

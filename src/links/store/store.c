@@ -12,10 +12,27 @@
 #include "db.h"
 #include "log.h"
 #include "lztime.h"
+#include "util.h"
 #include "store/admin.h"
 #include "store/store.h"
 
+/*
+ * Row locks (store.h).  dialect: FOR UPDATE is PostgreSQL's; on SQLite
+ * the read alone, BEGIN IMMEDIATE having taken the one write lock.
+ */
+#define LOCK_SQL(what, table) { "lock " what, \
+	"SELECT id FROM " table " WHERE id = $1", \
+	"SELECT id FROM " table " WHERE id = $1 FOR UPDATE" }
+
+static const struct lz_sql lock_sql[STORE_LOCK__MAX] = {
+	[STORE_LOCK_ACCOUNT] = LOCK_SQL("account", "accounts"),
+	[STORE_LOCK_LINK] = LOCK_SQL("link", "links"),
+};
+
+static struct lz_sqlset store_lock_sql = LZ_SQLSET("locks", lock_sql);
+
 struct lz_sqlset *const store_sqlsets[] = {
+	&store_lock_sql,
 	&store_accounts_sql,
 	&store_links_sql,
 	&store_clicks_sql,
@@ -23,6 +40,7 @@ struct lz_sqlset *const store_sqlsets[] = {
 	&store_webhooks_sql,
 	&store_safety_sql,
 	&store_sessions_sql,
+	&store_copy_sql,
 	NULL
 };
 
@@ -32,6 +50,18 @@ void
 store_admin(void)
 {
 	admin = 1;
+}
+
+int
+store_lock(struct lz_db *db, enum store_lock what, int64_t id)
+{
+	const struct lz_val	 v = LZ_I64(id);
+	int64_t			 got;
+
+	if ((unsigned)what >= STORE_LOCK__MAX)
+		return -1;
+	return lz_one_i64(lz_db_stmtv(db, &store_lock_sql, what, &v, 1),
+	    &got);
 }
 
 int
@@ -98,6 +128,19 @@ store_stmt_range(struct lz_db *db, struct lz_sqlset *set, size_t i,
 	};
 
 	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
+}
+
+char *
+store_json_ids(const int64_t *v, size_t n)
+{
+	struct lz_buf	 b = LZ_BUF_INIT;
+	size_t		 i;
+
+	lz_buf_putc(&b, '[');
+	for (i = 0; i < n; i++)
+		lz_buf_printf(&b, "%s%lld", i ? "," : "", (long long)v[i]);
+	lz_buf_putc(&b, ']');
+	return lz_buf_detach(&b);
 }
 
 int

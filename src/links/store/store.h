@@ -40,11 +40,23 @@ int	store_open(struct lz_db *, const char *path, char *err, size_t errlen);
  * and lz-links -t prepare them all. */
 extern struct lz_sqlset *const store_sqlsets[];
 
+/*
+ * A transaction that checks, then writes (the link cap, a conversion's
+ * de-duplication, the webhook cap) takes the row it depends on first,
+ * inside lz_db_begin(): on PostgreSQL, whose transactions run side by
+ * side (read committed), another such transaction waits for this one's
+ * commit, and what it checks then includes what this one wrote; SQLite's
+ * BEGIN IMMEDIATE serialises every writer already (DESIGN 7).  1 locked,
+ * 0 no such row, -1.
+ */
+enum store_lock { STORE_LOCK_ACCOUNT, STORE_LOCK_LINK, STORE_LOCK__MAX };
+int	store_lock(struct lz_db *, enum store_lock, int64_t id);
+
 /* ---- for the store files --------------------------------------------- */
 
 extern struct lz_sqlset store_accounts_sql, store_links_sql,
 	    store_clicks_sql, store_conversions_sql, store_webhooks_sql,
-	    store_safety_sql, store_sessions_sql;
+	    store_safety_sql, store_sessions_sql, store_copy_sql;
 
 /*
  * Statement own of set for account_id, with v[0..n) bound and account_id
@@ -123,6 +135,14 @@ long	store_purge_rows(struct lz_db *, struct lz_sqlset *, size_t i,
  */
 long	store_purge(struct lz_db *, long (*fn)(struct lz_db *, int64_t before,
 	    long batch), int64_t before, long batch, long max);
+
+/*
+ * A list of values for one parameter: the JSON array of v[0..n) ("[1,2]",
+ * which the caller frees), read by json_each() on SQLite and
+ * json_array_elements_text() on PostgreSQL: one statement for a whole
+ * batch, whatever its size, its text never built from data.
+ */
+char	*store_json_ids(const int64_t *v, size_t n);
 
 /*
  * The row of st, found by the hash bound to it: 1 when its column col

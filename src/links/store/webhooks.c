@@ -14,8 +14,9 @@
 enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
     ST_WEBHOOK_LIST_ANY, ST_WEBHOOK_COUNT, ST_WEBHOOK_SET_SECRET,
     ST_WEBHOOK_SET_SECRET_ANY, ST_WEBHOOK_DISABLE, ST_WEBHOOK_DISABLE_ANY,
-    ST_WEBHOOK_TARGETS, ST_DELIVERY_ADD, ST_DELIVERY_CANCEL, ST_DELIVERY_DUE,
-    ST_DELIVERY_LEASE, ST_ATTEMPT_ADD, ST_DELIVERY_DELIVERED,
+    ST_WEBHOOK_TARGETS, ST_DELIVERY_ADD, ST_DELIVERY_BULK, ST_DELIVERY_CANCEL,
+    ST_DELIVERY_DUE,
+    ST_DELIVERY_CLAIM, ST_DELIVERY_LEASE, ST_ATTEMPT_ADD, ST_DELIVERY_DELIVERED,
     ST_DELIVERY_FAILED, ST_DELIVERY_LIST, ST_DELIVERY_BY_UUID,
     ST_ATTEMPT_LIST, ST_DELIVERY_PURGE, ST__MAX };
 
@@ -28,6 +29,18 @@ enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
 	"SELECT " WEBHOOK_COLS ", (SELECT count(*) FROM " \
 	"webhook_deliveries d WHERE d.webhook_id = w.id AND " \
 	"d.next_at IS NOT NULL) FROM webhooks w "
+
+/* A new delivery's row: due when made. */
+#define DELIVERY_NEW \
+	"webhook_deliveries (uuid, webhook_id, event, body, created_at, " \
+	"next_at)"
+
+#define DELIVERY_DUE \
+	"SELECT d.id, d.webhook_id FROM webhooks w JOIN " \
+	"webhook_deliveries d ON d.id IN (SELECT x.id FROM " \
+	"webhook_deliveries x WHERE x.webhook_id = w.id AND " \
+	"x.next_at <= $1 ORDER BY x.next_at LIMIT $2) WHERE " \
+	"w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3"
 
 #define DELIVERY_COLS \
 	"id, uuid, webhook_id, event, body, state, attempts, created_at, " \
@@ -65,21 +78,23 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "SELECT id FROM webhooks WHERE account_id = $1 AND "
 	    "disabled_at IS NULL AND (events & $2) != 0 ORDER BY id" },
 
-	[ST_DELIVERY_ADD] = { "delivery add",
-	    "INSERT INTO webhook_deliveries (uuid, webhook_id, event, body, "
-	    "created_at, next_at) VALUES ($1, $2, $3, $4, $5, $5)" },
+	[ST_DELIVERY_ADD] = { "delivery add", "INSERT INTO " DELIVERY_NEW
+	    " VALUES ($1, $2, $3, $4, $5, $6)" },
+	/* A batch's (lz_bulk_row): COPY on PostgreSQL. */
+	[ST_DELIVERY_BULK] = { "delivery bulk add", "INSERT INTO " DELIVERY_NEW
+	    " VALUES ($1, $2, $3, $4, $5, $6)",
+	    "COPY " DELIVERY_NEW " FROM STDIN" },
 	[ST_DELIVERY_CANCEL] = { "delivery cancel",
 	    "UPDATE webhook_deliveries SET state = 'cancelled', next_at = NULL, "
 	    "lease = NULL, finished_at = $1, last_error = $2 WHERE "
 	    "webhook_id = $3 AND next_at IS NOT NULL" },
 	/* Per subscription its oldest due ones: a slow receiver with a
 	 * backlog cannot crowd the others out of a run. */
-	[ST_DELIVERY_DUE] = { "delivery due",
-	    "SELECT d.id, d.webhook_id FROM webhooks w JOIN "
-	    "webhook_deliveries d ON d.id IN (SELECT x.id FROM "
-	    "webhook_deliveries x WHERE x.webhook_id = w.id AND "
-	    "x.next_at <= $1 ORDER BY x.next_at LIMIT $2) WHERE "
-	    "w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3" },
+	[ST_DELIVERY_DUE] = { "delivery due", DELIVERY_DUE },
+	/* dialect: the same, claimed: PostgreSQL locks them and skips
+	 * those another run holds; SQLite's BEGIN IMMEDIATE holds all. */
+	[ST_DELIVERY_CLAIM] = { "delivery claim", DELIVERY_DUE,
+	    DELIVERY_DUE " FOR UPDATE OF d SKIP LOCKED" },
 	[ST_DELIVERY_LEASE] = { "delivery lease",
 	    "UPDATE webhook_deliveries SET next_at = $1, lease = $2 WHERE "
 	    "id = $3 AND next_at <= $4 RETURNING " DELIVERY_COLS },
@@ -91,16 +106,20 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "attempts = attempts + 1, last_status = $1, last_error = NULL, "
 	    "next_at = NULL, lease = NULL, finished_at = $2 WHERE id = $3 AND "
 	    "state = 'pending'" },
+	/* $3: when to try again, NULL never (each use cast for
+	 * PostgreSQL, which cannot tell its type from IS NULL). */
 	[ST_DELIVERY_FAILED] = { "delivery failed",
 	    "UPDATE webhook_deliveries SET attempts = attempts + 1, "
-	    "last_status = $1, last_error = $2, next_at = $3, lease = NULL, "
-	    "state = CASE WHEN $3 IS NULL THEN 'failed' ELSE 'pending' END, "
-	    "finished_at = CASE WHEN $3 IS NULL THEN $4 END WHERE id = $5 AND "
+	    "last_status = $1, last_error = $2, "
+	    "next_at = CAST($3 AS bigint), lease = NULL, "
+	    "state = CASE WHEN CAST($3 AS bigint) IS NULL THEN 'failed' "
+	    "ELSE 'pending' END, finished_at = CASE WHEN CAST($3 AS bigint) "
+	    "IS NULL THEN CAST($4 AS bigint) END WHERE id = $5 AND "
 	    "lease = $6 AND state = 'pending'" },
 	[ST_DELIVERY_LIST] = { "delivery list",
 	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
-	    "webhook_id = $1 AND ($2 = 0 OR id < $2) ORDER BY id DESC "
-	    "LIMIT $3" },
+	    "webhook_id = $1 AND (CAST($2 AS bigint) = 0 OR "
+	    "id < CAST($2 AS bigint)) ORDER BY id DESC LIMIT $3" },
 	[ST_DELIVERY_BY_UUID] = { "delivery by uuid",
 	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
 	    "uuid = $1" },
@@ -268,11 +287,13 @@ row_delivery(struct lz_stmt *st, void *arg)
 
 int
 store_delivery_add(struct lz_db *db, int64_t webhook_id, const char *uuid,
-    const char *event, const char *body, size_t len, int64_t now)
+    const char *event, const char *body, size_t len, int64_t now, int bulk)
 {
 	const struct lz_val	 v[] = { LZ_TEXT(uuid), LZ_I64(webhook_id),
-	    LZ_TEXT(event), LZ_TEXTN(body, len), LZ_I64(now) };
+	    LZ_TEXT(event), LZ_TEXTN(body, len), LZ_I64(now), LZ_I64(now) };
 
+	if (bulk)
+		return lz_bulk_row(db, set, ST_DELIVERY_BULK, v, LZ_NELEM(v));
 	return lz_run_ok(lz_db_stmtv(db, set, ST_DELIVERY_ADD, v,
 	    LZ_NELEM(v)));
 }
@@ -302,15 +323,15 @@ each_due(struct lz_stmt *st, void *arg)
 }
 
 long
-store_delivery_due(struct lz_db *db, int64_t now, int per_hook, long limit,
-    void (*fn)(int64_t, int64_t, void *), void *arg)
+store_delivery_due(struct lz_db *db, int64_t now, int per_hook, int claim,
+    long limit, void (*fn)(int64_t, int64_t, void *), void *arg)
 {
 	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(per_hook),
 	    LZ_I64(limit) };
 	struct due_fn		 f = { fn, arg };
 
-	return lz_each(lz_db_stmtv(db, set, ST_DELIVERY_DUE, v, LZ_NELEM(v)),
-	    each_due, &f);
+	return lz_each(lz_db_stmtv(db, set, claim ? ST_DELIVERY_CLAIM :
+	    ST_DELIVERY_DUE, v, LZ_NELEM(v)), each_due, &f);
 }
 
 int

@@ -45,19 +45,25 @@ int	store_webhook_targets(struct lz_db *, int64_t account_id, unsigned bit,
 
 /* ---- the outbox ------------------------------------------------------ */
 
-/* Queues a delivery, due at once.  0 or -1. */
+/* Queues a delivery, due at once; with bulk as a bulk row of a batch
+ * (db.h).  0 or -1. */
 int	store_delivery_add(struct lz_db *, int64_t webhook_id, const char *uuid,
-	    const char *event, const char *body, size_t len, int64_t now);
+	    const char *event, const char *body, size_t len, int64_t now,
+	    int bulk);
 /* Cancels the unfinished deliveries of a subscription.  Count or -1. */
 long	store_delivery_cancel(struct lz_db *, int64_t webhook_id,
 	    const char *why, int64_t now);
 /*
  * Due deliveries of active subscriptions: for each subscription its
  * per_hook oldest ones due at now, oldest first, at most limit in all.
- * Calls fn(delivery id, webhook id, arg); returns the count or -1.
+ * With claim (inside the claiming transaction), on PostgreSQL they are
+ * locked, and those another run (on another host) has locked are
+ * skipped: runs claim side by side, never the same one.  Calls
+ * fn(delivery id, webhook id, arg); returns the count or -1.
  */
 long	store_delivery_due(struct lz_db *, int64_t now, int per_hook,
-	    long limit, void (*fn)(int64_t, int64_t, void *), void *arg);
+	    int claim, long limit, void (*fn)(int64_t, int64_t, void *),
+	    void *arg);
 /*
  * Leases delivery id to the run lease until `until`, when it is still due
  * at now.  Returns 1 with the delivery (body allocated: free with

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <curl/curl.h>
@@ -12,7 +13,9 @@
 #include "events.h"
 #include "link.h"
 #include "store/clicks.h"
+#include "store/store.h"
 #include "utf8.h"
+#include "util.h"
 #include "visit/click.h"
 
 void
@@ -57,15 +60,53 @@ click_referrer_host(const char *referrer, char *out, size_t outlen)
 	curl_url_cleanup(u);
 }
 
+/*
+ * One more click of link_id in t, n of them human (0 or 1).  A bot's
+ * link is listed too, with 0: the flush takes every link's row of the
+ * batch, in order, before it writes their rollups.
+ */
+static void
+tally_add(struct click_tally *t, int64_t link_id, int n)
+{
+	/* Clicks come in runs of a link: the last count is the likely one. */
+	if (t->n > 0 && t->v[t->n - 1].link_id == link_id) {
+		t->v[t->n - 1].n += n;
+		return;
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->v = xreallocarray(t->v, t->cap, sizeof(*t->v));
+	}
+	t->v[t->n].link_id = link_id;
+	t->v[t->n++].n = n;
+}
+
+static int
+by_link(const void *a, const void *b)
+{
+	const struct click_count	*x = a, *y = b;
+
+	return (x->link_id > y->link_id) - (x->link_id < y->link_id);
+}
+
 int
 click_tally_flush(struct lz_db *db, struct click_tally *t, int64_t now)
 {
+	size_t	 i, k;
 	int	 rc = 0;
 
+	/* One count per link, in the order of their ids. */
 	if (t->n > 0)
-		rc = store_click_add(db, t->link_id, t->n);
-	t->link_id = 0;
+		qsort(t->v, t->n, sizeof(*t->v), by_link);
+	for (i = k = 0; i < t->n; i++)
+		if (k > 0 && t->v[k - 1].link_id == t->v[i].link_id)
+			t->v[k - 1].n += t->v[i].n;
+		else
+			t->v[k++] = t->v[i];
+	if (k > 0)
+		rc = store_click_add(db, t->v, k);
 	t->n = 0;
+	memset(&t->targets, 0, sizeof(t->targets));
 	if (rollup_write(db, &t->ru, now, 0) == -1)
 		rc = -1;
 	return rc;
@@ -74,32 +115,9 @@ click_tally_flush(struct lz_db *db, struct click_tally *t, int64_t now)
 void
 click_tally_free(struct click_tally *t)
 {
+	free(t->v);
 	rollup_free(&t->ru);
 	memset(t, 0, sizeof(*t));
-}
-
-/* Counts c's click in the link (at once without a tally): 1, 0 capped,
- * -1. */
-static int
-count(struct lz_db *db, const struct link *l, const struct click *c,
-    int flags, struct click_tally *tally)
-{
-	int	 rc;
-
-	if (c->bot)
-		return 1;
-	if (tally == NULL) {
-		rc = store_click_count(db, l->id);
-		return rc == 0 && !(flags & CLICK_CAP) ? 1 : rc;
-	}
-	if (tally->link_id != l->id && tally->n > 0 &&
-	    store_click_add(db, tally->link_id, tally->n) == -1)
-		return -1;
-	if (tally->link_id != l->id)
-		tally->n = 0;
-	tally->link_id = l->id;
-	tally->n++;
-	return 1;
 }
 
 int
@@ -110,14 +128,21 @@ click_store(struct lz_db *db, const struct link *l, const struct click *c,
 	char			 host[256];
 	int			 rc;
 
-	if ((rc = count(db, l, c, flags, tally)) != 1)
-		return rc;
+	if (tally != NULL)
+		tally_add(tally, l->id, !c->bot);
+	else if (!c->bot) {
+		if ((rc = store_click_count(db, l->id)) == -1)
+			return -1;
+		if (rc == 0 && (flags & CLICK_CAP))
+			return 0;
+	} else if (store_lock(db, STORE_LOCK_LINK, l->id) == -1)
+		return -1;	/* the row a human click's update takes */
 	click_referrer_host(c->referrer, host, sizeof(host));
-	if (store_click_insert(db, c, host) == -1)
+	if (store_click_insert(db, c, host, tally != NULL) == -1)
 		return -1;
 	/* A counted click is where the click webhook event goes, in this
 	 * transaction (events_click skips bots itself). */
-	if (events_click(db, l, c, now) == -1)
+	if (events_click(db, l, c, now, tally ? &tally->targets : NULL) == -1)
 		return -1;
 	if (tally != NULL) {
 		rollup_click(&tally->ru, c, host);

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events.h"
 #include "rollup.h"
 
 struct link;
@@ -60,18 +61,28 @@ void	click_referrer_host(const char *referrer, char *out, size_t outlen);
 #define CLICK_CAP	0x01	/* refuse a human click past max_clicks */
 
 /*
- * What a batch of clicks adds up to, written at its end in the same
- * transaction (click_tally_flush()): the human clicks of one link stored
- * but not counted yet, so that a batch counts them with one UPDATE per
- * run of a link instead of one per click, and the batch's rollups
- * (rollup.h), one upsert per link, hour or day, breakdown and value
- * instead of several per click.  Zero it to start; free it with
- * click_tally_free().
+ * What a batch of clicks (the click mover's transaction) keeps for its
+ * end, written in the same transaction (click_tally_flush()): the human
+ * clicks of each link, counted with one UPDATE per link instead of one
+ * per click, every link of the batch in the order of their ids (so that
+ * the movers of several hosts, conversions and rebuilds take the links'
+ * rows in one order before their rollups and never deadlock);
+ * the click subscriptions of the account of the last click; and the
+ * batch's rollups (rollup.h), one upsert per link, hour or day,
+ * breakdown and value instead of several per click.  The clicks
+ * themselves go in as bulk rows (lz_bulk_row: one COPY on PostgreSQL).
+ * Zero it to start; free it with click_tally_free().
  */
+struct click_count {
+	int64_t	 link_id;
+	int64_t	 n;
+};
+
 struct click_tally {
-	int64_t		 link_id;
-	int64_t		 n;
-	struct rollup	 ru;
+	struct click_count	*v;
+	size_t			 n, cap;
+	struct events_targets	 targets;
+	struct rollup		 ru;
 };
 
 /*

@@ -21,6 +21,7 @@
 
 #include <sodium.h>
 
+#include "conf.h"
 #include "db.h"
 #include "link.h"
 #include "log.h"
@@ -81,18 +82,23 @@ _Static_assert(sizeof(struct rec) == CLICKREC_SIZE,
     "a journal record is CLICKREC_SIZE bytes");
 
 #define JOURNAL_NAME_MAX	64
+/* Its name in click_journals: "host_id/" and the file's name. */
+#define JOURNAL_KEY_MAX		(LZ_HOST_ID_MAX + 1 + JOURNAL_NAME_MAX)
 
 struct journal {
 	int	 fd;
-	char	 name[JOURNAL_NAME_MAX];
+	char	 name[JOURNAL_NAME_MAX];	/* of the file */
+	char	 key[JOURNAL_KEY_MAX];		/* in the database */
 	char	*path;
 	int64_t	 size;		/* bytes written (own) or complete */
 };
 
-static struct journal	 own = { -1, "", NULL, 0 };
+static struct journal	 own = { -1, "", "", NULL, 0 };
 static char		*jdir;
+static char		 jprefix[LZ_HOST_ID_MAX + 2];	/* "host_id/" */
 static int		 lockfd = -1;	/* the mover's lock */
 static unsigned char	*batch;		/* BATCH records */
+static struct click	*clicks;	/* those of them that check out */
 
 /* The mover thread, when running, and how to stop it. */
 static pthread_t	 mover;
@@ -167,35 +173,162 @@ clicklog_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c)
 
 /* ---- moving records into the database -------------------------------- */
 
-/* The link of the records being moved (they come in runs of one link). */
-static struct link	 cur;
+/*
+ * The links of a batch's clicks, read in one statement (a round trip to
+ * a server per link would cap the mover), sorted by id.
+ */
+struct batch_links {
+	struct link	*v;
+	size_t		 n;
+};
+
+static void
+add_link(struct link *l, void *arg)
+{
+	struct batch_links	*bl = arg;
+
+	bl->v[bl->n] = *l;
+	memset(l, 0, sizeof(*l));	/* taken over */
+	bl->n++;
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	const struct link	*x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	const int64_t	*x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* Reads the links of c[0..n) into bl.  0 or -1. */
+static int
+batch_links(struct lz_db *db, const struct click *c, size_t n,
+    struct batch_links *bl)
+{
+	int64_t	*ids;
+	size_t	 i, k;
+	long	 rc;
+
+	memset(bl, 0, sizeof(*bl));
+	if (n == 0)
+		return 0;
+	ids = xreallocarray(NULL, n, sizeof(*ids));
+	for (i = 0; i < n; i++)
+		ids[i] = c[i].link_id;
+	qsort(ids, n, sizeof(*ids), cmp_i64);
+	for (i = k = 0; i < n; i++)
+		if (k == 0 || ids[k - 1] != ids[i])
+			ids[k++] = ids[i];
+	bl->v = xcalloc(k, sizeof(*bl->v));
+	/* At most k rows: one per id. */
+	rc = store_link_by_ids(db, ids, k, add_link, bl);
+	free(ids);
+	qsort(bl->v, bl->n, sizeof(*bl->v), by_id);
+	return rc < 0 ? -1 : 0;
+}
+
+static void
+batch_links_free(struct batch_links *bl)
+{
+	size_t	 i;
+
+	for (i = 0; i < bl->n; i++)
+		link_free(&bl->v[i]);
+	free(bl->v);
+	memset(bl, 0, sizeof(*bl));
+}
 
 /* Stores one click read back: 1, 0 when its link is gone, -1. */
 static int
-store_one(struct lz_db *db, struct click *c, int64_t now,
-    struct click_tally *tally)
+store_one(struct lz_db *db, const struct batch_links *bl, struct click *c,
+    int64_t now, struct click_tally *tally)
 {
-	char	*target;
-	int	 rc;
+	struct link	 key, *l;
+	char		*target;
+	int		 rc;
 
-	if (cur.id != c->link_id) {
-		link_free(&cur);
-		if ((rc = store_link_by_id(db, c->link_id, &cur)) != 1) {
-			if (rc == 0)
-				lz_log(LZ_LOG_ERR, "click journal: no link "
-				    "%lld; click dropped",
-				    (long long)c->link_id);
-			return rc;
-		}
+	key.id = c->link_id;
+	if ((l = bsearch(&key, bl->v, bl->n, sizeof(*bl->v), by_id)) ==
+	    NULL) {
+		lz_log(LZ_LOG_ERR, "click journal: no link %lld; click dropped",
+		    (long long)c->link_id);
+		return 0;
 	}
 	/* The journal keeps the variant; the URL follows from the link,
 	 * which never changes. */
-	target = target_with_utm(&cur, target_of_variant(&cur, c->variant));
+	target = target_with_utm(l, target_of_variant(l, c->variant));
 	c->target = target ? target : "";
-	rc = click_store(db, &cur, c, now, 0, tally);
+	rc = click_store(db, l, c, now, 0, tally);
 	free(target);
 	c->target = NULL;
 	return rc < 0 ? -1 : 1;
+}
+
+/*
+ * The records of a batch that check out, into clicks[]: in a live
+ * journal up to one that does not (still being written), in a dead one
+ * all but those (damaged, logged).  Returns the records read past.
+ */
+static long
+unpack(const struct journal *j, int64_t pos, long n, int live, long *nc)
+{
+	long	 i;
+
+	for (i = *nc = 0; i < n; i++) {
+		if (clicklog_unpack(batch + i * CLICKREC_SIZE,
+		    &clicks[*nc]) == 0) {
+			(*nc)++;
+			continue;
+		}
+		if (live)
+			break;
+		lz_log(LZ_LOG_ERR, "click journal %s: record at %lld is "
+		    "damaged; skipped", j->name,
+		    (long long)(pos + i * CLICKREC_SIZE));
+	}
+	return i;
+}
+
+/* Stores nc clicks and moves j's position to pos, in one transaction.
+ * Returns the clicks stored, or -1. */
+static long
+store_batch(struct lz_db *db, const struct journal *j, long nc,
+    int64_t pos, struct click_tally *tally)
+{
+	struct batch_links	 bl = { NULL, 0 };
+	int64_t			 now = lz_now_ms();
+	long			 k, stored = 0;
+
+	if (lz_db_begin(db) == -1)
+		return -1;
+	if (batch_links(db, clicks, (size_t)nc, &bl) == -1)
+		goto rollback;
+	for (k = 0; k < nc; k++)
+		switch (store_one(db, &bl, &clicks[k], now, tally)) {
+		case -1:
+			goto rollback;
+		case 1:
+			stored++;
+			break;
+		}
+	if (click_tally_flush(db, tally, now) == -1 ||
+	    store_journal_set(db, j->key, pos) == -1 ||
+	    lz_db_commit(db) == -1)
+		goto rollback;
+	batch_links_free(&bl);
+	return stored;
+rollback:
+	lz_db_rollback(db);
+	batch_links_free(&bl);
+	return -1;
 }
 
 /*
@@ -210,12 +343,10 @@ static long
 move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 {
 	struct click_tally tally;
-	struct click	 c;
 	ssize_t		 got;
-	int64_t		 now;
-	long		 moved = 0, n, i, stored;
+	long		 moved = 0, n, i, nc, stored;
 
-	if ((*pos = store_journal_get(db, j->name)) < 0)
+	if ((*pos = store_journal_get(db, j->key)) < 0)
 		return -1;
 	memset(&tally, 0, sizeof(tally));
 	while (*pos + CLICKREC_SIZE <= j->size) {
@@ -227,56 +358,35 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 		if (got < 0) {
 			lz_log(LZ_LOG_ERR, "click journal %s: read: %s",
 			    j->name, strerror(errno));
-			goto fail;
-		}
-		if ((n = (long)(got / CLICKREC_SIZE)) == 0)
-			break;
-		now = lz_now_ms();
-		if (lz_db_begin(db) == -1)
-			goto fail;
-		for (i = stored = 0; i < n; i++) {
-			if (clicklog_unpack(batch + i * CLICKREC_SIZE,
-			    &c) == -1) {
-				if (live)
-					break;
-				lz_log(LZ_LOG_ERR, "click journal %s: record "
-				    "at %lld is damaged; skipped", j->name,
-				    (long long)(*pos + i * CLICKREC_SIZE));
-				continue;
-			}
-			switch (store_one(db, &c, now, &tally)) {
-			case -1:
-				goto rollback;
-			case 1:
-				stored++;
-				break;
-			}
-		}
-		if (i == 0) {
-			lz_db_rollback(db);
+			moved = -1;
 			break;
 		}
-		if (click_tally_flush(db, &tally, now) == -1 ||
-		    store_journal_set(db, j->name, *pos + i * CLICKREC_SIZE) ==
-		    -1 || lz_db_commit(db) == -1)
-			goto rollback;
+		if ((n = (long)(got / CLICKREC_SIZE)) == 0 ||
+		    (i = unpack(j, *pos, n, live, &nc)) == 0)
+			break;
+		if ((stored = store_batch(db, j, nc, *pos + i * CLICKREC_SIZE,
+		    &tally)) < 0) {
+			moved = -1;
+			break;
+		}
 		*pos += i * CLICKREC_SIZE;
 		moved += stored;
 		if (i < n)
 			break;
 	}
-	link_free(&cur);
 	click_tally_free(&tally);
 	return moved;
-rollback:
-	lz_db_rollback(db);
-fail:
-	link_free(&cur);
-	click_tally_free(&tally);
-	return -1;
 }
 
 /* ---- journal files --------------------------------------------------- */
+
+/* Names j after its file name. */
+static void
+name_journal(struct journal *j, const char *name)
+{
+	snprintf(j->name, sizeof(j->name), "%s", name);
+	snprintf(j->key, sizeof(j->key), "%s%s", jprefix, name);
+}
 
 static int
 is_journal_name(const char *s)
@@ -297,10 +407,13 @@ create(struct journal *j, char *err, size_t errlen)
 	int		 tries, fd;
 
 	for (tries = 0; tries < 8; tries++) {
+		char	 name[JOURNAL_NAME_MAX];
+
 		randombytes_buf(rnd, sizeof(rnd));
 		sodium_bin2hex(hex, sizeof(hex), rnd, sizeof(rnd));
-		snprintf(j->name, sizeof(j->name), "w%ld-%s.j",
-		    (long)getpid(), hex);
+		snprintf(name, sizeof(name), "w%ld-%s.j", (long)getpid(),
+		    hex);
+		name_journal(j, name);
 		free(j->path);
 		j->path = xasprintf("%s/%s", jdir, j->name);
 		fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
@@ -341,7 +454,7 @@ retire(struct lz_db *db, struct journal *j)
 		lz_log(LZ_LOG_WARN, "click journal %s: %s", j->path,
 		    strerror(errno));
 	else
-		(void)store_journal_del(db, j->name);
+		(void)store_journal_del(db, j->key);
 	close(j->fd);
 	j->fd = -1;
 	free(j->path);
@@ -355,6 +468,8 @@ clicklog_dir(const char *dir, const char *links_db)
 
 	if (dir != NULL && *dir != '\0')
 		return xstrdup(dir);
+	if (lz_db_is_uri(links_db))
+		return xstrdup(LZ_LOCALSTATEDIR "/lib/lz/clicks");
 	if ((slash = strrchr(links_db, '/')) == NULL)
 		return xstrdup("clicks");
 	return xasprintf("%.*s/clicks", (int)(slash - links_db), links_db);
@@ -375,7 +490,7 @@ move_other(struct lz_db *db, const char *name)
 
 	memset(&j, 0, sizeof(j));
 	j.path = xasprintf("%s/%s", jdir, name);
-	snprintf(j.name, sizeof(j.name), "%s", name);
+	name_journal(&j, name);
 	if ((j.fd = open(j.path, O_RDONLY | O_CLOEXEC)) == -1) {
 		free(j.path);
 		return 0;
@@ -461,11 +576,12 @@ move_all(struct lz_db *db, int with_own)
 			total += n;
 	}
 	closedir(d);
-	/* Positions of journals that are gone (a worker died between
-	 * removing its journal and forgetting the position). */
-	if (store_journal_list(db, add_name, &ns) >= 0)
+	/* Positions of this host's journals that are gone (a worker died
+	 * between removing its journal and forgetting the position). */
+	if (store_journal_list(db, jprefix, add_name, &ns) >= 0)
 		for (i = 0; i < ns.n; i++) {
-			path = xasprintf("%s/%s", jdir, ns.v[i]);
+			path = xasprintf("%s/%s", jdir, ns.v[i] +
+			    strlen(jprefix));
 			if (stat(path, &st) == -1 && errno == ENOENT)
 				(void)store_journal_del(db, ns.v[i]);
 			free(path);
@@ -643,10 +759,13 @@ mover_end(void)
 }
 
 int
-clicklog_open(struct lz_db *db, const char *dir, char *err, size_t errlen)
+clicklog_open(struct lz_db *db, const char *dir, const char *host_id,
+    char *err, size_t errlen)
 {
 	char	*path;
 
+	snprintf(jprefix, sizeof(jprefix), "%s%s", host_id ? host_id : "",
+	    host_id && *host_id ? "/" : "");
 	if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
 		snprintf(err, errlen, "click journal directory %s: %s", dir,
 		    strerror(errno));
@@ -654,8 +773,10 @@ clicklog_open(struct lz_db *db, const char *dir, char *err, size_t errlen)
 	}
 	free(jdir);
 	jdir = xstrdup(dir);
-	if (batch == NULL)
+	if (batch == NULL) {
 		batch = xmalloc(BATCH * CLICKREC_SIZE);
+		clicks = xcalloc(BATCH, sizeof(*clicks));
+	}
 	path = xasprintf("%s/%s", dir, LOCK_NAME);
 	lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
 	if (lockfd == -1) {

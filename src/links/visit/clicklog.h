@@ -20,7 +20,9 @@
  * the old, which is then moved to its end and removed like a dead one.
  *
  * Journal files are "w<pid>-<random>.j" in the journal directory;
- * records are in the host's byte order and never leave it.
+ * records are in the host's byte order and never leave it.  Their
+ * positions are kept under "host_id/" and that name: hosts that share a
+ * PostgreSQL database each move their own (DESIGN 7).
  */
 #ifndef LZ_CLICKLOG_H
 #define LZ_CLICKLOG_H
@@ -36,10 +38,12 @@ struct lz_db;
 
 /*
  * Opens this worker's journal in dir (made when missing) and, unless
- * another worker is moving, moves the journals there.  0, or -1 with err.
+ * another worker is moving, moves the journals there.  host_id (lz.conf,
+ * "" with SQLite) prefixes their names in the database.  0, or -1 with
+ * err.
  */
-int	clicklog_open(struct lz_db *, const char *dir, char *err,
-	    size_t errlen);
+int	clicklog_open(struct lz_db *, const char *dir, const char *host_id,
+	    char *err, size_t errlen);
 
 /*
  * Starts the mover thread, with a connection of its own to the database
@@ -72,8 +76,8 @@ void	clicklog_close(struct lz_db *);
  */
 long	clicklog_collect(struct lz_db *, const char *dir);
 
-/* The journal directory: dir if set, else "clicks" beside the database.
- * Caller frees. */
+/* The journal directory: dir if set, else "clicks" beside the database
+ * (of PostgreSQL: in /var/lib/lz).  Caller frees. */
 char	*clicklog_dir(const char *dir, const char *links_db);
 
 /* Record encoding, for the unit tests; rec is 8-byte aligned. */
