@@ -13,9 +13,11 @@ own, made with initdb in DIR/pg (a unix socket there, a port of its own),
 started with the demo and stopped with it; its data stays for the next.
 """
 
+import hashlib
 import os
 import secrets
 import signal
+import subprocess
 import sys
 import time
 
@@ -26,6 +28,23 @@ os.environ.setdefault("LZ_SRCDIR", TOP)
 
 import lzenv  # noqa: E402
 import pgcluster  # noqa: E402
+
+
+def pg_directory(directory):
+    """Where the demo's PostgreSQL cluster lives: in the demo directory
+    when the server's user can reach it, else (a checkout in /root, whose
+    mode is 0700) in /var/tmp, under a name that stays the same for the
+    same demo directory, so that its data lasts from run to run."""
+    directory = os.path.abspath(directory)
+    if os.geteuid() != 0 or subprocess.run(
+            ["runuser", "-u", "postgres", "--", "test", "-x", directory],
+            stdin=subprocess.DEVNULL).returncode == 0:
+        return os.path.join(directory, "pg")
+    name = hashlib.sha256(directory.encode()).hexdigest()[:12]
+    where = os.path.join("/var/tmp", "lz-demo-pg-" + name)
+    print("demo: the user postgres cannot reach %s; the PostgreSQL cluster "
+          "is in %s" % (directory, where), flush=True)
+    return where
 
 
 def main():
@@ -41,7 +60,7 @@ def main():
             sys.exit("demo: LZ_DB=postgresql: " + why)
         os.makedirs(directory, exist_ok=True)
         os.chmod(directory, 0o755)
-        cluster = pgcluster.Cluster(os.path.join(directory, "pg"),
+        cluster = pgcluster.Cluster(pg_directory(directory),
                                     durable=True).start()
         if not cluster.has_db("lz"):
             cluster.create_db("lz")

@@ -31,6 +31,7 @@ class Demo(unittest.TestCase):
 
     def test_printed_credentials_work(self):
         top = tempfile.mkdtemp(prefix="lz-demo-")
+        os.chmod(top, 0o755)    # the demo's PostgreSQL server runs as postgres
         port, pport = lzenv.free_port(), lzenv.free_port()
         env = dict(os.environ, LZ_DEMO_LINKS_PORT=str(port),
                    LZ_DEMO_PROMPTS_PORT=str(pport))
