@@ -125,7 +125,7 @@ main(int argc, char *argv[])
 		cdf[k] = h += zipf ? 1.0 / (double)(k + 1) : 1.0;
 	if (mkdir(jdir, 0700) == -1)
 		die(jdir, strerror(errno));
-	if (clicklog_open(&db, jdir, err, sizeof(err)) == -1)
+	if (clicklog_open(&db, jdir, "", err, sizeof(err)) == -1)
 		die(jdir, err);
 	for (i = 0; i < n; i++) {
 		if (i % per_move == 0) {
