@@ -43,6 +43,27 @@ def instance(name, **kw):
     _server.create_db(db)
     return lzenv.Instance(name, pg=(_server, db), **kw)
 
+# LZ_BENCH_SHORT=1: the smoke run ("make bench-smoke", t/bench_smoke.py)
+# -- every benchmark for a second or two on tiny data, so that its
+# correctness lines are checked at every "make check"; its figures mean
+# nothing.
+SHORT = os.environ.get("LZ_BENCH_SHORT") == "1"
+
+
+def size(full, short):
+    """full, or short in a smoke run."""
+    return short if SHORT else full
+
+
+def verdict(name, bad):
+    """Exits non-zero when bad (the count of failed correctness lines)
+    is not 0."""
+    if bad:
+        sys.exit("%s: %d correctness line%s failed" % (
+            name, bad, "" if bad == 1 else "s"))
+    print("%s: correctness lines ok%s" % (
+        name, " (short run: LZ_BENCH_SHORT=1)" if SHORT else ""))
+
 
 def build_null(outdir):
     """Compiles bench/null-fcgi.c into outdir; returns the binary path."""

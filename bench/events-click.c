@@ -3,7 +3,9 @@
  * bench/hooks: for an account without a click subscription (the common
  * case: one index probe, nothing written) and for one with a subscription
  * (a delivery written to the outbox), in batches of 1000 calls per
- * transaction, as a batched click ingest would call it.
+ * transaction, as a batched click ingest would call it.  Exits 1 when
+ * the outbox does not hold exactly one delivery per call for the
+ * subscribed account and none for the other (the correctness line).
  *
  * usage: events-click [calls]
  */
@@ -22,6 +24,7 @@
 #include "lztime.h"
 #include "req.h"
 #include "store/accounts.h"
+#include "store/admin.h"
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
@@ -33,6 +36,11 @@
 #define BATCH		1000
 
 static struct lz_db	 db;
+
+static const struct lz_sql sql[] = {
+	{ "deliveries", "SELECT count(*) FROM webhook_deliveries", NULL },
+};
+static struct lz_sqlset bench_sql = LZ_SQLSET("bench", sql);
 
 static void
 die(const char *what)
@@ -51,7 +59,7 @@ run(int64_t link_id, long calls)
 	int64_t		 t0;
 	long		 i;
 
-	if (store_link_get(&db, link_id, 0, &l) != 1)
+	if (store_link_get(&db, link_id, ACCOUNT_ANY, &l) != 1)
 		die("link");
 	memset(&c, 0, sizeof(c));
 	c.link_id = link_id;
@@ -88,11 +96,12 @@ main(int argc, char *argv[])
 	struct lz_db	 m;
 	struct link	 l;
 	long		 calls = argc > 1 ? atol(argv[1]) : 200000;
-	int64_t		 acct, first_link = 0, last_link = 0;
-	int		 from, to, i;
+	int64_t		 acct, first_link = 0, last_link = 0, written;
+	int		 from, to, i, ok;
 
 	if (sodium_init() < 0 || mkdtemp(dir) == NULL || calls < 1)
 		return 1;
+	store_admin();		/* a link of any account, as lz-hooks reads */
 	randombytes_buf(key, sizeof(key));
 	snprintf(path, sizeof(path), "%s/links.db", dir);
 	if (lz_db_open(&m, path, LZ_DB_CREATE, err, sizeof(err)) == -1 ||
@@ -134,9 +143,17 @@ main(int argc, char *argv[])
 	    "%d calls per transaction:\n", ACCOUNTS, SUBSCRIBED, BATCH);
 	printf("  account without subscription: %8.0f ns per call (%ld "
 	    "calls)\n", run(last_link, calls), calls);
+	if (lz_one_i64(lz_db_stmt(&db, &bench_sql, 0), &written) != 1)
+		die("count");
+	ok = written == 0;
 	printf("  account with a subscription:  %8.0f ns per call (%ld "
 	    "calls, one delivery written each)\n", run(first_link, calls / 10),
 	    calls / 10);
+	if (lz_one_i64(lz_db_stmt(&db, &bench_sql, 0), &written) != 1)
+		die("count");
+	ok = ok && written == calls / 10;
+	printf("  deliveries written: %lld of %ld  %s\n", (long long)written,
+	    calls / 10, ok ? "ok" : "MISMATCH");
 
 	lz_db_close(&db);
 	unlink(path);
@@ -145,5 +162,5 @@ main(int argc, char *argv[])
 	snprintf(p2, sizeof(p2), "%s-shm", path);
 	unlink(p2);
 	rmdir(dir);
-	return 0;
+	return ok ? 0 : 1;
 }

@@ -3,13 +3,14 @@
  * the memory of workers forked after geo_load(), as the pool does.
  *
  * Build and run from a configured build directory:
- *   cc -O2 -I. -I../src/core -I../src/links ../bench/geo-mem.c \
- *       src/links/liblzlinks.a src/core/liblzcore.a -lsodium -ljansson \
- *       -o geo-mem && ./geo-mem [workers] [lookups]
+ *   make bench/geo-mem && ./bench/geo-mem [workers] [lookups]
  *
  * Each worker looks up random IPv4 and IPv6 addresses, then prints its
  * smaps_rollup lines: Rss counts the shared table pages it touched, Pss
  * divides them among the workers, Private_* is what the worker owns.
+ * Correctness: 8.8.8.8 and 2001:4860:4860::8888 are in the US, 127.0.0.1
+ * nowhere, and every worker finds countries for some of its addresses;
+ * it exits 1 otherwise.
  */
 #include "config.h"
 
@@ -43,6 +44,19 @@ rollup(const char *who)
 	fclose(f);
 }
 
+/* 1 when the country of the address text is cc ("" for none). */
+static int
+known(const char *text, const char *cc)
+{
+	struct lz_addr	 a;
+	char		 got[3];
+
+	if (lz_addr_parse(text, &a) == -1)
+		return 0;
+	geo_lookup(&a, got);
+	return strcmp(got, cc) == 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -50,6 +64,7 @@ main(int argc, char *argv[])
 	struct lz_addr		 a;
 	char			 err[512], cc[3], who[32];
 	int			 workers = argc > 1 ? atoi(argv[1]) : 4, i;
+	int			 status, bad = 0;
 	long			 lookups = argc > 2 ? atol(argv[2]) : 1000000L;
 	long			 j, found = 0;
 	int64_t			 t0;
@@ -64,6 +79,11 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	geo_stats(&st);
+	if (!known("8.8.8.8", "US") || !known("2001:4860:4860::8888", "US") ||
+	    !known("127.0.0.1", "")) {
+		fprintf(stderr, "geo-mem: wrong countries\n");
+		return 1;
+	}
 	printf("load %lld ms, %zu KiB shared, %zu+%zu ranges\n",
 	    (long long)((lz_mono_us() - t0) / 1000), st.bytes / 1024,
 	    st.v4_ranges, st.v6_ranges);
@@ -96,9 +116,12 @@ main(int argc, char *argv[])
 		sleep(1);	/* all workers mapped: Pss shares fairly */
 		rollup(who);
 		fflush(stdout);
-		_exit(0);
+		_exit(found > 0 ? 0 : 1);
 	}
-	while (wait(NULL) > 0)
-		;
-	return 0;
+	while (wait(&status) > 0)
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad++;
+	printf("correctness: known addresses ok, %d of %d workers found "
+	    "countries  %s\n", workers - bad, workers, bad ? "FAILED" : "ok");
+	return bad ? 1 : 0;
 }

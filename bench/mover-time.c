@@ -57,7 +57,7 @@ arg(int argc, char *argv[], int i, long def)
 int
 main(int argc, char *argv[])
 {
-	static const char *const countries[] = { "TW", "JP", "US", "DE", "" };
+	static const char countries[][3] = { "TW", "JP", "US", "DE", "" };
 	static const char *const devices[] = { "mobile", "desktop", "tablet" };
 	static const char *const oses[] = { "ios", "android", "windows" };
 	static const char *const browsers[] = { "safari", "chrome", "firefox" };

@@ -619,8 +619,8 @@ START_TEST(import_builds_and_hides)
 	fclose(fp);
 	ck_assert_msg(m != NULL, "%s", errs);
 	dbpath = xasprintf("%s/p.db", dir);
-	ck_assert_int_eq(import_write(m, dbpath, "data.json", lz_now_ms(), err,
-	    sizeof(err)), 0);
+	ck_assert_int_eq(import_write(m, dbpath, "data.json", lz_now_ms(), NULL,
+	    err, sizeof(err)), 0);
 	import_free(m);
 
 	ck_assert_int_eq(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY,

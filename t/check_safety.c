@@ -383,8 +383,8 @@ import_file(const char *name, enum bl_format fmt, const char *source,
 
 	snprintf(path, sizeof(path), "%s/%s", LZ_TEST_DATA, name);
 	ck_assert_ptr_nonnull(f = fopen(path, "r"));
-	ck_assert_msg(bl_import(&links.db, f, fmt, source, 0, now, st, err,
-	    sizeof(err)) == 0, "%s: %s", name, err);
+	ck_assert_msg(bl_import(&links.db, f, fmt, source, 0, now, NULL, st,
+	    err, sizeof(err)) == 0, "%s: %s", name, err);
 	fclose(f);
 }
 
@@ -454,11 +454,60 @@ START_TEST(test_import_empty_keeps_list)
 	ck_assert_ptr_nonnull(f = fmemopen((void *)(uintptr_t)"# nothing\n",
 	    10, "r"));
 	ck_assert_int_eq(bl_import(&links.db, f, BL_HOSTS, "hosts", 0, 2000,
-	    &st, err, sizeof(err)), -1);
+	    NULL, &st, err, sizeof(err)), -1);
 	ck_assert(strstr(err, "unchanged") != NULL);
 	fclose(f);
 	ck_assert_int_eq(scan("https://tracker-malware.test/", why,
 	    sizeof(why)), 1);
+}
+END_TEST
+
+/* What bl_import told its progress function. */
+static struct {
+	int		 calls;
+	uint64_t	 last, total;
+	int		 backwards, bytes;
+} seen;
+
+static void
+record_progress(const char *step, uint64_t done, uint64_t total)
+{
+	if (strcmp(step, "importing (bytes of the file)") == 0) {
+		seen.bytes++;
+		if (done < seen.last)
+			seen.backwards++;
+		seen.last = done;
+		seen.total = total;
+	}
+	seen.calls++;
+}
+
+START_TEST(test_import_progress)
+{
+	struct bl_stats	 st;
+	char		 err[256];
+	FILE		*f;
+	long		 size;
+	int		 i;
+
+	/* 12,000 host lines: two commits of 5,000 report the bytes read of
+	 * the file, increasing, against its size. */
+	ck_assert_ptr_nonnull(f = tmpfile());
+	for (i = 0; i < 12000; i++)
+		fprintf(f, "0.0.0.0 h%d.progress.test\n", i);
+	size = ftell(f);
+	rewind(f);
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_msg(bl_import(&links.db, f, BL_HOSTS, "hosts", 0, 1000,
+	    record_progress, &st, err, sizeof(err)) == 0, "%s", err);
+	fclose(f);
+	ck_assert_int_eq(st.entries, 12000);
+	ck_assert_int_eq(seen.bytes, 2);
+	ck_assert_int_eq(seen.backwards, 0);
+	ck_assert_int_eq((long)seen.total, size);
+	ck_assert(seen.last > 0 && seen.last < seen.total);
+	/* And the pruning step after them. */
+	ck_assert_int_eq(seen.calls, 3);
 }
 END_TEST
 
@@ -599,6 +648,7 @@ safety_suite(void)
 	tcase_add_checked_fixture(tc, db_setup, db_teardown);
 	tcase_add_test(tc, test_blocklist_match);
 	tcase_add_test(tc, test_import_empty_keeps_list);
+	tcase_add_test(tc, test_import_progress);
 	tcase_add_test(tc, test_recheck_flags);
 	tcase_add_test(tc, test_link_parse_params);
 	suite_add_tcase(s, tc);

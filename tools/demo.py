@@ -2,8 +2,9 @@
 """tools/demo.py DIR -- a demo instance of lz on 127.0.0.1, in the foreground.
 
 Sets up DIR (config, key file, databases), loads the sample prompt data,
-makes a demo account with a fresh API key, starts lz-links, lz-prompts and
-nginx, prints where everything is, and runs until Ctrl-C.  Run through
+makes a demo account with a fresh API key and a fresh dashboard password,
+starts lz-links, lz-prompts and nginx, prints where everything is, and runs
+until Ctrl-C.  Run through
 "tools/quickstart run", which builds everything first.
 
 Ports: LZ_DEMO_LINKS_PORT (default 8080), LZ_DEMO_PROMPTS_PORT (8081).
@@ -13,6 +14,7 @@ started with the demo and stopped with it; its data stays for the next.
 """
 
 import os
+import secrets
 import signal
 import sys
 import time
@@ -61,6 +63,10 @@ def run(directory, links_port, prompts_port, have_prompts, cluster):
     rc, out, _ = inst.ctl("account", "add", email, "--plan", "pro",
                           check=False)
     key = inst.key(email)
+    # Sign-up is closed (signup = closed in lz.conf): the demo account gets a
+    # password, a new one at each run, set as an admin would.
+    password = secrets.token_urlsafe(12)
+    inst.ctl("account", "password", email, input=password + "\n")
     inst.start()
     r = inst.api("POST", "/api/v1/links", key,
                  {"target_url": "https://www.debian.org/",
@@ -78,6 +84,8 @@ lz demo is running (Ctrl-C stops it).
 
   demo account    %(email)s (plan pro)
   demo API key    %(key)s
+  dashboard password  %(password)s
+    (sign in at the dashboard with the account's e-mail and this)
 
   try: curl -H 'Authorization: Bearer %(key)s' \\
             http://127.0.0.1:%(lp)d/api/v1/links
@@ -86,7 +94,7 @@ lz demo is running (Ctrl-C stops it).
   links database  %(db)s
   admin CLI       build/src/lzctl/lzctl -f %(dir)s/lz.conf account list
 """ % {"lp": links_port, "pp": prompts_port, "slug": slug or "",
-       "email": email, "key": key, "dir": inst.dir,
+       "email": email, "key": key, "password": password, "dir": inst.dir,
        "db": inst.links_db if cluster else "SQLite, data/links.db",
        "noprompts": "" if have_prompts else " (not built)"})
     sys.stdout.flush()

@@ -34,6 +34,13 @@ char *xstrndup(const char *, size_t);
 /* Returns a malloc'd formatted string; the caller frees it. */
 char *xasprintf(const char *, ...) LZ_PRINTF(1, 2);
 
+/*
+ * How far long work is, told by the code doing it to whoever shows it
+ * (lzctl's progress line): done of total units of the step named (a
+ * string constant), total 0 when unknown.  A NULL one is not called.
+ */
+typedef void lz_progress_fn(const char *step, uint64_t done, uint64_t total);
+
 /* A growable byte buffer, always NUL-terminated after the first add. */
 struct lz_buf {
 	char	*p;

@@ -14,6 +14,7 @@
 #include "link.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "progress.h"
 #include "req.h"
 #include "safety/blocklist.h"
 #include "safety/canon.h"
@@ -38,9 +39,12 @@ static int
 recheck(void)
 {
 	long	 checked, flagged;
+	int	 rc;
 
-	if (safety_recheck(&links.db, lz_now_ms(), &checked, &flagged) ==
-	    -1) {
+	progress("re-checking the links", 0, 0);
+	rc = safety_recheck(&links.db, lz_now_ms(), &checked, &flagged);
+	progress_end(rc == 0 ? "links re-checked" : "re-check failed");
+	if (rc == -1) {
 		ctl_err("re-checking the links failed");
 		return 1;
 	}
@@ -79,7 +83,8 @@ bl_import_cmd(struct ctl_args *a)
 	}
 	ctl_links_open();
 	rc = bl_import(&links.db, f, (enum bl_format)fmt, source,
-	    a->opt[O_KEEP].set, lz_now_ms(), &st, err, sizeof(err));
+	    a->opt[O_KEEP].set, lz_now_ms(), progress, &st, err, sizeof(err));
+	progress_end(rc == 0 ? "imported" : "import failed");
 	if (f != stdin)
 		fclose(f);
 	if (rc == -1) {

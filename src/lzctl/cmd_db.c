@@ -19,33 +19,18 @@
 #include "db.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "progress.h"
 #include "store/copy.h"
 #include "store/store.h"
 #include "util.h"
 #include "visit/clicklog.h"
-
-#define PROGRESS_MS	200	/* between progress lines on a terminal */
 
 struct copy {
 	struct lz_db	*to;
 	size_t		 table;
 	long long	 done, total;
 	int		 failed;
-	int		 tty;		/* progress on stderr */
-	int64_t		 shown;		/* when progress was last shown */
 };
-
-static void
-progress(struct copy *c, int last)
-{
-	int64_t	 now = lz_mono_us() / 1000;
-
-	if (!c->tty || (!last && now - c->shown < PROGRESS_MS))
-		return;
-	c->shown = now;
-	fprintf(stderr, "\r  %-20s %12lld of %lld rows%s",
-	    store_tables[c->table].name, c->done, c->total, last ? "\n" : "");
-}
 
 static void
 copy_row(struct lz_stmt *st, void *arg)
@@ -63,7 +48,8 @@ copy_row(struct lz_stmt *st, void *arg)
 		return;
 	}
 	c->done++;
-	progress(c, 0);
+	progress(store_tables[c->table].name, (uint64_t)c->done,
+	    (uint64_t)c->total);
 }
 
 /* Moves the click journals of clicks_dir in: nothing is left behind in
@@ -121,10 +107,10 @@ copy_tables(struct lz_db *from, struct lz_db *to, long long *rows)
 {
 	struct copy	 c;
 	size_t		 t;
+	char		 line[96];
 
 	memset(&c, 0, sizeof(c));
 	c.to = to;
-	c.tty = isatty(STDERR_FILENO);
 	if (lz_db_begin(to) == -1)
 		return -1;
 	for (t = 0; t < STORE_TABLES; t++) {
@@ -137,7 +123,9 @@ copy_tables(struct lz_db *from, struct lz_db *to, long long *rows)
 			    lz_db_error(c.failed ? to : from));
 			goto fail;
 		}
-		progress(&c, 1);
+		snprintf(line, sizeof(line), "%s: %lld rows",
+		    store_tables[t].name, c.done);
+		progress_end(line);
 		if (store_table_sequence(to, t) == -1)
 			goto fail;
 	}

@@ -20,6 +20,7 @@
 #include "db.h"
 #include "keyfile.h"
 #include "lzctl.h"
+#include "progress.h"
 #include "store/store.h"
 #include "util.h"
 #include "visit/clicklog.h"
@@ -176,13 +177,19 @@ integrity(const char *path, int *version)
 	return -1;
 }
 
-/* lz_db_copy, its failure told. */
+/* lz_db_copy, with a progress line (what: "backing up"), its failure
+ * told. */
 static int
-copy_db(const char *src, const char *dst)
+copy_db(const char *what, const char *src, const char *dst)
 {
-	char	 err[512];
+	struct stat	 st;
+	char		 err[512];
+	int		 rc;
 
-	if (lz_db_copy(src, dst, 1, err, sizeof(err)) == 0)
+	progress_reads(what, stat(src, &st) == 0 ? (uint64_t)st.st_size : 0);
+	rc = lz_db_copy(src, dst, 1, err, sizeof(err));
+	progress_end(rc == 0 ? "copied" : "copy failed");
+	if (rc == 0)
 		return 0;
 	ctl_err("%s", err);
 	return -1;
@@ -234,7 +241,7 @@ cmd_backup(struct ctl_args *a)
 		return 1;
 	}
 	close(fd);
-	if (copy_db(ctl_conf->links_db, tmp) == -1 ||
+	if (copy_db("backing up", ctl_conf->links_db, tmp) == -1 ||
 	    integrity(tmp, &version) == -1) {
 		unlink(tmp);
 		free(tmp);
@@ -279,7 +286,7 @@ cmd_restore(struct ctl_args *a)
 	/* The backup API copies into the live database under its write
 	 * lock; running workers see the restored data at their next
 	 * transaction. */
-	if (copy_db(file, ctl_conf->links_db) == -1)
+	if (copy_db("restoring", file, ctl_conf->links_db) == -1)
 		return 1;
 	if (lz_db_open(&links.db, ctl_conf->links_db, 0, err,
 	    sizeof(err)) == -1 || lz_db_migrate(&links.db, lz_links_migrations,

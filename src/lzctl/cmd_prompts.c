@@ -23,6 +23,7 @@
 #include "../prompts/import.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "progress.h"
 #include "util.h"
 
 static int
@@ -43,11 +44,24 @@ prompts_import(struct ctl_args *a)
 {
 	struct import	*m;
 	const char	*file = a->argv[0], *db = ctl_conf->prompts_db;
-	char		*tmp = NULL, *dup = NULL, *gen, err[512];
+	char		*tmp = NULL, *dup = NULL, *gen, *msgs = NULL, err[512];
+	size_t		 msgslen = 0;
+	FILE		*errs;
 	int64_t		 now = lz_now_ms();
-	int		 rc = 1;
+	int		 rc = 1, written;
 
-	if ((m = import_load(file, stderr, now)) == NULL)
+	/* Its problems are held until the progress line has ended. */
+	if ((errs = open_memstream(&msgs, &msgslen)) == NULL) {
+		ctl_err("open_memstream: %s", strerror(errno));
+		return 1;
+	}
+	progress("reading and checking the file", 0, 0);
+	m = import_load(file, errs, now);
+	progress_end(m != NULL ? "file read and checked" : "file refused");
+	fclose(errs);
+	fputs(msgs, stderr);
+	free(msgs);
+	if (m == NULL)
 		return 1;
 	if (a->opt[0].set) {	/* -n: only check */
 		printf("%s: ok: ", file);
@@ -62,7 +76,9 @@ prompts_import(struct ctl_args *a)
 		ctl_err("%s: %s", tmp, strerror(errno));
 		goto out;
 	}
-	if (import_write(m, tmp, file, now, err, sizeof(err)) == -1) {
+	written = import_write(m, tmp, file, now, progress, err, sizeof(err));
+	progress_end(written == 0 ? "database written" : "writing failed");
+	if (written == -1) {
 		ctl_err("%s", err);
 		goto out;
 	}

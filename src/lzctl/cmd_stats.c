@@ -7,36 +7,21 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "progress.h"
 #include "rollup.h"
 
-/* Where the rebuild is; on a terminal, a line rewritten at most every
- * 200 ms. */
-struct watch {
-	struct rollup_progress	 p;
-	int64_t			 shown;
-	int			 tty;
-};
-
+/* Where the rebuild is: kept for the summary, and the progress line. */
 static void
 watch(const struct rollup_progress *p, void *arg)
 {
-	struct watch	*w = arg;
-	char		 day[32];
-	int64_t		 now = lz_mono_us();
+	struct rollup_progress	*last = arg;
 
-	w->p = *p;
-	if (!w->tty || now - w->shown < 200000)
-		return;
-	w->shown = now;
-	lz_time_fmt_iso(p->day, day, sizeof(day), 0);
-	fprintf(stderr, "\rstats rebuild: link %lld, %.10s; %ld link-days, "
-	    "%ld clicks, %ld conversions ", (long long)p->link_id, day,
-	    p->days, p->clicks, p->conversions);
+	*last = *p;
+	progress("rebuilding the rollups (link-days)", (uint64_t)p->days, 0);
 }
 
 /*
@@ -47,9 +32,9 @@ watch(const struct rollup_progress *p, void *arg)
 static int
 stats_rebuild(struct ctl_args *a)
 {
-	struct watch	 w = { { 0 }, 0, 0 };
-	int64_t		 link = 0, now = lz_now_ms(), since = 0;
-	int		 rc;
+	struct rollup_progress	 p = { 0 };
+	int64_t			 link = 0, now = lz_now_ms(), since = 0;
+	int			 rc;
 
 	if (a->opt[0].set && ctl_id(a->opt[0].s, "link", &link) == -1)
 		return EXIT_USAGE;
@@ -58,17 +43,15 @@ stats_rebuild(struct ctl_args *a)
 	if (ctl_conf->clicks_retention_days > 0)
 		since = (now / LZ_DAY_MS - ctl_conf->clicks_retention_days +
 		    1) * LZ_DAY_MS;
-	w.tty = isatty(STDERR_FILENO);
-	rc = rollup_rebuild(&links.db, link, since, now, watch, &w);
-	if (w.tty && w.p.days > 0)
-		fputc('\n', stderr);
+	rc = rollup_rebuild(&links.db, link, since, now, watch, &p);
+	progress_end(rc == 0 ? "rebuilt" : "rebuild failed");
 	if (rc == -1) {
-		ctl_err("stats rebuild failed after %ld link-days", w.p.days);
+		ctl_err("stats rebuild failed after %ld link-days", p.days);
 		return 1;
 	}
 	printf("rebuilt %ld link-days of %ld links: %ld clicks, %ld "
-	    "conversions\n", w.p.days, w.p.days ? w.p.links : 0, w.p.clicks,
-	    w.p.conversions);
+	    "conversions\n", p.days, p.days ? p.links : 0, p.clicks,
+	    p.conversions);
 	return 0;
 }
 

@@ -180,7 +180,7 @@ render_detail(const struct import *m, const struct iprompt *ip,
 }
 
 static int
-write_prompts(struct import *m, struct lz_db *db)
+write_prompts(struct import *m, struct lz_db *db, lz_progress_fn *progress)
 {
 	struct iprompt	**order;
 	struct gram_build *gb;
@@ -198,6 +198,8 @@ write_prompts(struct import *m, struct lz_db *db)
 		struct iprompt	*ip = order[i];
 		struct pprompt	*p = &ip->p;
 
+		if (progress != NULL)
+			progress("writing prompts", i, n);
 		p->id = (int64_t)i + 1;
 		/* Due already: stored as published, so the counts made now
 		 * include it and only later ones are counted per request. */
@@ -226,6 +228,8 @@ write_prompts(struct import *m, struct lz_db *db)
 			    p->id) == -1)
 				goto out;
 	}
+	if (progress != NULL)
+		progress("writing the search index", 0, 0);
 	rc = pstore_put_grams(db, gb);
 out:
 	gram_build_free(gb);
@@ -291,7 +295,7 @@ write_collections(struct import *m, struct lz_db *db)
 
 int
 import_write(struct import *m, const char *dbpath, const char *source,
-    int64_t now, char *err, size_t errlen)
+    int64_t now, lz_progress_fn *progress, char *err, size_t errlen)
 {
 	struct lz_db	 db;
 	struct lz_buf	 b = LZ_BUF_INIT;
@@ -349,7 +353,12 @@ import_write(struct import *m, const char *dbpath, const char *source,
 		if (pstore_put_tag_name(&db, m->tagnames[i].name,
 		    m->tags[m->tagnames[i].owner].id) < 0)
 			goto dberr;
-	if (write_prompts(m, &db) == -1 || write_collections(m, &db) == -1)
+	if (write_prompts(m, &db, progress) == -1)
+		goto dberr;
+	if (progress != NULL)
+		progress("writing collections, models, tutorials, keywords", 0,
+		    0);
+	if (write_collections(m, &db) == -1)
 		goto dberr;
 	for (i = 0; i < m->nmodels; i++)
 		if (pstore_put_model(&db, &m->models[i].m,
@@ -369,6 +378,8 @@ import_write(struct import *m, const char *dbpath, const char *source,
 		    -1)
 			goto dberr;
 	lz_buf_free(&b);
+	if (progress != NULL)
+		progress("creating the indexes", 0, 0);
 	if (pstore_build_end(&db, err, errlen) == -1) {
 		lz_db_close(&db);
 		return -1;

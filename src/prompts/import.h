@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util.h"
+
 struct import;
 
 /* Reads and checks path; problems go to errs.  NULL when the file has
@@ -22,10 +24,12 @@ struct import;
 struct import	*import_load(const char *path, FILE *errs, int64_t now);
 
 /* Writes the data into a new database at dbpath; scheduled prompts due
- * by now are stored as published.  0, or -1 with err (dbpath may then
- * hold a partial file; the caller removes it). */
+ * by now are stored as published.  Tells progress (NULL: nobody) how far
+ * it is.  0, or -1 with err (dbpath may then hold a partial file; the
+ * caller removes it). */
 int		 import_write(struct import *, const char *dbpath,
-		    const char *source, int64_t now, char *err, size_t errlen);
+		    const char *source, int64_t now, lz_progress_fn *progress,
+		    char *err, size_t errlen);
 
 /* One line of counts: what was stored and what was left out. */
 void		 import_summary(const struct import *, FILE *);

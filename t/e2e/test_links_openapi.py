@@ -32,6 +32,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
 from openapilib import (Recorder, assert_served_document,  # noqa: E402
+                        assert_tools_pass, compile_client, lint,
                         load_document, operations, routes, run_check)
 
 DOC = os.path.join(lzenv.SRCDIR, "src", "links", "openapi.json")
@@ -88,7 +89,7 @@ class OpenAPI(unittest.TestCase):
     # -- helpers --------------------------------------------------------
 
     def call(self, rec, method, template, url, key=None, body=None,
-             headers=None, component=None):
+             headers=None, schema=None):
         """One request; its answer recorded for the operation (template,
         method) unless rec is None."""
         h = dict(headers or {})
@@ -96,7 +97,7 @@ class OpenAPI(unittest.TestCase):
             h["Authorization"] = "Bearer " + key
         r = self.inst.request(method, url, body=body, headers=h)
         if rec is not None:
-            rec.answer(template, r, url, method, component)
+            rec.answer(template, r, url, method, schema=schema)
         return r
 
     def next_ip(self):
@@ -141,6 +142,41 @@ class OpenAPI(unittest.TestCase):
         h = self.inst.request("HEAD", SELF)
         self.assertEqual((h.status, h.body), (200, b""))
         self.assertEqual(h.header("content-type"), r.header("content-type"))
+
+    def test_lint_and_typed_client(self):
+        """No error or warning of @redocly/cli lint (recommended rules),
+        and t/openapi/client-links.ts compiles (tsc --strict) against the
+        types openapi-typescript generates: create with target_url only,
+        each mode with its variants, list and search, get, edit (PATCH),
+        QR codes, raw clicks, stats, delete -- and the bodies the service
+        refuses do not compile."""
+        assert_tools_pass(self, self.inst, DOC, "links")
+
+    def test_lint_and_typed_client_can_fail(self):
+        """A lint warning is reported, and a document whose create fields
+        have their defaults inline (openapi-typescript makes them
+        required) or whose variants no longer depend on the mode fails the
+        client's compilation."""
+        broken = json.loads(json.dumps(self.doc))
+        broken["components"]["schemas"]["Unused"] = {"type": "string"}
+        path = self.inst.path("unused.json")
+        with open(path, "w") as f:
+            json.dump(broken, f)
+        errors, warnings, text = lint(path)
+        self.assertEqual((errors, warnings), (0, 1), text)
+        self.assertIn("no-unused-components", text)
+        for name, change in (
+                ("inline-default", lambda s: s["properties"].update(
+                    mode=self.resolve(s["properties"]["mode"]))),
+                ("no-oneof", lambda s: s.pop("oneOf"))):
+            broken = json.loads(json.dumps(self.doc))
+            change(broken["components"]["schemas"]["LinkCreate"])
+            path = self.inst.path(name + ".json")
+            with open(path, "w") as f:
+                json.dump(broken, f)
+            rc, out = compile_client(path, "links", self.inst.path(name))
+            self.assertNotEqual(rc, 0, name)
+            self.assertIn("client-links.ts", out)
 
     def test_validator_catches_a_broken_document(self):
         """The checks can fail: a broken document, an answer that breaks a
@@ -537,9 +573,12 @@ class OpenAPI(unittest.TestCase):
         # 405: any other method, with Allow naming the documented ones.
         for template, item in self.doc["paths"].items():
             url = template.replace("{id}", str(ids[0]))
-            r = self.call(rec, "PUT", template, url, key,
-                          component="MethodNotAllowed")
-            self.assertEqual(r.status, 405, r)
+            r = self.call(rec, "PUT", template, url, key, schema="Error")
+            self.assertEqual((r.status, r.json()["error"]),
+                             (405, "method_not_allowed"), r)
+            self.assertEqual(r.header("cache-control"), "no-store")
+            self.assertEqual(r.header("x-request-id"),
+                             r.json()["request_id"])
             want = {m.upper() for m in item} | {"OPTIONS"}
             if "get" in item:
                 want.add("HEAD")
@@ -549,7 +588,7 @@ class OpenAPI(unittest.TestCase):
         self.inst.stop_pool("lz-links")
         try:
             for method, template in (("GET", L), ("POST", CONV),
-                                     ("GET", SELF)):
+                                     ("GET", CONV), ("GET", SELF)):
                 r = self.call(rec, method, template, template, key,
                               {"slug": "oa-ab"} if method == "POST" else
                               None)
@@ -594,12 +633,12 @@ class OpenAPI(unittest.TestCase):
             if name not in s["required"]:
                 ok(**{name: None})
         # Enums, with the variants each mode needs.
-        for v in props["mode"]["enum"]:
+        for v in self.resolve(props["mode"])["enum"]:
             if v is not None:
                 ok(mode=v, variants=VARIANTS.get(v))
         bad("mode", mode="zz")
         bad("mode", mode="Simple")
-        for v in props["redirect_type"]["enum"]:
+        for v in self.resolve(props["redirect_type"])["enum"]:
             if v is not None:
                 ok(redirect_type=v)
         bad("redirect_type", redirect_type=303)
@@ -648,7 +687,7 @@ class OpenAPI(unittest.TestCase):
         bad("slug", slug="a.b")
         bad("slug", slug="ä")
         # Integers.
-        p = props["max_clicks"]
+        p = self.resolve(props["max_clicks"])
         ok(max_clicks=p["minimum"])
         ok(max_clicks=p["maximum"])
         bad("max_clicks", max_clicks=p["minimum"] - 1)
@@ -774,8 +813,8 @@ class OpenAPI(unittest.TestCase):
 
     def test_defaults_are_applied(self):
         props = self.schemas["LinkCreate"]["properties"]
-        defaults = {k: p["default"] for k, p in props.items()
-                    if "default" in p}
+        defaults = {k: self.resolve(p)["default"] for k, p in props.items()
+                    if "default" in self.resolve(p)}
         self.assertEqual(set(defaults), {"mode", "redirect_type",
                                          "escape_inapp", "max_clicks"})
 

@@ -23,6 +23,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lzenv  # noqa: E402
 from openapilib import (Recorder, assert_served_document,  # noqa: E402
+                        assert_tools_pass, compile_client, lint,
                         load_document, routes, run_check)
 from promptlib import API, Data, PromptsInstance, fresh_ip  # noqa: E402
 
@@ -65,6 +66,35 @@ class OpenAPI(unittest.TestCase):
         r = self.inst.get(API + "/openapi.json")
         self.assertEqual(r.status, 200)
         assert_served_document(self, self.inst, r.body, DOC)
+
+    def test_lint_and_typed_client(self):
+        """No error or warning of @redocly/cli lint (recommended rules),
+        and t/openapi/client-prompts.ts, calling every endpoint, compiles
+        (tsc --strict) against the types openapi-typescript generates."""
+        assert_tools_pass(self, self.inst, DOC, "prompts")
+
+    def test_lint_and_typed_client_can_fail(self):
+        """Operations without security are lint errors; a document that
+        drops a field the client reads fails its compilation."""
+        broken = json.loads(json.dumps(self.doc))
+        del broken["security"]
+        path = self.inst.path("no-security.json")
+        with open(path, "w") as f:
+            json.dump(broken, f)
+        errors, warnings, text = lint(path)
+        self.assertEqual(errors, len(self.doc["paths"]), text)
+        self.assertIn("security-defined", text)
+        broken = json.loads(json.dumps(self.doc))
+        del broken["components"]["schemas"]["PromptSummary"]["properties"][
+            "slug"]
+        broken["components"]["schemas"]["PromptSummary"]["required"].remove(
+            "slug")
+        path = self.inst.path("no-slug.json")
+        with open(path, "w") as f:
+            json.dump(broken, f)
+        rc, out = compile_client(path, "prompts", self.inst.path("no-slug"))
+        self.assertNotEqual(rc, 0)
+        self.assertIn("client-prompts.ts", out)
 
     def test_validator_catches_a_broken_document(self):
         """The check can fail: a document missing a required part, and a

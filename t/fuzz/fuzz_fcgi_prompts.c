@@ -80,8 +80,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	path = xasprintf("%s/data/prompts.json", LZ_TOP_SRCDIR);
 	if ((m = import_load(path, stderr, lz_now_ms())) == NULL)
 		die(path, "does not import");
-	if (import_write(m, prompts.conf->prompts_db, path, lz_now_ms(), err,
-	    sizeof(err)) == -1)
+	if (import_write(m, prompts.conf->prompts_db, path, lz_now_ms(), NULL,
+	    err, sizeof(err)) == -1)
 		die("import", err);
 	import_free(m);
 	free(path);

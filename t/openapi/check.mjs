@@ -11,11 +11,12 @@
 //      ("method" defaults to get; "body" is null when the answer had no
 //      JSON body).  The response the document gives for the operation and
 //      status -- or, with "component": "NAME", the response
-//      #/components/responses/NAME (e.g. a 405 to a method no operation
-//      has) -- must list the answer's media type; the body must validate
-//      against its schema (Ajv, JSON Schema 2020-12); every header it
-//      documents must be there (unless the header says "required": false)
-//      and match its schema.
+//      #/components/responses/NAME -- must list the answer's media type;
+//      the body must validate against its schema (Ajv, JSON Schema
+//      2020-12); every header it documents must be there (unless the
+//      header says "required": false) and match its schema.  With
+//      "schema": "#/components/schemas/NAME" (e.g. a 405 to a method no
+//      operation has), the JSON body is checked against that schema only.
 //    - request bodies: {"request": true, "path": ..., "method": "post",
 //      "body": {...}, "valid": true|false}: the operation's JSON request
 //      schema must accept the body exactly when "valid" says so (what the
@@ -77,7 +78,7 @@ if (respPath) {
 		const where = `${r.path} ${r.request ? method.toUpperCase() +
 		    " request" : (r.method ? method.toUpperCase() + " " : "") +
 		    r.status}` + (r.url ? ` (${r.url})` : "");
-		if (!item || (!op && !r.component)) {
+		if (!item || (!op && !r.component && !r.schema)) {
 			console.log(`${where}: no such ` + (item ? "operation" :
 			    "path") + " in the document");
 			failures++;
@@ -106,6 +107,16 @@ if (respPath) {
 				failures++;
 			}
 			requests++;
+			continue;
+		}
+		if (r.schema) {
+			const validate = compiled(r.schema);
+			if (!validate(r.body)) {
+				console.log(`${where}: ` +
+				    JSON.stringify(validate.errors.slice(0, 5)));
+				failures++;
+			}
+			checked++;
 			continue;
 		}
 		let resp, at;

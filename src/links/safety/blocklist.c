@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -519,8 +521,27 @@ struct import {
 	const char	*source;
 	int64_t		 now;
 	long		 pending;	/* entries in the open transaction */
+	long		 entries;
 	int		 dberr;
+	lz_progress_fn	*progress;
+	FILE		*f;
+	off_t		 size;		/* of a file read line by line, or 0 */
 };
+
+/* How far the import is, at each commit. */
+static void
+import_progress(struct import *im)
+{
+	off_t	 at;
+
+	if (im->progress == NULL)
+		return;
+	if (im->size > 0 && (at = ftello(im->f)) >= 0)
+		im->progress("importing (bytes of the file)", (uint64_t)at,
+		    (uint64_t)im->size);
+	else
+		im->progress("importing (entries)", (uint64_t)im->entries, 0);
+}
 
 static int
 import_one(const struct bl_entry *e, void *arg)
@@ -533,28 +554,37 @@ import_one(const struct bl_entry *e, void *arg)
 		im->dberr = 1;
 		return -1;
 	}
+	im->entries++;
 	if (++im->pending == IMPORT_BATCH) {
 		if (lz_db_commit(im->db) == -1) {
 			im->dberr = 1;
 			return -1;
 		}
 		im->pending = 0;
+		import_progress(im);
 	}
 	return 0;
 }
 
 int
 bl_import(struct lz_db *db, FILE *f, enum bl_format fmt, const char *source,
-    int keep, int64_t now, struct bl_stats *st, char *err, size_t errlen)
+    int keep, int64_t now, lz_progress_fn *progress, struct bl_stats *st,
+    char *err, size_t errlen)
 {
 	struct import	 im;
+	struct stat	 sb;
 	long		 n;
 
+	memset(&im, 0, sizeof(im));
 	im.db = db;
 	im.source = source;
 	im.now = now;
-	im.pending = 0;
-	im.dberr = 0;
+	im.progress = progress;
+	im.f = f;
+	/* A JSON feed is read whole before its first entry. */
+	if (fmt != BL_PHISHTANK_JSON && fstat(fileno(f), &sb) == 0 &&
+	    S_ISREG(sb.st_mode))
+		im.size = sb.st_size;
 	if (bl_parse(f, fmt, import_one, &im, st, err, errlen) == -1) {
 		if (im.dberr)
 			snprintf(err, errlen, "database error: %s",
@@ -575,6 +605,9 @@ bl_import(struct lz_db *db, FILE *f, enum bl_format fmt, const char *source,
 		return -1;
 	}
 	if (!keep) {
+		if (progress != NULL)
+			progress("dropping the entries the feed no longer has",
+			    0, 0);
 		if (lz_db_begin(db) == -1 ||
 		    (n = store_bl_prune(db, source, now)) < 0 ||
 		    lz_db_commit(db) == -1) {

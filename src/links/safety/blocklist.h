@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util.h"
+
 struct canon;
 struct lz_db;
 
@@ -75,12 +77,13 @@ int	bl_entry_from_text(const char *text, struct bl_entry *e);
  * transactions, so link creation goes on during a long import; unless
  * keep is set, the entries of source that the feed no longer lists are
  * dropped at the end.  A feed without any entry changes nothing and is an
- * error (a failed download must not empty a list).  Returns 0, or -1 with
- * err.
+ * error (a failed download must not empty a list).  Tells progress (NULL:
+ * nobody) how far it is: bytes of a regular file read, else entries.
+ * Returns 0, or -1 with err.
  */
 int	bl_import(struct lz_db *, FILE *f, enum bl_format fmt,
-	    const char *source, int keep, int64_t now, struct bl_stats *st,
-	    char *err, size_t errlen);
+	    const char *source, int keep, int64_t now, lz_progress_fn *progress,
+	    struct bl_stats *st, char *err, size_t errlen);
 
 /*
  * Matches the canonical destination c: its host and each parent domain

@@ -131,19 +131,10 @@ async function load() {
     "Z"), to: to.toISOString().replace(/\.\d+Z$/, "Z"),
   interval: days <= 1 ? "hour" : "day" });
   const mine = ++seq;
-  try {
-    const j = await api("GET", "links/" + current + "/stats?" + q);
-    if (mine !== seq) return;
-    $("#stats-unavailable").hidden = true;
-    last = [j, days];
-    render(j, days);
-  } catch (e) {
-    if (e.status === 404 && e.code === "not_found" && !e.param) {
-      $("#stats-unavailable").hidden = false;
-      return;
-    }
-    throw e;
-  }
+  const j = await api("GET", "links/" + current + "/stats?" + q);
+  if (mine !== seq) return;
+  last = [j, days];
+  render(j, days);
 }
 
 export function setup(c) {
