@@ -266,10 +266,43 @@ write_visit(struct lz_db *db, struct rollup *ru, size_t i, int64_t horizon,
 	return 1;
 }
 
+/*
+ * Each hour's row with its day's: one statement a row on SQLite (in
+ * process, it costs little), all rows in one on PostgreSQL (a round trip
+ * a statement).  0 or -1.
+ */
+static int
+write_rows(struct lz_db *db, struct rollup *ru)
+{
+	const unsigned char	*id;
+	struct rollup_row	 one, *r, *w;
+	size_t			 i, n = 0;
+	int			 rc = 0, bulk = !lz_db_is_sqlite(db);
+
+	r = bulk ? xreallocarray(NULL, ru->n + 1, sizeof(*r)) : NULL;
+	for (i = 0; i < ru->n && rc == 0; i++) {
+		id = ident(ru, &ru->e[i]);
+		if (id[0] != K_HOUR || ru->e[i].n == 0)
+			continue;
+		w = bulk ? &r[n++] : &one;
+		*w = (struct rollup_row){ .link_id = get64(id + 1),
+		    .dim = id[ID_HEAD], .hour = get64(id + 9),
+		    .key = (const char *)id + ID_HEAD + 2,
+		    .keylen = ru->e[i].len - ID_HEAD - 2,
+		    .bot = id[ID_HEAD + 1], .n = ru->e[i].n };
+		if (!bulk)
+			rc = store_rollup_add(db, w->link_id, w->dim, w->hour,
+			    w->key, w->keylen, w->bot, w->n);
+	}
+	if (rc == 0 && n > 0)
+		rc = store_rollup_addv(db, r, n);
+	free(r);
+	return rc;
+}
+
 int
 rollup_write(struct lz_db *db, struct rollup *ru, int64_t now, int whole)
 {
-	const unsigned char	*id;
 	int64_t			 horizon;
 	size_t			 i, nvisits;
 	long			 late = 0;
@@ -285,17 +318,8 @@ rollup_write(struct lz_db *db, struct rollup *ru, int64_t now, int whole)
 			goto fail;
 		late += rc == 0;
 	}
-	/* Each hour's row with its day's, in one statement. */
-	for (i = 0; i < ru->n; i++) {
-		id = ident(ru, &ru->e[i]);
-		if (id[0] != K_HOUR || ru->e[i].n == 0)
-			continue;
-		if (store_rollup_add(db, get64(id + 1), id[ID_HEAD],
-		    get64(id + 9), (const char *)id + ID_HEAD + 2,
-		    ru->e[i].len - ID_HEAD - 2, id[ID_HEAD + 1],
-		    ru->e[i].n) == -1)
-			goto fail;
-	}
+	if (write_rows(db, ru) == -1)
+		goto fail;
 	if (late > 0)
 		lz_log(LZ_LOG_WARN, "rollups: %ld visitor-days of clicks more "
 		    "than %d days old not counted (lzctl stats rebuild counts "

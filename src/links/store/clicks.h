@@ -61,6 +61,19 @@ enum stats_dim {
 int	store_rollup_add(struct lz_db *, int64_t link_id, int dim,
 	    int64_t hour, const char *key, size_t keylen, int bot, int64_t n);
 
+/* A row for store_rollup_addv. */
+struct rollup_row {
+	int64_t		 link_id, hour, n;
+	int		 dim, bot;
+	const char	*key;
+	size_t		 keylen;
+};
+
+/* store_rollup_add of rows r[0..n) in one statement (a JSON array; no
+ * two rows of the same hour, dim, key and bot).  0 or -1. */
+int	store_rollup_addv(struct lz_db *, const struct rollup_row *r,
+	    size_t n);
+
 /* ---- the raw clicks, as kept (DESIGN 3.9, 3.10) ----------------------- */
 
 /* Stored clicks of link_id in [from, to), bots too; -1 on error. */
