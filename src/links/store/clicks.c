@@ -19,7 +19,8 @@
 
 enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
     ST_CLICK_BULK, ST_JOURNAL_GET, ST_JOURNAL_SET, ST_JOURNAL_DEL,
-    ST_JOURNAL_LIST, ST_ROLLUP_ADD, ST_ROLLUP_ADDV, ST_VISITOR_ADD, ST_VISITOR_FIRST,
+    ST_JOURNAL_LIST, ST_ROLLUP_ADD, ST_ROLLUP_ADDV, ST_VISITOR_ADD, ST_VISITOR_ADDV,
+    ST_VISITOR_FIRST,
     ST_VISITOR_LAST, ST_STATS_TOTALS, ST_STATS_SERIES, ST_STATS_BREAKDOWN,
     ST_ROLLUP_NEXT_LINK, ST_ROLLUP_NEXT, ST_ROLLUP_CLEAR, ST_VISITOR_CLEAR,
     ST_CLICK_EACH, ST_CLICK_PRUNE, ST_VISITOR_PRUNE, ST_CLICK_RANGE_COUNT,
@@ -44,6 +45,25 @@ enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
 	"CAST(sum(n) AS bigint) FROM r GROUP BY link_id, dim, d, key, bot) AS x WHERE true " \
 	"ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE SET " \
 	"n = click_rollups.n + excluded.n"
+
+/* A visitor-day met again: its clicks summed, the last click's texts
+ * kept. */
+#define VISITOR_SET \
+	"ON CONFLICT (day, link_id, visitor) DO UPDATE SET " \
+	"clicks = click_visitors.clicks + excluded.clicks, " \
+	"last_at = CASE WHEN excluded.last_at >= click_visitors.last_at " \
+	"THEN excluded.last_at ELSE click_visitors.last_at END, " \
+	"variant = CASE WHEN excluded.last_at >= click_visitors.last_at " \
+	"THEN excluded.variant ELSE click_visitors.variant END, " \
+	"suffix = CASE WHEN excluded.last_at >= click_visitors.last_at " \
+	"THEN excluded.suffix ELSE click_visitors.suffix END "
+
+/* The insert of visitor add rows, from r. */
+#define VISITOR_ADDV \
+	"INSERT INTO click_visitors (day, link_id, visitor, first_at, " \
+	"last_at, variant, suffix, clicks) SELECT day, link_id, visitor, " \
+	"first_at, last_at, variant, suffix, clicks FROM r WHERE true " \
+	VISITOR_SET "RETURNING day, link_id, visitor, first_at, clicks"
 
 static const struct lz_sql sql[ST__MAX] = {
 	/* The cap is exact: the count only moves while under it. */
@@ -118,15 +138,26 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_VISITOR_ADD] = { "visitor add",
 	    "INSERT INTO click_visitors (day, link_id, visitor, first_at, "
 	    "last_at, variant, suffix, clicks) VALUES ($1, $2, $3, $4, $5, $6, "
-	    "$7, $8) ON CONFLICT (day, link_id, visitor) DO UPDATE SET "
-	    "clicks = click_visitors.clicks + excluded.clicks, "
-	    "last_at = CASE WHEN excluded.last_at >= click_visitors.last_at "
-	    "THEN excluded.last_at ELSE click_visitors.last_at END, "
-	    "variant = CASE WHEN excluded.last_at >= click_visitors.last_at "
-	    "THEN excluded.variant ELSE click_visitors.variant END, "
-	    "suffix = CASE WHEN excluded.last_at >= click_visitors.last_at "
-	    "THEN excluded.suffix ELSE click_visitors.suffix END "
-	    "RETURNING first_at, clicks" },
+	    "$7, $8) " VISITOR_SET "RETURNING first_at, clicks" },
+	/*
+	 * Visitor add of rows, $1 a JSON array of [day, link id, first,
+	 * last, variant, suffix, clicks], the visitors in $2, $3 bytes
+	 * each in the order of the rows.  dialect: JSON as in click add.
+	 */
+	[ST_VISITOR_ADDV] = { "visitor add rows",
+	    "WITH r AS (SELECT json_extract(value, '$[0]') AS day, "
+	    "json_extract(value, '$[1]') AS link_id, substr($2, key * $3 + 1, "
+	    "$3) AS visitor, json_extract(value, '$[2]') AS first_at, "
+	    "json_extract(value, '$[3]') AS last_at, json_extract(value, "
+	    "'$[4]') AS variant, json_extract(value, '$[5]') AS suffix, "
+	    "json_extract(value, '$[6]') AS clicks FROM json_each($1)) "
+	    VISITOR_ADDV,
+	    "WITH r AS (SELECT (e->>0)::bigint AS day, (e->>1)::bigint AS "
+	    "link_id, substr($2::bytea, ((o - 1) * $3::bigint + 1)::int, "
+	    "$3::bigint::int) AS visitor, (e->>2)::bigint AS first_at, (e->>3)::bigint AS "
+	    "last_at, e->>4 AS variant, e->>5 AS suffix, (e->>6)::bigint AS "
+	    "clicks FROM json_array_elements($1::json) WITH ORDINALITY AS "
+	    "x(e, o)) " VISITOR_ADDV },
 	[ST_VISITOR_FIRST] = { "visitor first",
 	    "UPDATE click_visitors SET first_at = $4 WHERE day = $1 AND "
 	    "link_id = $2 AND visitor = $3" },
@@ -372,6 +403,72 @@ store_visitor_add(struct lz_db *db, int64_t day, int64_t link_id,
 	*old_first = lz_col_i64(st, 0);
 	rc = lz_col_i64(st, 1) == clicks;
 	lz_reset(st);
+	return rc;
+}
+
+struct visitor_fn {
+	void	(*fn)(int64_t, int64_t, const unsigned char *, int64_t,
+		    int64_t, void *);
+	void	 *arg;
+	int	  bad;
+};
+
+static void
+each_visitor(struct lz_stmt *st, void *arg)
+{
+	struct visitor_fn	*f = arg;
+	const unsigned char	*v;
+	size_t			 len;
+
+	v = lz_col_blob(st, 2, &len);
+	if (v == NULL || len != VISITOR_ID_LEN) {
+		f->bad = 1;
+		return;
+	}
+	f->fn(lz_col_i64(st, 0), lz_col_i64(st, 1), v, lz_col_i64(st, 3),
+	    lz_col_i64(st, 4), f->arg);
+}
+
+long
+store_visitor_addv(struct lz_db *db, const struct visitor_row *r, size_t n,
+    void (*fn)(int64_t, int64_t, const unsigned char *, int64_t, int64_t,
+    void *), void *arg)
+{
+	struct visitor_fn	 f = { fn, arg, 0 };
+	struct lz_buf		 ids = LZ_BUF_INIT;
+	json_t			*a, *e;
+	char			*js = NULL;
+	size_t			 i;
+	long			 rc = -1;
+
+	if (n == 0)
+		return 0;
+	a = json_array();
+	for (i = 0; i < n; i++) {
+		e = json_pack("[IIIIssI]", (json_int_t)r[i].day,
+		    (json_int_t)r[i].link_id, (json_int_t)r[i].first_at,
+		    (json_int_t)r[i].last_at, str(r[i].variant),
+		    str(r[i].suffix), (json_int_t)r[i].clicks);
+		if (e == NULL || json_array_append_new(a, e) == -1) {
+			lz_log(LZ_LOG_ERR, "visitor add rows: a text is not "
+			    "UTF-8");
+			goto out;
+		}
+		lz_buf_add(&ids, r[i].visitor, VISITOR_ID_LEN);
+	}
+	if ((js = json_dumps(a, JSON_COMPACT)) != NULL) {
+		const struct lz_val	 v[] = { LZ_TEXT(js),
+		    LZ_BLOB(ids.p, ids.len), LZ_I64(VISITOR_ID_LEN) };
+
+		rc = lz_each(lz_db_stmtv(db, set, ST_VISITOR_ADDV, v,
+		    LZ_NELEM(v)), each_visitor, &f);
+		if (f.bad)
+			rc = -1;
+	}
+out:
+	free(js);
+	json_decref(a);
+	lz_buf_free(&ids);
 	return rc;
 }
 

@@ -109,6 +109,20 @@ int	store_visitor_add(struct lz_db *, int64_t day, int64_t link_id,
 	    const unsigned char *visitor, int64_t first_at, int64_t last_at,
 	    const char *variant, const char *suffix, int64_t clicks,
 	    int64_t *old_first);
+/* A row for store_visitor_addv. */
+struct visitor_row {
+	int64_t			 day, link_id, first_at, last_at, clicks;
+	const unsigned char	*visitor;
+	const char		*variant, *suffix;
+};
+
+/* store_visitor_add of rows r[0..n) in one statement (no two of the same
+ * visitor-day): fn is given each row's key, its first click before the
+ * statement and its clicks after.  Rows, or -1. */
+long	store_visitor_addv(struct lz_db *, const struct visitor_row *r,
+	    size_t n, void (*fn)(int64_t day, int64_t link_id,
+	    const unsigned char *visitor, int64_t old_first, int64_t clicks,
+	    void *), void *arg);
 int	store_visitor_first(struct lz_db *, int64_t day, int64_t link_id,
 	    const unsigned char *visitor, int64_t first_at);
 /*
