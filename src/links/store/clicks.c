@@ -350,37 +350,54 @@ store_rollup_add(struct lz_db *db, int64_t link_id, int dim, int64_t hour,
 	return lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADD, v, LZ_NELEM(v)));
 }
 
+/*
+ * Rows r[0..n) as a JSON array, row(r, i) making the element of row i;
+ * NULL (logged) when one cannot be made (a text not UTF-8).
+ */
+static char *
+rows_json(const void *r, size_t n, json_t *(*row)(const void *, size_t),
+    const char *what)
+{
+	json_t	*a = json_array(), *e;
+	char	*js = NULL;
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if ((e = row(r, i)) == NULL ||
+		    json_array_append_new(a, e) == -1) {
+			lz_log(LZ_LOG_ERR, "%s: a text is not UTF-8", what);
+			goto out;
+		}
+	js = json_dumps(a, JSON_COMPACT);
+out:
+	json_decref(a);
+	return js;
+}
+
+static json_t *
+rollup_json(const void *rows, size_t i)
+{
+	const struct rollup_row	*r = (const struct rollup_row *)rows + i;
+
+	return json_pack("[IIIs%II]", (json_int_t)r->link_id,
+	    (json_int_t)r->dim, (json_int_t)r->hour, r->key, r->keylen,
+	    (json_int_t)r->bot, (json_int_t)r->n);
+}
+
 int
 store_rollup_addv(struct lz_db *db, const struct rollup_row *r, size_t n)
 {
-	json_t		*a, *e;
-	char		*js = NULL;
-	size_t		 i;
-	int		 rc = -1;
+	struct lz_val	 v[] = { LZ_NULLV, LZ_I64(LZ_DAY_MS) };
+	char		*js;
+	int		 rc;
 
 	if (n == 0)
 		return 0;
-	a = json_array();
-	for (i = 0; i < n; i++) {
-		e = json_pack("[IIIs%II]", (json_int_t)r[i].link_id,
-		    (json_int_t)r[i].dim, (json_int_t)r[i].hour, r[i].key,
-		    r[i].keylen, (json_int_t)r[i].bot, (json_int_t)r[i].n);
-		if (e == NULL || json_array_append_new(a, e) == -1) {
-			lz_log(LZ_LOG_ERR, "rollup add rows: a key is not "
-			    "UTF-8");
-			goto out;
-		}
-	}
-	if ((js = json_dumps(a, JSON_COMPACT)) != NULL) {
-		const struct lz_val	 v[] = { LZ_TEXT(js),
-		    LZ_I64(LZ_DAY_MS) };
-
-		rc = lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADDV, v,
-		    LZ_NELEM(v)));
-	}
-out:
+	if ((js = rows_json(r, n, rollup_json, "rollup add rows")) == NULL)
+		return -1;
+	v[0] = (struct lz_val)LZ_TEXT(js);
+	rc = lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADDV, v, LZ_NELEM(v)));
 	free(js);
-	json_decref(a);
 	return rc;
 }
 
@@ -429,6 +446,17 @@ each_visitor(struct lz_stmt *st, void *arg)
 	    lz_col_i64(st, 4), f->arg);
 }
 
+static json_t *
+visitor_json(const void *rows, size_t i)
+{
+	const struct visitor_row *r = (const struct visitor_row *)rows + i;
+
+	return json_pack("[IIIIssI]", (json_int_t)r->day,
+	    (json_int_t)r->link_id, (json_int_t)r->first_at,
+	    (json_int_t)r->last_at, str(r->variant), str(r->suffix),
+	    (json_int_t)r->clicks);
+}
+
 long
 store_visitor_addv(struct lz_db *db, const struct visitor_row *r, size_t n,
     void (*fn)(int64_t, int64_t, const unsigned char *, int64_t, int64_t,
@@ -436,40 +464,26 @@ store_visitor_addv(struct lz_db *db, const struct visitor_row *r, size_t n,
 {
 	struct visitor_fn	 f = { fn, arg, 0 };
 	struct lz_buf		 ids = LZ_BUF_INIT;
-	json_t			*a, *e;
-	char			*js = NULL;
+	struct lz_val		 v[] = { LZ_NULLV, LZ_NULLV,
+	    LZ_I64(VISITOR_ID_LEN) };
+	char			*js;
 	size_t			 i;
-	long			 rc = -1;
+	long			 rc;
 
 	if (n == 0)
 		return 0;
-	a = json_array();
-	for (i = 0; i < n; i++) {
-		e = json_pack("[IIIIssI]", (json_int_t)r[i].day,
-		    (json_int_t)r[i].link_id, (json_int_t)r[i].first_at,
-		    (json_int_t)r[i].last_at, str(r[i].variant),
-		    str(r[i].suffix), (json_int_t)r[i].clicks);
-		if (e == NULL || json_array_append_new(a, e) == -1) {
-			lz_log(LZ_LOG_ERR, "visitor add rows: a text is not "
-			    "UTF-8");
-			goto out;
-		}
+	if ((js = rows_json(r, n, visitor_json, "visitor add rows")) == NULL)
+		return -1;
+	/* The visitors, bytes, apart: JSON holds text. */
+	for (i = 0; i < n; i++)
 		lz_buf_add(&ids, r[i].visitor, VISITOR_ID_LEN);
-	}
-	if ((js = json_dumps(a, JSON_COMPACT)) != NULL) {
-		const struct lz_val	 v[] = { LZ_TEXT(js),
-		    LZ_BLOB(ids.p, ids.len), LZ_I64(VISITOR_ID_LEN) };
-
-		rc = lz_each(lz_db_stmtv(db, set, ST_VISITOR_ADDV, v,
-		    LZ_NELEM(v)), each_visitor, &f);
-		if (f.bad)
-			rc = -1;
-	}
-out:
+	v[0] = (struct lz_val)LZ_TEXT(js);
+	v[1] = (struct lz_val)LZ_BLOB(ids.p, ids.len);
+	rc = lz_each(lz_db_stmtv(db, set, ST_VISITOR_ADDV, v, LZ_NELEM(v)),
+	    each_visitor, &f);
 	free(js);
-	json_decref(a);
 	lz_buf_free(&ids);
-	return rc;
+	return f.bad ? -1 : rc;
 }
 
 int
