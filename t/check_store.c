@@ -18,13 +18,17 @@
 
 #include "db.h"
 #include "link.h"
+#include "lztime.h"
 #include "pstore.h"
+#include "rollup.h"
 #include "store/accounts.h"
 #include "store/admin.h"
+#include "store/clicks.h"
 #include "store/copy.h"
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
+#include "visit/click.h"
 
 static char	 dir[64];
 static const char *pg_uri;	/* $LZ_TEST_PG */
@@ -309,7 +313,8 @@ links_teardown(void)
  * "$1 - 60000" or "$1 = 0" an int, which a time or an id outgrows.  Every
  * integer of the schema is a bigint, so no parameter may be an int.
  */
-enum { L_INT_PARAMS, L_TABLES, L_COLUMNS, L__MAX };
+enum { L_INT_PARAMS, L_TABLES, L_COLUMNS, L_ROLLUP_N, L_FIRST_AT,
+    L__MAX };
 
 static const struct lz_sql lsql[L__MAX] = {
 	[L_INT_PARAMS] = { "int parameters", "SELECT ''",
@@ -325,6 +330,10 @@ static const struct lz_sql lsql[L__MAX] = {
 	[L_COLUMNS] = { "columns", "SELECT count(*) FROM pragma_table_info($1)",
 	    "SELECT count(*) FROM information_schema.columns WHERE "
 	    "table_schema = current_schema() AND table_name = $1" },
+	[L_ROLLUP_N] = { "rollup n", "SELECT coalesce(sum(n), 0) FROM "
+	    "click_rollups WHERE dim = $1 AND span = 1 AND at = $2" },
+	[L_FIRST_AT] = { "first at", "SELECT first_at FROM click_visitors "
+	    "WHERE visitor = $1" },
 };
 
 static struct lz_sqlset lset = LZ_SQLSET("links test", lsql);
@@ -409,6 +418,86 @@ START_TEST(links_copy_tables)
 		    (long long)n, store_tables[t].ncols);
 		ck_assert_int_eq(store_table_count(&ldb, t), 0);
 	}
+}
+END_TEST
+
+/* A batch of clicks at[0..n) by visitors who[0..n) through rollup.c. */
+static void
+rollup_batch(int64_t link, const int64_t *at, const char *who, size_t n)
+{
+	struct rollup	 ru;
+	struct click	 c;
+	size_t		 i;
+
+	memset(&ru, 0, sizeof(ru));
+	for (i = 0; i < n; i++) {
+		memset(&c, 0, sizeof(c));
+		c.link_id = link;
+		c.at = at[i];
+		c.suffix = c.referrer = c.variant = "";
+		c.device = "desktop";
+		c.os = "linux";
+		c.browser = "firefox";
+		memset(c.visitor, who[i], sizeof(c.visitor));
+		rollup_click(&ru, &c, "");
+	}
+	ck_assert_int_eq(lz_db_begin(&ldb), 0);
+	ck_assert_int_eq(rollup_write(&ldb, &ru, at[0], 0), 0);
+	ck_assert_int_eq(lz_db_commit(&ldb), 0);
+	rollup_free(&ru);
+}
+
+static int64_t
+rollup_n(int dim, int64_t hour)
+{
+	const struct lz_val	 v[] = { LZ_I64(dim), LZ_I64(hour) };
+	int64_t			 n;
+
+	ck_assert_int_eq(lz_one_i64(lz_db_stmtv(&ldb, &lset, L_ROLLUP_N, v,
+	    LZ_NELEM(v)), &n), 1);
+	return n;
+}
+
+static int64_t
+first_at(char who)
+{
+	unsigned char	 id[VISITOR_ID_LEN];
+	struct lz_val	 v = LZ_BLOB(id, sizeof(id));
+	int64_t		 at;
+
+	memset(id, who, sizeof(id));
+	ck_assert_int_eq(lz_one_i64(lz_db_stmtv(&ldb, &lset, L_FIRST_AT, &v,
+	    1), &at), 1);
+	return at;
+}
+
+/*
+ * A visitor-day counts once, in the hour of its first click, when an
+ * earlier click comes in a later batch too (one statement a row on
+ * SQLite, one a batch on PostgreSQL: the same counts).
+ */
+START_TEST(links_rollup_late)
+{
+	int64_t		 link, day = lz_now_ms() / LZ_DAY_MS * LZ_DAY_MS;
+	int64_t		 h9 = day + 9 * LZ_HOUR_MS, h10 = day + 10 * LZ_HOUR_MS;
+	const int64_t	 b1[] = { h10 + 1800000 }, b2[] = { h9 + 900000,
+	    h10 + 60000, h10 + 120000 }, b3[] = { h10 + 5000 };
+
+	link = add_link(store_account_add(&ldb, "a@example.com", "pro", NULL,
+	    1000), "late");
+	rollup_batch(link, b1, "V", 1);
+	ck_assert_int_eq(rollup_n(ROLLUP_VISITORS, h10), 1);
+	rollup_batch(link, b2, "VWW", 3);	/* V earlier, W new */
+	ck_assert_int_eq(rollup_n(ROLLUP_VISITORS, h9), 1);
+	ck_assert_int_eq(rollup_n(ROLLUP_VISITORS, h10), 1);
+	ck_assert_int_eq(rollup_n(ROLLUP_ALL, h10), 3);
+	ck_assert_int_eq(first_at('V'), b2[0]);
+	ck_assert_int_eq(first_at('W'), b2[1]);
+	rollup_batch(link, b3, "W", 1);		/* W earlier, same hour */
+	ck_assert_int_eq(rollup_n(ROLLUP_VISITORS, h10), 1);
+	ck_assert_int_eq(first_at('W'), b3[0]);
+	ck_assert_int_eq(rollup_n(ROLLUP_ALL, h10), 4);
+	ck_assert_int_eq(rollup_n(ROLLUP_ALL, h9), 1);
 }
 END_TEST
 
@@ -657,6 +746,7 @@ main(void)
 		tcase_add_test(t, links_account_any);
 		tcase_add_test(t, links_search);
 		tcase_add_test(t, links_update_revision);
+		tcase_add_test(t, links_rollup_late);
 		if (!pg)	/* SQLite's way of changing a table */
 			tcase_add_test(t, links_migration_keeps_webhooks);
 		suite_add_tcase(s, t);

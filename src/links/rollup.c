@@ -39,7 +39,12 @@ struct ru_entry {
 	int64_t		 first, last;	/* a visit's first and last */
 	size_t		 texts;		/* in bytes: the last click's
 					   "variant\0suffix\0" */
+	int64_t		 old;		/* a visit's first click stored
+					   before (store_visitor_addv) */
+	int		 answer;	/* and A_NEW or A_OLD, 0 none */
 };
+
+enum { A_NEW = 1, A_OLD };
 
 _Static_assert(sizeof(((struct rollup *)0)->key) ==
     crypto_shorthash_KEYBYTES, "a rollup holds a SipHash key");
@@ -222,36 +227,21 @@ add_visitor(struct rollup *ru, int64_t link_id, int64_t at, int64_t n)
 }
 
 /*
- * The visitor-day of entry i: counted once, in the hour of its first
- * click, against what click_visitors knows of it when its day is kept
- * there; from memory when ru holds the whole day (whole).  1 counted, 0
- * past the horizon, -1.
+ * The visitor-day of entry i written to click_visitors, where its first
+ * click was old before (a new row: isnew): counted once, in the hour of
+ * its first click.  1, or -1.
  */
 static int
-write_visit(struct lz_db *db, struct rollup *ru, size_t i, int64_t horizon,
-    int whole)
+visit_written(struct lz_db *db, struct rollup *ru, size_t i, int64_t old,
+    int isnew)
 {
 	const unsigned char	*id = ident(ru, &ru->e[i]);
-	const char		*variant, *suffix;
-	int64_t			 link_id, day, first, last, old;
-	int			 rc;
+	int64_t			 link_id = get64(id + 1), day = get64(id + 9);
+	int64_t			 first = ru->e[i].first;
 
-	link_id = get64(id + 1);
-	day = get64(id + 9);
-	first = ru->e[i].first;
-	last = ru->e[i].last;
-	if (day < horizon) {
-		if (whole)
-			add_visitor(ru, link_id, first, 1);
-		return whole;
-	}
-	variant = ru->bytes.p + ru->e[i].texts;
-	suffix = variant + strlen(variant) + 1;
-	if ((rc = store_visitor_add(db, day, link_id, id + ID_HEAD, first,
-	    last, variant, suffix, ru->e[i].n, &old)) != 0) {
-		if (rc == 1)
-			add_visitor(ru, link_id, first, 1);
-		return rc;
+	if (isnew) {
+		add_visitor(ru, link_id, first, 1);
+		return 1;
 	}
 	if (first >= old)
 		return 1;
@@ -266,36 +256,161 @@ write_visit(struct lz_db *db, struct rollup *ru, size_t i, int64_t horizon,
 	return 1;
 }
 
+/*
+ * The visitor-day of entry i, past the horizon (day < horizon): counted
+ * from memory when ru holds the whole day (whole).  1 counted, 0 not.
+ */
+static int
+visit_past(struct rollup *ru, size_t i, int whole)
+{
+	if (whole)
+		add_visitor(ru, get64(ident(ru, &ru->e[i]) + 1),
+		    ru->e[i].first, 1);
+	return whole;
+}
+
+/* The visitor-day of entry i, one statement: 1 counted, 0 past the
+ * horizon, -1. */
+static int
+write_visit(struct lz_db *db, struct rollup *ru, size_t i, int64_t horizon,
+    int whole)
+{
+	const unsigned char	*id = ident(ru, &ru->e[i]);
+	const char		*variant, *suffix;
+	int64_t			 old;
+	int			 rc;
+
+	if (get64(id + 9) < horizon)
+		return visit_past(ru, i, whole);
+	variant = ru->bytes.p + ru->e[i].texts;
+	suffix = variant + strlen(variant) + 1;
+	if ((rc = store_visitor_add(db, get64(id + 9), get64(id + 1),
+	    id + ID_HEAD, ru->e[i].first, ru->e[i].last, variant, suffix,
+	    ru->e[i].n, &old)) == -1)
+		return -1;
+	return visit_written(db, ru, i, old, rc);
+}
+
+/* What click_visitors answers of a visitor-day, kept in its entry. */
+static void
+visit_answer(int64_t day, int64_t link_id, const unsigned char *visitor,
+    int64_t old, int64_t clicks, void *arg)
+{
+	struct rollup	*ru = arg;
+	size_t		 i;
+
+	id_head(ru, K_VISIT, link_id, day);
+	lz_buf_add(&ru->id, visitor, VISITOR_ID_LEN);
+	i = find(ru);
+	ru->e[i].old = old;
+	ru->e[i].answer = clicks == ru->e[i].n ? A_NEW : A_OLD;
+}
+
+/*
+ * The visitor-days of entries [0, n), in one statement: what it answers
+ * is kept in the entries (visit_answer), then counted.  Those past the
+ * horizon add to *late when not counted.  0 or -1.
+ */
+static int
+write_visits(struct lz_db *db, struct rollup *ru, size_t n, int64_t horizon,
+    int whole, long *late)
+{
+	const unsigned char	*id;
+	struct visitor_row	*r;
+	const char		*variant;
+	size_t			 i, nr = 0;
+	long			 rc;
+
+	r = xreallocarray(NULL, n + 1, sizeof(*r));
+	for (i = 0; i < n; i++) {
+		id = ident(ru, &ru->e[i]);
+		ru->e[i].answer = 0;
+		if (id[0] != K_VISIT || get64(id + 9) < horizon)
+			continue;
+		variant = ru->bytes.p + ru->e[i].texts;
+		r[nr++] = (struct visitor_row){ .day = get64(id + 9),
+		    .link_id = get64(id + 1), .visitor = id + ID_HEAD,
+		    .first_at = ru->e[i].first, .last_at = ru->e[i].last,
+		    .variant = variant, .suffix = variant +
+		    strlen(variant) + 1, .clicks = ru->e[i].n };
+	}
+	rc = store_visitor_addv(db, r, nr, visit_answer, ru);
+	free(r);
+	if (rc != (long)nr)
+		return -1;
+	for (i = 0; i < n; i++) {
+		id = ident(ru, &ru->e[i]);
+		if (id[0] != K_VISIT)
+			continue;
+		if (get64(id + 9) < horizon)
+			*late += !visit_past(ru, i, whole);
+		else if (ru->e[i].answer == 0 || visit_written(db, ru, i,
+		    ru->e[i].old, ru->e[i].answer == A_NEW) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Each hour's row with its day's: one statement a row on SQLite (in
+ * process, it costs little), all rows in one on PostgreSQL (a round trip
+ * a statement).  0 or -1.
+ */
+static int
+write_rows(struct lz_db *db, struct rollup *ru)
+{
+	const unsigned char	*id;
+	struct rollup_row	 one, *r, *w;
+	size_t			 i, n = 0;
+	int			 rc = 0, bulk = !lz_db_is_sqlite(db);
+
+	r = bulk ? xreallocarray(NULL, ru->n + 1, sizeof(*r)) : NULL;
+	for (i = 0; i < ru->n && rc == 0; i++) {
+		id = ident(ru, &ru->e[i]);
+		if (id[0] != K_HOUR || ru->e[i].n == 0)
+			continue;
+		w = bulk ? &r[n++] : &one;
+		*w = (struct rollup_row){ .link_id = get64(id + 1),
+		    .dim = id[ID_HEAD], .hour = get64(id + 9),
+		    .key = (const char *)id + ID_HEAD + 2,
+		    .keylen = ru->e[i].len - ID_HEAD - 2,
+		    .bot = id[ID_HEAD + 1], .n = ru->e[i].n };
+		if (!bulk)
+			rc = store_rollup_add(db, w->link_id, w->dim, w->hour,
+			    w->key, w->keylen, w->bot, w->n);
+	}
+	if (rc == 0 && n > 0)
+		rc = store_rollup_addv(db, r, n);
+	free(r);
+	return rc;
+}
+
 int
 rollup_write(struct lz_db *db, struct rollup *ru, int64_t now, int whole)
 {
-	const unsigned char	*id;
 	int64_t			 horizon;
 	size_t			 i, nvisits;
 	long			 late = 0;
 	int			 rc;
 
 	horizon = now / LZ_DAY_MS - (CLICK_VISITOR_DAYS - 1);
-	/* Visitors first: they add to the hours' rows. */
+	/* Visitors first: they add to the hours' rows.  As the rows,
+	 * one statement each on SQLite, all in one on PostgreSQL. */
 	nvisits = ru->n;
-	for (i = 0; i < nvisits; i++) {
-		if (ident(ru, &ru->e[i])[0] != K_VISIT)
-			continue;
-		if ((rc = write_visit(db, ru, i, horizon, whole)) == -1)
+	if (!lz_db_is_sqlite(db)) {
+		if (write_visits(db, ru, nvisits, horizon, whole, &late) == -1)
 			goto fail;
-		late += rc == 0;
-	}
-	/* Each hour's row with its day's, in one statement. */
-	for (i = 0; i < ru->n; i++) {
-		id = ident(ru, &ru->e[i]);
-		if (id[0] != K_HOUR || ru->e[i].n == 0)
-			continue;
-		if (store_rollup_add(db, get64(id + 1), id[ID_HEAD],
-		    get64(id + 9), (const char *)id + ID_HEAD + 2,
-		    ru->e[i].len - ID_HEAD - 2, id[ID_HEAD + 1],
-		    ru->e[i].n) == -1)
-			goto fail;
-	}
+	} else
+		for (i = 0; i < nvisits; i++) {
+			if (ident(ru, &ru->e[i])[0] != K_VISIT)
+				continue;
+			if ((rc = write_visit(db, ru, i, horizon,
+			    whole)) == -1)
+				goto fail;
+			late += rc == 0;
+		}
+	if (write_rows(db, ru) == -1)
+		goto fail;
 	if (late > 0)
 		lz_log(LZ_LOG_WARN, "rollups: %ld visitor-days of clicks more "
 		    "than %d days old not counted (lzctl stats rebuild counts "

@@ -4,9 +4,13 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "db.h"
+#include "log.h"
 #include "lztime.h"
 #include "store/clicks.h"
 #include "store/store.h"
@@ -15,7 +19,8 @@
 
 enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
     ST_CLICK_BULK, ST_JOURNAL_GET, ST_JOURNAL_SET, ST_JOURNAL_DEL,
-    ST_JOURNAL_LIST, ST_ROLLUP_ADD, ST_VISITOR_ADD, ST_VISITOR_FIRST,
+    ST_JOURNAL_LIST, ST_ROLLUP_ADD, ST_ROLLUP_ADDV, ST_VISITOR_ADD, ST_VISITOR_ADDV,
+    ST_VISITOR_FIRST,
     ST_VISITOR_LAST, ST_STATS_TOTALS, ST_STATS_SERIES, ST_STATS_BREAKDOWN,
     ST_ROLLUP_NEXT_LINK, ST_ROLLUP_NEXT, ST_ROLLUP_CLEAR, ST_VISITOR_CLEAR,
     ST_CLICK_EACH, ST_CLICK_PRUNE, ST_VISITOR_PRUNE, ST_CLICK_RANGE_COUNT,
@@ -31,6 +36,34 @@ enum { ST_CLICK_COUNT, ST_CLICK_LOCK, ST_CLICK_ADD, ST_CLICK_INSERT,
 #define PARTS(cols, cond)	STORE_PARTS("click_rollups", cols, cond)
 #define FIRST(col, table, cond)	STORE_FIRST(col, table, cond)
 #define NEXT_ROW(table, d)	STORE_NEXT_ROLLUP(table, d)
+
+/* The insert of rollup add rows, from r. */
+#define ROLLUP_ADDV \
+	"INSERT INTO click_rollups (link_id, dim, span, at, key, bot, n) " \
+	"SELECT * FROM (SELECT link_id, dim, 1, at, key, bot, n FROM r " \
+	"UNION ALL SELECT link_id, dim, 24, at / $2 * $2 AS d, key, bot, " \
+	"CAST(sum(n) AS bigint) FROM r GROUP BY link_id, dim, d, key, bot) AS x WHERE true " \
+	"ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE SET " \
+	"n = click_rollups.n + excluded.n"
+
+/* A visitor-day met again: its clicks summed, the last click's texts
+ * kept. */
+#define VISITOR_SET \
+	"ON CONFLICT (day, link_id, visitor) DO UPDATE SET " \
+	"clicks = click_visitors.clicks + excluded.clicks, " \
+	"last_at = CASE WHEN excluded.last_at >= click_visitors.last_at " \
+	"THEN excluded.last_at ELSE click_visitors.last_at END, " \
+	"variant = CASE WHEN excluded.last_at >= click_visitors.last_at " \
+	"THEN excluded.variant ELSE click_visitors.variant END, " \
+	"suffix = CASE WHEN excluded.last_at >= click_visitors.last_at " \
+	"THEN excluded.suffix ELSE click_visitors.suffix END "
+
+/* The insert of visitor add rows, from r. */
+#define VISITOR_ADDV \
+	"INSERT INTO click_visitors (day, link_id, visitor, first_at, " \
+	"last_at, variant, suffix, clicks) SELECT day, link_id, visitor, " \
+	"first_at, last_at, variant, suffix, clicks FROM r WHERE true " \
+	VISITOR_SET "RETURNING day, link_id, visitor, first_at, clicks"
 
 static const struct lz_sql sql[ST__MAX] = {
 	/* The cap is exact: the count only moves while under it. */
@@ -81,6 +114,21 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE SET "
 	    "n = click_rollups.n + excluded.n" },
 	/*
+	 * Rows of hours, $1 a JSON array of [link id, dim, hour, key, bot,
+	 * n], each with its day's ($2 ms), summed per day: one statement
+	 * must not touch a row twice.  dialect: JSON as in click add.
+	 */
+	[ST_ROLLUP_ADDV] = { "rollup add rows",
+	    "WITH r AS (SELECT json_extract(value, '$[0]') AS link_id, "
+	    "json_extract(value, '$[1]') AS dim, json_extract(value, '$[2]') "
+	    "AS at, json_extract(value, '$[3]') AS key, json_extract(value, "
+	    "'$[4]') AS bot, json_extract(value, '$[5]') AS n FROM "
+	    "json_each($1)) " ROLLUP_ADDV,
+	    "WITH r AS (SELECT (e->>0)::bigint AS link_id, (e->>1)::bigint "
+	    "AS dim, (e->>2)::bigint AS at, e->>3 AS key, (e->>4)::bigint "
+	    "AS bot, (e->>5)::bigint AS n FROM json_array_elements($1::json) "
+	    "AS e) " ROLLUP_ADDV },
+	/*
 	 * The first click stays (the caller moves it back, store.h), so
 	 * what comes back is the row's first click before this batch, and
 	 * its clicks: the batch's alone when the row is new.  The last
@@ -90,15 +138,26 @@ static const struct lz_sql sql[ST__MAX] = {
 	[ST_VISITOR_ADD] = { "visitor add",
 	    "INSERT INTO click_visitors (day, link_id, visitor, first_at, "
 	    "last_at, variant, suffix, clicks) VALUES ($1, $2, $3, $4, $5, $6, "
-	    "$7, $8) ON CONFLICT (day, link_id, visitor) DO UPDATE SET "
-	    "clicks = click_visitors.clicks + excluded.clicks, "
-	    "last_at = CASE WHEN excluded.last_at >= click_visitors.last_at "
-	    "THEN excluded.last_at ELSE click_visitors.last_at END, "
-	    "variant = CASE WHEN excluded.last_at >= click_visitors.last_at "
-	    "THEN excluded.variant ELSE click_visitors.variant END, "
-	    "suffix = CASE WHEN excluded.last_at >= click_visitors.last_at "
-	    "THEN excluded.suffix ELSE click_visitors.suffix END "
-	    "RETURNING first_at, clicks" },
+	    "$7, $8) " VISITOR_SET "RETURNING first_at, clicks" },
+	/*
+	 * Visitor add of rows, $1 a JSON array of [day, link id, first,
+	 * last, variant, suffix, clicks], the visitors in $2, $3 bytes
+	 * each in the order of the rows.  dialect: JSON as in click add.
+	 */
+	[ST_VISITOR_ADDV] = { "visitor add rows",
+	    "WITH r AS (SELECT json_extract(value, '$[0]') AS day, "
+	    "json_extract(value, '$[1]') AS link_id, substr($2, key * $3 + 1, "
+	    "$3) AS visitor, json_extract(value, '$[2]') AS first_at, "
+	    "json_extract(value, '$[3]') AS last_at, json_extract(value, "
+	    "'$[4]') AS variant, json_extract(value, '$[5]') AS suffix, "
+	    "json_extract(value, '$[6]') AS clicks FROM json_each($1)) "
+	    VISITOR_ADDV,
+	    "WITH r AS (SELECT (e->>0)::bigint AS day, (e->>1)::bigint AS "
+	    "link_id, substr($2::bytea, ((o - 1) * $3::bigint + 1)::int, "
+	    "$3::bigint::int) AS visitor, (e->>2)::bigint AS first_at, (e->>3)::bigint AS "
+	    "last_at, e->>4 AS variant, e->>5 AS suffix, (e->>6)::bigint AS "
+	    "clicks FROM json_array_elements($1::json) WITH ORDINALITY AS "
+	    "x(e, o)) " VISITOR_ADDV },
 	[ST_VISITOR_FIRST] = { "visitor first",
 	    "UPDATE click_visitors SET first_at = $4 WHERE day = $1 AND "
 	    "link_id = $2 AND visitor = $3" },
@@ -291,6 +350,57 @@ store_rollup_add(struct lz_db *db, int64_t link_id, int dim, int64_t hour,
 	return lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADD, v, LZ_NELEM(v)));
 }
 
+/*
+ * Rows r[0..n) as a JSON array, row(r, i) making the element of row i;
+ * NULL (logged) when one cannot be made (a text not UTF-8).
+ */
+static char *
+rows_json(const void *r, size_t n, json_t *(*row)(const void *, size_t),
+    const char *what)
+{
+	json_t	*a = json_array(), *e;
+	char	*js = NULL;
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if ((e = row(r, i)) == NULL ||
+		    json_array_append_new(a, e) == -1) {
+			lz_log(LZ_LOG_ERR, "%s: a text is not UTF-8", what);
+			goto out;
+		}
+	js = json_dumps(a, JSON_COMPACT);
+out:
+	json_decref(a);
+	return js;
+}
+
+static json_t *
+rollup_json(const void *rows, size_t i)
+{
+	const struct rollup_row	*r = (const struct rollup_row *)rows + i;
+
+	return json_pack("[IIIs%II]", (json_int_t)r->link_id,
+	    (json_int_t)r->dim, (json_int_t)r->hour, r->key, r->keylen,
+	    (json_int_t)r->bot, (json_int_t)r->n);
+}
+
+int
+store_rollup_addv(struct lz_db *db, const struct rollup_row *r, size_t n)
+{
+	struct lz_val	 v[] = { LZ_NULLV, LZ_I64(LZ_DAY_MS) };
+	char		*js;
+	int		 rc;
+
+	if (n == 0)
+		return 0;
+	if ((js = rows_json(r, n, rollup_json, "rollup add rows")) == NULL)
+		return -1;
+	v[0] = (struct lz_val)LZ_TEXT(js);
+	rc = lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADDV, v, LZ_NELEM(v)));
+	free(js);
+	return rc;
+}
+
 int
 store_visitor_add(struct lz_db *db, int64_t day, int64_t link_id,
     const unsigned char *visitor, int64_t first_at, int64_t last_at,
@@ -311,6 +421,69 @@ store_visitor_add(struct lz_db *db, int64_t day, int64_t link_id,
 	rc = lz_col_i64(st, 1) == clicks;
 	lz_reset(st);
 	return rc;
+}
+
+struct visitor_fn {
+	void	(*fn)(int64_t, int64_t, const unsigned char *, int64_t,
+		    int64_t, void *);
+	void	 *arg;
+	int	  bad;
+};
+
+static void
+each_visitor(struct lz_stmt *st, void *arg)
+{
+	struct visitor_fn	*f = arg;
+	const unsigned char	*v;
+	size_t			 len;
+
+	v = lz_col_blob(st, 2, &len);
+	if (v == NULL || len != VISITOR_ID_LEN) {
+		f->bad = 1;
+		return;
+	}
+	f->fn(lz_col_i64(st, 0), lz_col_i64(st, 1), v, lz_col_i64(st, 3),
+	    lz_col_i64(st, 4), f->arg);
+}
+
+static json_t *
+visitor_json(const void *rows, size_t i)
+{
+	const struct visitor_row *r = (const struct visitor_row *)rows + i;
+
+	return json_pack("[IIIIssI]", (json_int_t)r->day,
+	    (json_int_t)r->link_id, (json_int_t)r->first_at,
+	    (json_int_t)r->last_at, str(r->variant), str(r->suffix),
+	    (json_int_t)r->clicks);
+}
+
+long
+store_visitor_addv(struct lz_db *db, const struct visitor_row *r, size_t n,
+    void (*fn)(int64_t, int64_t, const unsigned char *, int64_t, int64_t,
+    void *), void *arg)
+{
+	struct visitor_fn	 f = { fn, arg, 0 };
+	struct lz_buf		 ids = LZ_BUF_INIT;
+	struct lz_val		 v[] = { LZ_NULLV, LZ_NULLV,
+	    LZ_I64(VISITOR_ID_LEN) };
+	char			*js;
+	size_t			 i;
+	long			 rc;
+
+	if (n == 0)
+		return 0;
+	if ((js = rows_json(r, n, visitor_json, "visitor add rows")) == NULL)
+		return -1;
+	/* The visitors, bytes, apart: JSON holds text. */
+	for (i = 0; i < n; i++)
+		lz_buf_add(&ids, r[i].visitor, VISITOR_ID_LEN);
+	v[0] = (struct lz_val)LZ_TEXT(js);
+	v[1] = (struct lz_val)LZ_BLOB(ids.p, ids.len);
+	rc = lz_each(lz_db_stmtv(db, set, ST_VISITOR_ADDV, v, LZ_NELEM(v)),
+	    each_visitor, &f);
+	free(js);
+	lz_buf_free(&ids);
+	return f.bad ? -1 : rc;
 }
 
 int

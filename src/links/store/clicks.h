@@ -61,6 +61,19 @@ enum stats_dim {
 int	store_rollup_add(struct lz_db *, int64_t link_id, int dim,
 	    int64_t hour, const char *key, size_t keylen, int bot, int64_t n);
 
+/* A row for store_rollup_addv. */
+struct rollup_row {
+	int64_t		 link_id, hour, n;
+	int		 dim, bot;
+	const char	*key;
+	size_t		 keylen;
+};
+
+/* store_rollup_add of rows r[0..n) in one statement (a JSON array; no
+ * two rows of the same hour, dim, key and bot).  0 or -1. */
+int	store_rollup_addv(struct lz_db *, const struct rollup_row *r,
+	    size_t n);
+
 /* ---- the raw clicks, as kept (DESIGN 3.9, 3.10) ----------------------- */
 
 /* Stored clicks of link_id in [from, to), bots too; -1 on error. */
@@ -96,6 +109,20 @@ int	store_visitor_add(struct lz_db *, int64_t day, int64_t link_id,
 	    const unsigned char *visitor, int64_t first_at, int64_t last_at,
 	    const char *variant, const char *suffix, int64_t clicks,
 	    int64_t *old_first);
+/* A row for store_visitor_addv. */
+struct visitor_row {
+	int64_t			 day, link_id, first_at, last_at, clicks;
+	const unsigned char	*visitor;
+	const char		*variant, *suffix;
+};
+
+/* store_visitor_add of rows r[0..n) in one statement (no two of the same
+ * visitor-day): fn is given each row's key, its first click before the
+ * statement and its clicks after.  Rows, or -1. */
+long	store_visitor_addv(struct lz_db *, const struct visitor_row *r,
+	    size_t n, void (*fn)(int64_t day, int64_t link_id,
+	    const unsigned char *visitor, int64_t old_first, int64_t clicks,
+	    void *), void *arg);
 int	store_visitor_first(struct lz_db *, int64_t day, int64_t link_id,
 	    const unsigned char *visitor, int64_t first_at);
 /*
