@@ -102,9 +102,10 @@ scope_pair(const char *addr, const char *email, char *out, size_t len)
 
 /*
  * Takes a try of scope: a failure is recorded before the password is
- * checked and counted with every other, so that tries made at once see
- * each other and, on either engine, no more than the limit get through
- * however many run together (DESIGN 3.11).  limit failures within
+ * checked and counted with every other, in one transaction that holds
+ * the scope's failures, so that of tries made at once exactly the limit
+ * get through on either engine, however many run together (DESIGN
+ * 3.11).  limit failures within
  * login_window lock scope until the oldest of them leaves the window, and
  * the window doubles with every further limit failures of the day (up to
  * a day): back-off for whoever keeps guessing.  Locked, the try is given
@@ -114,33 +115,45 @@ scope_pair(const char *addr, const char *email, char *out, size_t len)
 static int
 take_try(struct lz_req *r, const char *scope, long long limit)
 {
+	struct lz_db	*db = &links.db;
 	int64_t		 window = links.conf->login_window * 1000, nth, unused;
 	long long	 n, wait;
 	int		 k;
 
-	if (store_login_fail_add(&links.db, scope, r->now_ms) == -1 ||
-	    (n = store_login_fail_count(&links.db, scope, r->now_ms -
+	/* One step for the scope's tries: else two at once each count
+	 * the other's and both are refused. */
+	if (lz_db_begin(db) == -1)
+		goto fail;
+	if (store_login_fail_lock(db, scope) == -1 ||
+	    store_login_fail_add(db, scope, r->now_ms) == -1 ||
+	    (n = store_login_fail_count(db, scope, r->now_ms -
 	    FAIL_KEEP_MS, &unused)) < 1)
 		goto fail;
 	if (--n < limit)	/* the others */
-		return 0;
+		goto taken;
 	for (k = 1; k < n / limit && window < FAIL_KEEP_MS; k++)
 		window *= 2;
 	if (window > FAIL_KEEP_MS)
 		window = FAIL_KEEP_MS;
 	/* The limit-th newest of the others: this try is the newest. */
-	if (store_login_fail_nth(&links.db, scope, limit + 1, &nth) == -1)
+	if (store_login_fail_nth(db, scope, limit + 1, &nth) == -1)
 		goto fail;
 	if (nth + window <= r->now_ms)
-		return 0;
-	if (store_login_fail_give_back(&links.db, scope, r->now_ms) == -1)
+		goto taken;
+	if (store_login_fail_give_back(db, scope, r->now_ms) == -1 ||
+	    lz_db_commit(db) == -1)
 		goto fail;
 	wait = (nth + window - r->now_ms + 999) / 1000;
 	lz_resp_header(r, "Retry-After", "%lld", wait);
 	lz_resp_error(r, 429, "too_many_attempts", NULL, "Too many failed "
 	    "attempts; try again in %lld seconds.", wait);
 	return -1;
+taken:
+	if (lz_db_commit(db) == -1)
+		goto fail;
+	return 0;
 fail:
+	lz_db_rollback(db);
 	lz_resp_error(r, 500, "internal_error", NULL, "The sign-in could not "
 	    "be checked.");
 	return -1;

@@ -14,7 +14,8 @@
 enum { ST_SESSION_ADD, ST_SESSION_GET, ST_SESSION_TOUCH, ST_SESSION_DELETE,
     ST_SESSION_DELETE_OTHERS, ST_SESSION_PURGE, ST_LOGIN_FAIL_ADD,
     ST_LOGIN_FAIL_COUNT, ST_LOGIN_FAIL_CLEAR, ST_LOGIN_FAIL_PURGE,
-    ST_LOGIN_FAIL_NTH, ST_LOGIN_FAIL_GIVE_BACK, ST_PWTRY_TAKE, ST_PWTRY_GET, ST_PWTRY_GIVE_BACK,
+    ST_LOGIN_FAIL_NTH, ST_LOGIN_FAIL_GIVE_BACK, ST_LOGIN_FAIL_LOCK,
+    ST_PWTRY_TAKE, ST_PWTRY_GET, ST_PWTRY_GIVE_BACK,
     ST_PWTRY_PURGE, ST_PWTRY_LINK_TAKE, ST_PWTRY_LINK_GET,
     ST_PWTRY_LINK_GIVE_BACK, ST_PWTRY_LINK_PURGE, ST__MAX };
 
@@ -53,6 +54,16 @@ static const struct lz_sql sql[ST__MAX] = {
 	    "login_failures WHERE scope = $1 AND at = $2 LIMIT 1)",
 	    "DELETE FROM login_failures WHERE ctid IN (SELECT ctid FROM "
 	    "login_failures WHERE scope = $1 AND at = $2 LIMIT 1)" },
+	/*
+	 * The tries of scope $1 to the end of the transaction, so that its
+	 * add, count and give-back are one step (tries are exact under
+	 * concurrency).  dialect: on SQLite, BEGIN IMMEDIATE holds the
+	 * database: the lock is a statement that does nothing; PostgreSQL
+	 * takes an advisory lock, in a space of its own (the first key).
+	 */
+	[ST_LOGIN_FAIL_LOCK] = { "login failure lock",
+	    "SELECT 0 WHERE $1 IS NULL",
+	    "SELECT pg_advisory_xact_lock(1819047270, hashtext($1))" },
 	/* Takes one try unless max ($5) were taken in the window ($4 ms)
 	 * that started at window_start; a window that ended starts anew. */
 	[ST_PWTRY_TAKE] = { "password try",
@@ -249,6 +260,14 @@ store_login_fail_give_back(struct lz_db *db, const char *scope, int64_t at)
 
 	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_GIVE_BACK, v,
 	    LZ_NELEM(v)));
+}
+
+int
+store_login_fail_lock(struct lz_db *db, const char *scope)
+{
+	const struct lz_val	 v = LZ_TEXT(scope);
+
+	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_LOCK, &v, 1));
 }
 
 /* ---- password tries -------------------------------------------------- */

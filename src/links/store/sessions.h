@@ -54,6 +54,9 @@ int	store_login_fail_nth(struct lz_db *, const char *scope, long long n,
 /* Removes one failure of scope at at (a try taken, given back): 0, -1. */
 int	store_login_fail_give_back(struct lz_db *, const char *scope,
 	    int64_t at);
+/* Holds the failures of scope to the end of the transaction (the
+ * caller's, begun): 0 or -1. */
+int	store_login_fail_lock(struct lz_db *, const char *scope);
 
 /*
  * Takes one password try of a client network at a link, unless max tries
