@@ -4,7 +4,9 @@
  * bench/mover for SQLite and PostgreSQL in one run.
  *
  * Writes n clicks (of 100 links, 1 in 10 a bot, with referrers, suffixes
- * and variants) into journals of workers that are gone, then times the
+ * and variants; a click a millisecond up to now, each human one from a
+ * visitor of its own, so that each writes a visitor-day: the worst case
+ * of the rollups) into journals of workers that are gone, then times the
  * move that a starting worker makes (clicklog_open): every batch a
  * transaction that stores its clicks, counts them per link and moves
  * the journal's position.  Prints "moved N clicks in S s: R clicks/s";
@@ -90,10 +92,12 @@ journals(const char *dir, const int64_t *ids, long n)
 	    "https://www.instagram.com/", "https://news.example/a/1" };
 	struct click			 c;
 	char				 path[256];
+	int64_t				 start;
 	long				 i;
 	int				 fd = -1;
 
 	memset(&c, 0, sizeof(c));
+	start = lz_now_ms() - n;
 	c.device = "mobile";
 	c.os = "ios";
 	c.browser = "safari";
@@ -109,7 +113,7 @@ journals(const char *dir, const int64_t *ids, long n)
 		}
 		/* Runs of a link, as one worker's visitors make them. */
 		c.link_id = ids[(i / 8) % LINKS];
-		c.at = 1700000000000 + i;
+		c.at = start + i;	/* a click a ms, until now */
 		memcpy(c.country, i % 3 ? "TW" : "JP", 3);
 		c.suffix = i % 4 ? "" : "ig";
 		c.variant = i % 5 ? "" : "1";
