@@ -39,7 +39,7 @@
 #define REC_BOT		0x01
 
 #define BATCH		1024		/* records read at once */
-#define CHUNKS_PG	8		/* BATCHes per transaction on
+#define CHUNKS_PG	16		/* BATCHes per transaction on
 					   PostgreSQL (move) */
 #define ROTATE_BYTES	(8 * 1024 * 1024)
 #define LOCK_NAME	"mover.lock"
