@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,6 +352,55 @@ START_TEST(json_type_message)
 	ck_assert_int_eq(lz_hexval('f'), 15);
 	ck_assert_int_eq(lz_hexval('F'), 15);
 	ck_assert_int_eq(lz_hexval('g'), -1);
+}
+END_TEST
+
+/*
+ * lz_json_dump on another thread (the click mover's, writing click
+ * events) while the worker's thread answers with lz_json_text: each
+ * text stays its own.  They once shared a buffer, and webhook bodies
+ * came out with API answers in them.
+ */
+#define DUMPS	20000
+
+static void *
+dump_loop(void *arg)
+{
+	json_t	*j = json_pack("{s:s, s:[i, i, i]}", "event", "click", "n",
+	    1, 2, 3);
+	long	*bad = arg;
+	char	*s;
+	int	 i;
+
+	for (i = 0; i < DUMPS; i++) {
+		s = lz_json_dump(j, NULL);
+		*bad += strcmp(s, "{\"event\":\"click\",\"n\":[1,2,3]}") != 0;
+		free(s);
+	}
+	json_decref(j);
+	return NULL;
+}
+
+START_TEST(json_dump_any_thread)
+{
+	pthread_t	 t;
+	json_t		*j;
+	const char	*text;
+	size_t		 len;
+	long		 bad = 0, mine = 0;
+	int		 i;
+
+	j = json_pack("{s:b, s:s}", "ok", 1, "slug", "an-answer-of-the-worker");
+	ck_assert_int_eq(pthread_create(&t, NULL, dump_loop, &bad), 0);
+	for (i = 0; i < DUMPS; i++) {
+		text = lz_json_text(j, &len);
+		mine += len != 44 || memcmp(text, "{\"ok\":true,\"slug\":"
+		    "\"an-answer-of-the-worker\"}", len) != 0;
+	}
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	json_decref(j);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_int_eq(mine, 0);
 }
 END_TEST
 
@@ -739,6 +789,7 @@ suite(void)
 	tcase_add_test(t, params_table);
 	tcase_add_test(t, pct_decode);
 	tcase_add_test(t, json_type_message);
+	tcase_add_test(t, json_dump_any_thread);
 	tcase_add_test(t, path_decode);
 	tcase_add_test(t, utf8_counts);
 	tcase_add_test(t, time_parse);

@@ -215,7 +215,10 @@ lz_resp_cached(struct lz_req *r, const char *ctype, const char *body,
  * json_dumps() grows its buffer from 16 bytes by doubling and the caller
  * then measures the string; json_dumpb() into a buffer the worker keeps
  * writes the text once, in place.  The buffer only grows (to the largest
- * answer, a few hundred KiB at most: pages are at most 100 items).
+ * answer, a few hundred KiB at most: pages are at most 100 items).  It is
+ * the worker thread's: the click mover's thread writes click events too
+ * (lz_json_dump), and a buffer both wrote once mixed an answer into a
+ * webhook's body.
  */
 const char *
 lz_json_text(const json_t *j, size_t *len)
@@ -238,17 +241,25 @@ lz_json_text(const json_t *j, size_t *len)
 	return buf;
 }
 
+/* Any thread: measured, then written into a string of its own. */
 char *
 lz_json_dump(const json_t *j, size_t *len)
 {
-	const char	*text;
-	size_t		 n;
-	char		*s;
+	size_t	 n;
+	char	*s;
 
-	text = lz_json_text(j, &n);
-	s = xmalloc(n + 1);
-	memcpy(s, text, n);
-	s[n] = '\0';
+	if ((n = json_dumpb(j, NULL, 0, JSON_FLAGS)) == 0) {
+		s = xstrdup(JSON_FAILED);
+		n = sizeof(JSON_FAILED) - 1;
+	} else {
+		s = xmalloc(n + 1);
+		if (json_dumpb(j, s, n, JSON_FLAGS) != n) {
+			free(s);
+			s = xstrdup(JSON_FAILED);
+			n = sizeof(JSON_FAILED) - 1;
+		} else
+			s[n] = '\0';
+	}
 	if (len)
 		*len = n;
 	return s;

@@ -71,9 +71,10 @@ void	lz_resp_list(struct lz_req *, long long n, const char *key,
 const char *lz_status_text(int status);
 
 /* Serialises j compactly (UTF-8, 15 significant digits for reals so that
- * 5.3 stays 5.3).  Caller frees. */
+ * 5.3 stays 5.3).  Caller frees.  Any thread. */
 char	*lz_json_dump(const json_t *j, size_t *len);
-/* The same text in a buffer of the worker's, valid until the next call. */
+/* The same text in a buffer of the worker's, valid until the next call:
+ * the worker's thread only (not the click mover's, nor a slow step's). */
 const char *lz_json_text(const json_t *j, size_t *len);
 
 #endif
