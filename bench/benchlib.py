@@ -129,13 +129,13 @@ def stop_nulls(nulls):
 def nginx_with_null(inst, nulls):
     """Adds a server block for each null responder to inst's nginx (call
     before inst.start()).  A kept one gets the shipped lz-keepalive.conf
-    and fastcgi_keep_conn on, as the services' locations."""
+    and fastcgi_keep_conn on, as the services' locations.  They are in
+    the configuration nginx starts with (lzenv's nginx_edit), not added
+    by a reload."""
     orig = inst.start_nginx
 
-    def start_nginx():
-        orig()
-        conf = inst.path("nginx", "nginx.conf")
-        text = open(conf).read().rstrip()[:-1]
+    def edit(text):
+        text = text.rstrip()[:-1]
         # The combined format, then nginx's times (see nginx_times).
         text = text.replace(
             "    access_log %s;" % inst.path("nginx", "access.log"),
@@ -160,11 +160,14 @@ def nginx_with_null(inst, nulls):
                 "\n                          include lz/lz-keepalive.conf;"
                 if kept else "", null.port, "on" if kept else "off",
                 null.mode.replace("-", "_"))
-        open(conf, "w").write(text + "}\n")
-        inst.procs["nginx"].send_signal(1)      # SIGHUP: reload
+        return text + "}\n"
+
+    def start_nginx():
+        orig()
         for null in nulls:
             lzenv.wait_for(lambda: lzenv.tcp_connectable(null.port),
-                           what="nginx reload")
+                           what="nginx")
+    inst.nginx_edit = edit
     inst.start_nginx = start_nginx
 
 

@@ -322,6 +322,11 @@ http {
             self.path("run", "links.sock"), self.path("run", "links.sock"),
             self.path("run", "prompts.sock"), self.path("run", "prompts.sock"),
             servers)
+        # A benchmark's additions (benchlib.nginx_with_null), in the file
+        # nginx starts with: a reload sent at once could reach nginx
+        # before its signal handlers, and a SIGHUP would stop it.
+        if getattr(self, "nginx_edit", None):
+            conf = self.nginx_edit(conf)
         with open(os.path.join(ndir, "nginx.conf"), "w") as f:
             f.write(conf)
         log = open(self.path("nginx.log"), "ab")
