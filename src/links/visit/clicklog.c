@@ -380,7 +380,8 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 	chunks = lz_db_is_sqlite(db) ? 1 : CHUNKS_PG;
 	memset(&tally, 0, sizeof(tally));
 	while (whole) {
-		/* The first chunk read before the transaction: none, none. */
+		/* The first chunk is read before the transaction begins:
+		 * no records to move, no transaction. */
 		if ((i = read_chunk(j, *pos, live, &nc, &whole)) <= 0) {
 			moved = i == 0 ? moved : -1;
 			break;
