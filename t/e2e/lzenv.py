@@ -25,6 +25,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import pgcluster
@@ -58,6 +59,30 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+def burst(call, n, threads=16):
+    """call() n times from threads threads at once; returns the results
+    in the order they came back.  A rate limit's test: exactly its
+    quota of them must get through, however they interleave."""
+    out, lock = [], threading.Lock()
+    left = [n]
+
+    def run():
+        while True:
+            with lock:
+                if left[0] == 0:
+                    return
+                left[0] -= 1
+            r = call()
+            with lock:
+                out.append((time.monotonic(), r))
+    ts = [threading.Thread(target=run) for _ in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(60)
+    return [r for _, r in sorted(out, key=lambda x: x[0])]
 
 
 def wait_for(cond, timeout=10.0, what="condition"):

@@ -11,11 +11,11 @@ window (a test cannot wait a minute)."""
 
 import os
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lzenv  # noqa: E402
 from promptlib import API, PromptsInstance  # noqa: E402
 
 
@@ -38,25 +38,9 @@ class RateLimits(unittest.TestCase):
 
     def burst(self, path, ip, n, threads=16):
         """n concurrent requests from ip; returns (t0, responses)."""
-        out, lock = [], threading.Lock()
-        todo = list(range(n))
-
-        def run():
-            while True:
-                with lock:
-                    if not todo:
-                        return
-                    todo.pop()
-                r = self.inst.get(path, ip=ip)
-                with lock:
-                    out.append((time.monotonic(), r))
         t0 = time.monotonic()
-        ts = [threading.Thread(target=run) for _ in range(threads)]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join(60)
-        return t0, [r for _, r in sorted(out, key=lambda x: x[0])]
+        return t0, lzenv.burst(lambda: self.inst.get(path, ip=ip), n,
+                               threads)
 
     def check_tier(self, path, ip, quota, tier, extra=10):
         t0, rs = self.burst(path, ip, quota + extra)
