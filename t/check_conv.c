@@ -451,15 +451,7 @@ db_teardown(void)
 static int64_t
 q1(const char *sql)
 {
-	sqlite3_stmt	*st;
-	int64_t		 v;
-
-	ck_assert_int_eq(sqlite3_prepare_v2(tdb.db.h, sql, -1, &st, NULL),
-	    SQLITE_OK);
-	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
-	v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return tdb_q1(tdb.db.h, sql);
 }
 
 static const char *
@@ -480,8 +472,7 @@ t1(const char *sql)
 static void
 exec_sql(const char *sql)
 {
-	ck_assert_int_eq(sqlite3_exec(tdb.db.h, sql, NULL, NULL, NULL),
-	    SQLITE_OK);
+	tdb_exec(tdb.db.h, sql);
 }
 
 static enum conv_result

@@ -83,24 +83,13 @@ teardown(void)
 static void
 exec_sql(const char *sql)
 {
-	char	*msg = NULL;
-
-	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
-		ck_abort_msg("%s: %s", sql, msg);
+	tdb_exec(h, sql);
 }
 
 static int64_t
 q1(const char *sql)
 {
-	sqlite3_stmt	*st;
-	int64_t		 v;
-
-	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK,
-	    "%s: %s", sql, sqlite3_errmsg(h));
-	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
-	v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return tdb_q1(h, sql);
 }
 
 /* ---- traffic ---------------------------------------------------------- */

@@ -83,3 +83,26 @@ tdb_link(struct tdb *t, int64_t account, const char *slug,
 	link_free(&l);
 	return id;
 }
+
+void
+tdb_exec(sqlite3 *h, const char *sql)
+{
+	char	*msg = NULL;
+
+	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
+		ck_abort_msg("%s: %s", sql, msg);
+}
+
+int64_t
+tdb_q1(sqlite3 *h, const char *sql)
+{
+	sqlite3_stmt	*st;
+	int64_t		 v;
+
+	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK,
+	    "%s: %s", sql, sqlite3_errmsg(h));
+	ck_assert_msg(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include <sqlite3.h>
+
 #include "db.h"
 
 struct tdb {
@@ -25,5 +27,10 @@ int64_t	tdb_account(struct tdb *, const char *email);
 /* A new simple link of account to target; returns its id. */
 int64_t	tdb_link(struct tdb *, int64_t account, const char *slug,
 	    const char *target, int64_t now);
+
+/* Runs sql on h; aborts the test when it fails. */
+void	tdb_exec(sqlite3 *h, const char *sql);
+/* The first column of sql's first row on h; aborts the test without one. */
+int64_t	tdb_q1(sqlite3 *h, const char *sql);
 
 #endif

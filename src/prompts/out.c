@@ -64,7 +64,10 @@ visible_same(int64_t now)
 		return 0;
 	if ((next = pstore_next_visible(&prompts.db, now)) < 0)
 		return -1;
-	cache_clear();
+	/* Without a window (a worker's first request, out_uncache) there
+	 * is nothing cached to drop. */
+	if (prompts.visible_until != 0)
+		cache_clear();
 	prompts.visible_from = now;
 	prompts.visible_until = next;
 	return 0;

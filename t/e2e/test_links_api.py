@@ -26,12 +26,8 @@ reserved_slugs = about, help
 
 def setUpModule():
     global inst
-    inst = lzenv.Instance("links-api", extra_conf=EXTRA)
-    try:
-        inst.start()
-    except Exception:
-        inst.stop()
-        raise
+    # start() stops what it started when something fails.
+    inst = lzenv.Instance("links-api", extra_conf=EXTRA).start()
 
 
 def tearDownModule():

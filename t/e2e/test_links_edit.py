@@ -33,12 +33,8 @@ plan.small.quota = 1000
 
 def setUpModule():
     global inst
-    inst = lzenv.Instance("links-edit", extra_conf=EXTRA)
-    try:
-        inst.start()
-    except Exception:
-        inst.stop()
-        raise
+    # start() stops what it started when something fails.
+    inst = lzenv.Instance("links-edit", extra_conf=EXTRA).start()
 
 
 def tearDownModule():

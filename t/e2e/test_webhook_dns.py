@@ -84,9 +84,8 @@ def setUpModule():
     inst = lzenv.Instance("hook-dns", workers=2, extra_conf=(
         "signup = open\nwebhook_nameservers = 127.0.0.1:%d\n" % stub.port))
     try:
-        inst.start()
+        inst.start()	# stops what it started when something fails
     except Exception:
-        inst.stop()
         stub.close()
         raise
 
