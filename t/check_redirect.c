@@ -30,6 +30,7 @@
 #include "store/clicks.h"
 #include "store/links.h"
 #include "store/store.h"
+#include "utf8.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
 #include "visit/linkcache.h"
@@ -292,6 +293,22 @@ START_TEST(t_referrer)
 	ck_assert_str_eq(out, "");
 	click_referrer_host("", out, sizeof(out));
 	ck_assert_str_eq(out, "");
+	/* A host longer than the room, of two-byte characters: cut on a
+	 * character (a cut inside one would stop PostgreSQL's mover). */
+	{
+		char	 url[600], host[16];
+		size_t	 n;
+
+		n = (size_t)snprintf(url, sizeof(url), "https://");
+		while (n + 3 < sizeof(url) - 1) {
+			memcpy(url + n, "\xc3\xa9", 2);
+			n += 2;
+		}
+		url[n] = '\0';
+		click_referrer_host(url, host, sizeof(host));
+		ck_assert_uint_eq(strlen(host) % 2, 0);
+		ck_assert_int_ge(lz_utf8_count(host, strlen(host), 0), 0);
+	}
 }
 END_TEST
 

@@ -52,9 +52,11 @@ click_referrer_host(const char *referrer, char *out, size_t outlen)
 	if (curl_url_set(u, CURLUPART_URL, referrer,
 	    CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
-		snprintf(out, outlen, "%s", host);
-		for (i = 0; out[i] != '\0'; i++)
-			out[i] = (char)tolower((unsigned char)out[i]);
+		for (i = 0; host[i] != '\0'; i++)
+			host[i] = (char)tolower((unsigned char)host[i]);
+		/* Cut as a referrer is, on a character: a rollup key and a
+		 * column of text, which PostgreSQL refuses unless UTF-8. */
+		click_referrer(host, out, outlen);
 	}
 	curl_free(host);
 	curl_url_cleanup(u);
