@@ -76,21 +76,24 @@ static const struct lz_sql sql[ST__MAX] = {
 	 * of several hosts never wait for each other in a circle.
 	 * dialect: JSON arrays are json_each in SQLite, jsonb_array_elements
 	 * in PostgreSQL (jsonb: parsed once, where each ->> of json parses
-	 * its element again; a batch's rows 25% faster); FOR UPDATE is PostgreSQL's (on SQLite, BEGIN
-	 * IMMEDIATE holds the database: the lock is a statement that does
-	 * nothing).
+	 * its element again; a batch's rows 25% faster); FOR UPDATE is
+	 * PostgreSQL's (on SQLite, BEGIN IMMEDIATE holds the database: the
+	 * lock is a statement that does nothing).
 	 */
 	[ST_CLICK_LOCK] = { "click lock",
 	    "SELECT 0 WHERE $1 IS NULL",
 	    "SELECT id FROM links WHERE id IN (SELECT (e->>0)::bigint FROM "
 	    "jsonb_array_elements($1::jsonb) AS e) ORDER BY id FOR UPDATE" },
+	/* Bots' links are in $1 with 0, for the lock alone: not written. */
 	[ST_CLICK_ADD] = { "click add",
 	    "UPDATE links SET clicks = links.clicks + c.n FROM (SELECT "
 	    "json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') "
-	    "AS n FROM json_each($1)) AS c WHERE links.id = c.id",
+	    "AS n FROM json_each($1)) AS c WHERE links.id = c.id AND "
+	    "c.n != 0",
 	    "UPDATE links SET clicks = links.clicks + c.n FROM (SELECT "
 	    "(e->>0)::bigint AS id, (e->>1)::bigint AS n FROM "
-	    "jsonb_array_elements($1::jsonb) AS e) AS c WHERE links.id = c.id" },
+	    "jsonb_array_elements($1::jsonb) AS e) AS c WHERE links.id = c.id "
+	    "AND c.n != 0" },
 	[ST_CLICK_INSERT] = { "click insert", "INSERT INTO " CLICK_COLS
 	    " VALUES (" CLICK_VALS ")" },
 	/* A batch's (lz_bulk_row): COPY on PostgreSQL. */

@@ -109,8 +109,12 @@ click_tally_flush(struct lz_db *db, struct click_tally *t, int64_t now)
 		rc = store_click_add(db, t->v, k);
 	t->n = 0;
 	memset(&t->targets, 0, sizeof(t->targets));
-	if (rollup_write(db, &t->ru, now, 0) == -1)
-		rc = -1;
+	/* After a failure the transaction is lost (PostgreSQL refuses
+	 * every statement after one that failed): only emptied. */
+	if (rc == 0)
+		rc = rollup_write(db, &t->ru, now, 0);
+	else
+		rollup_free(&t->ru);
 	return rc;
 }
 
@@ -122,11 +126,19 @@ click_tally_free(struct click_tally *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/*
+ * The rollups of a click stored on its own (a capped link's), kept from
+ * one to the next: rollup_write empties the table but keeps its room
+ * and key, where a new one would allocate ~90 KiB and ask the kernel
+ * for a key each time.  The worker's thread only: the mover always
+ * passes a tally.
+ */
+static struct rollup	 direct;
+
 int
 click_store(struct lz_db *db, const struct link *l, const struct click *c,
     int64_t now, int flags, struct click_tally *tally)
 {
-	struct click_tally	 one;
 	char			 host[256];
 	int			 rc;
 
@@ -150,9 +162,6 @@ click_store(struct lz_db *db, const struct link *l, const struct click *c,
 		rollup_click(&tally->ru, c, host);
 		return 1;
 	}
-	memset(&one, 0, sizeof(one));
-	rollup_click(&one.ru, c, host);
-	rc = rollup_write(db, &one.ru, now, 0);
-	click_tally_free(&one);
-	return rc == -1 ? -1 : 1;
+	rollup_click(&direct, c, host);
+	return rollup_write(db, &direct, now, 0) == -1 ? -1 : 1;
 }
