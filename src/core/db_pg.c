@@ -193,7 +193,7 @@ ready(struct lz_db *db)
 {
 	struct pg_db	*p = PDB(db);
 	PGconn		*c = CONN(db);
-	int64_t		 now;
+	int64_t		 now, end;
 
 	if (!p->began)
 		drain(c);
@@ -211,8 +211,10 @@ ready(struct lz_db *db)
 	p->epoch++;
 	p->nprep = 0;
 	if (PQstatus(c) != CONNECTION_OK || session(db, p->ro) == -1) {
-		if (lz_mono_us() / 1000 - now >= RECONNECT_SLOW_MS)
-			p->retry_ms = now + RECONNECT_MS;
+		/* From the end of a slow attempt: it may have taken longer
+		 * than the wait. */
+		if ((end = lz_mono_us() / 1000) - now >= RECONNECT_SLOW_MS)
+			p->retry_ms = end + RECONNECT_MS;
 		if (now - p->logged_ms >= RECONNECT_MS) {
 			p->logged_ms = now;
 			lz_log(LZ_LOG_ERR, "postgresql: %s: cannot connect "
