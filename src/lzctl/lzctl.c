@@ -24,6 +24,7 @@
 #include "log.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "progress.h"
 #include "store/accounts.h"
 #include "store/admin.h"
 #include "store/store.h"
@@ -43,6 +44,7 @@ ctl_err(const char *fmt, ...)
 {
 	va_list	 ap;
 
+	progress_break();	/* not on the end of a progress line */
 	fprintf(stderr, "%s: ", ctl_progname);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -106,14 +106,30 @@ progress_reads(const char *s, uint64_t total)
 	watching = pthread_create(&watcher, NULL, watch, NULL) == 0;
 }
 
-void
-progress_end(const char *what)
+static void
+watch_stop(void)
 {
 	if (watching) {
 		atomic_store(&stop, 1);
 		pthread_join(watcher, NULL);
 		watching = 0;
 	}
+}
+
+void
+progress_break(void)
+{
+	watch_stop();
+	if (!on_tty() || step == NULL)
+		return;
+	fputc('\n', stderr);
+	step = NULL;
+}
+
+void
+progress_end(const char *what)
+{
+	watch_stop();
 	if (!on_tty() || step == NULL)
 		return;
 	fprintf(stderr, "\r%s (%.1f s)\033[K\n", what,

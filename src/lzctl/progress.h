@@ -21,5 +21,7 @@
 void	progress(const char *step, uint64_t done, uint64_t total);
 void	progress_reads(const char *step, uint64_t total);
 void	progress_end(const char *what);
+/* Ends the line shown, if any, where it is: before a message (ctl_err). */
+void	progress_break(void);
 
 #endif
