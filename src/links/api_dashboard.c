@@ -696,8 +696,8 @@ dash_hooks_add(struct lz_req *r)
 		if (!json_is_string(item) || strchr(json_string_value(item),
 		    ',') != NULL) {
 			lz_verr_set(&e, 400, "invalid_events", "events",
-			    "'events' must be a list of event names: click, "
-			    "link.created, link.updated, link.deleted.");
+			    "'events' must be a list of event names: "
+			    WEBHOOK_EVENTS_LIST ".");
 			goto verr;
 		}
 		lz_buf_printf(&ev, "%s%s", i ? "," : "",

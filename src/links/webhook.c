@@ -30,10 +30,13 @@
 #include "util.h"
 #include "webhook.h"
 
-/* By bit, WEBHOOK_EV_*. */
-static const char *const event_names[] = { "click", "link.created",
-    "link.updated", "link.deleted" };
-#define EVENTS_LIST	"click, link.created, link.updated, link.deleted"
+/* WEBHOOK_EV_* by name, in the order of their bits. */
+static const struct lz_bitname event_bits[] = {
+	{ WEBHOOK_EV_CLICK, "click" },
+	{ WEBHOOK_EV_LINK_CREATED, "link.created" },
+	{ WEBHOOK_EV_LINK_UPDATED, "link.updated" },
+	{ WEBHOOK_EV_LINK_DELETED, "link.deleted" },
+};
 
 void
 webhook_delivery_free(struct webhook_delivery *d)
@@ -50,9 +53,9 @@ webhook_event_name(unsigned bit)
 {
 	size_t	 i;
 
-	for (i = 0; i < LZ_NELEM(event_names); i++)
-		if (bit == 1u << i)
-			return event_names[i];
+	for (i = 0; i < LZ_NELEM(event_bits); i++)
+		if (bit == event_bits[i].bit)
+			return event_bits[i].name;
 	return NULL;
 }
 
@@ -66,21 +69,21 @@ webhook_events_parse(const char *s, unsigned *mask, struct lz_verr *e)
 	*mask = 0;
 	n = lz_strlist_split(s, &v);
 	for (i = 0; i < n && rc == 0; i++) {
-		for (j = 0; j < LZ_NELEM(event_names); j++)
-			if (strcmp(v[i], event_names[j]) == 0)
+		for (j = 0; j < LZ_NELEM(event_bits); j++)
+			if (strcmp(v[i], event_bits[j].name) == 0)
 				break;
-		if (j == LZ_NELEM(event_names)) {
+		if (j == LZ_NELEM(event_bits)) {
 			lz_verr_set(e, 400, "invalid_events", "events",
 			    "Unknown event '%.40s': events are "
-			    EVENTS_LIST ".", v[i]);
+			    WEBHOOK_EVENTS_LIST ".", v[i]);
 			rc = -1;
 		} else
-			*mask |= 1u << j;
+			*mask |= event_bits[j].bit;
 	}
 	lz_strlist_free(v, n);
 	if (rc == 0 && *mask == 0) {
 		lz_verr_set(e, 400, "invalid_events", "events", "Choose at "
-		    "least one event: " EVENTS_LIST ".");
+		    "least one event: " WEBHOOK_EVENTS_LIST ".");
 		rc = -1;
 	}
 	return rc;
@@ -89,17 +92,7 @@ webhook_events_parse(const char *s, unsigned *mask, struct lz_verr *e)
 void
 webhook_events_fmt(unsigned mask, char *buf, size_t len)
 {
-	struct lz_buf	 b = LZ_BUF_INIT;
-	size_t		 i;
-
-	for (i = 0; i < LZ_NELEM(event_names); i++)
-		if (mask & (1u << i)) {
-			if (b.len)
-				lz_buf_putc(&b, ',');
-			lz_buf_puts(&b, event_names[i]);
-		}
-	snprintf(buf, len, "%s", lz_buf_str(&b));
-	lz_buf_free(&b);
+	lz_bits_str(mask, event_bits, LZ_NELEM(event_bits), ",", buf, len);
 }
 
 /* ---- the SSRF guard -------------------------------------------------- */
@@ -295,7 +288,7 @@ webhook_add(struct lz_db *db, const unsigned char key[WEBHOOK_KEY_BYTES],
 
 	if (events == 0 || (events & ~(unsigned)WEBHOOK_EV_ALL) != 0) {
 		lz_verr_set(e, 400, "invalid_events", "events", "Choose at "
-		    "least one event: " EVENTS_LIST ".");
+		    "least one event: " WEBHOOK_EVENTS_LIST ".");
 		return -1;
 	}
 	/* The cap first: a resolution is the costly part. */

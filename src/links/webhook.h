@@ -30,6 +30,9 @@ struct lz_verr;
 #define WEBHOOK_EV_LINK_UPDATED	0x04
 #define WEBHOOK_EV_LINK_DELETED	0x08
 #define WEBHOOK_EV_ALL		0x0f
+/* Their names, as messages list them. */
+#define WEBHOOK_EVENTS_LIST	"click, link.created, link.updated, " \
+				"link.deleted"
 
 #define WEBHOOK_SECRET_PREFIX	"whsec_"
 #define WEBHOOK_SECRET_RANDOM	32	/* base62: 190 bits */
