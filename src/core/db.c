@@ -326,12 +326,23 @@ set_stmts(struct lz_db *db, struct lz_sqlset *set)
 	return db->slots[slot];
 }
 
+/* 0 for a statement that is PostgreSQL's alone on SQLite (db.h). */
+static int
+engine_has(struct lz_db *db, const struct lz_sql *q)
+{
+	return q->sql != NULL || !lz_db_is_sqlite(db);
+}
+
 /* Prepares s unless it is; 0, or -1 with err (tried again next time). */
 static int
 stmt_ready(struct lz_stmt *s, char *err, size_t errlen)
 {
 	if (s->e != NULL)
 		return 0;
+	if (!engine_has(s->db, s->sql)) {
+		snprintf(err, errlen, "%s: PostgreSQL's alone", s->sql->name);
+		return -1;
+	}
 	return s->db->ops->prepare(s, err, errlen);
 }
 
@@ -370,7 +381,8 @@ lz_db_prepare_all(struct lz_db *db, struct lz_sqlset *const *sets, char *err,
 	for (k = 0; sets[k] != NULL; k++) {
 		v = set_stmts(db, sets[k]);
 		for (i = 0; i < sets[k]->n; i++)
-			if (stmt_ready(&v[i], err, errlen) == -1)
+			if (engine_has(db, &sets[k]->sql[i]) &&
+			    stmt_ready(&v[i], err, errlen) == -1)
 				return -1;
 	}
 	return 0;

@@ -49,7 +49,9 @@ struct lz_migration {
 };
 
 /* One statement: its name in logs, its text, PostgreSQL's text where the
- * dialects differ (NULL: the same text). */
+ * dialects differ (NULL: the same text).  A statement without the first
+ * text is PostgreSQL's alone: a set-based form of what SQLite, in
+ * process, does a statement a row (its store function chooses). */
 struct lz_sql {
 	const char	*name;
 	const char	*sql;

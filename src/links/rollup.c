@@ -269,28 +269,6 @@ visit_past(struct rollup *ru, size_t i, int whole)
 	return whole;
 }
 
-/* The visitor-day of entry i, one statement: 1 counted, 0 past the
- * horizon, -1. */
-static int
-write_visit(struct lz_db *db, struct rollup *ru, size_t i, int64_t horizon,
-    int whole)
-{
-	const unsigned char	*id = ident(ru, &ru->e[i]);
-	const char		*variant, *suffix;
-	int64_t			 old;
-	int			 rc;
-
-	if (get64(id + 9) < horizon)
-		return visit_past(ru, i, whole);
-	variant = ru->bytes.p + ru->e[i].texts;
-	suffix = variant + strlen(variant) + 1;
-	if ((rc = store_visitor_add(db, get64(id + 9), get64(id + 1),
-	    id + ID_HEAD, ru->e[i].first, ru->e[i].last, variant, suffix,
-	    ru->e[i].n, &old)) == -1)
-		return -1;
-	return visit_written(db, ru, i, old, rc);
-}
-
 /* What click_visitors answers of a visitor-day, kept in its entry. */
 static void
 visit_answer(int64_t day, int64_t link_id, const unsigned char *visitor,
@@ -307,7 +285,7 @@ visit_answer(int64_t day, int64_t link_id, const unsigned char *visitor,
 }
 
 /*
- * The visitor-days of entries [0, n), in one statement: what it answers
+ * The visitor-days of entries [0, n), in one store call: what it answers
  * is kept in the entries (visit_answer), then counted.  Those past the
  * horizon add to *late when not counted.  0 or -1.
  */
@@ -351,36 +329,27 @@ write_visits(struct lz_db *db, struct rollup *ru, size_t n, int64_t horizon,
 	return 0;
 }
 
-/*
- * Each hour's row with its day's: one statement a row on SQLite (in
- * process, it costs little), all rows in one on PostgreSQL (a round trip
- * a statement).  0 or -1.
- */
+/* Each hour's row with its day's, in one store call.  0 or -1. */
 static int
 write_rows(struct lz_db *db, struct rollup *ru)
 {
 	const unsigned char	*id;
-	struct rollup_row	 one, *r, *w;
+	struct rollup_row	*r;
 	size_t			 i, n = 0;
-	int			 rc = 0, bulk = !lz_db_is_sqlite(db);
+	int			 rc;
 
-	r = bulk ? xreallocarray(NULL, ru->n + 1, sizeof(*r)) : NULL;
-	for (i = 0; i < ru->n && rc == 0; i++) {
+	r = xreallocarray(NULL, ru->n + 1, sizeof(*r));
+	for (i = 0; i < ru->n; i++) {
 		id = ident(ru, &ru->e[i]);
 		if (id[0] != K_HOUR || ru->e[i].n == 0)
 			continue;
-		w = bulk ? &r[n++] : &one;
-		*w = (struct rollup_row){ .link_id = get64(id + 1),
+		r[n++] = (struct rollup_row){ .link_id = get64(id + 1),
 		    .dim = id[ID_HEAD], .hour = get64(id + 9),
 		    .key = (const char *)id + ID_HEAD + 2,
 		    .keylen = ru->e[i].len - ID_HEAD - 2,
 		    .bot = id[ID_HEAD + 1], .n = ru->e[i].n };
-		if (!bulk)
-			rc = store_rollup_add(db, w->link_id, w->dim, w->hour,
-			    w->key, w->keylen, w->bot, w->n);
 	}
-	if (rc == 0 && n > 0)
-		rc = store_rollup_addv(db, r, n);
+	rc = store_rollup_addv(db, r, n);
 	free(r);
 	return rc;
 }
@@ -389,26 +358,12 @@ int
 rollup_write(struct lz_db *db, struct rollup *ru, int64_t now, int whole)
 {
 	int64_t			 horizon;
-	size_t			 i, nvisits;
 	long			 late = 0;
-	int			 rc;
 
 	horizon = now / LZ_DAY_MS - (CLICK_VISITOR_DAYS - 1);
-	/* Visitors first: they add to the hours' rows.  As the rows,
-	 * one statement each on SQLite, all in one on PostgreSQL. */
-	nvisits = ru->n;
-	if (!lz_db_is_sqlite(db)) {
-		if (write_visits(db, ru, nvisits, horizon, whole, &late) == -1)
-			goto fail;
-	} else
-		for (i = 0; i < nvisits; i++) {
-			if (ident(ru, &ru->e[i])[0] != K_VISIT)
-				continue;
-			if ((rc = write_visit(db, ru, i, horizon,
-			    whole)) == -1)
-				goto fail;
-			late += rc == 0;
-		}
+	/* Visitors first: they add to the hours' rows. */
+	if (write_visits(db, ru, ru->n, horizon, whole, &late) == -1)
+		goto fail;
 	if (write_rows(db, ru) == -1)
 		goto fail;
 	if (late > 0)

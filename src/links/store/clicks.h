@@ -56,11 +56,6 @@ enum stats_dim {
 #define ROLLUP_DIM(d)	((int)(d) + 1)	/* a value of enum stats_dim */
 #define ROLLUP_VISITORS	8		/* new visitor-days */
 
-/* Adds n to a row of click_rollups of an hour and to the row of its
- * day (made when missing).  0 or -1. */
-int	store_rollup_add(struct lz_db *, int64_t link_id, int dim,
-	    int64_t hour, const char *key, size_t keylen, int bot, int64_t n);
-
 /* A row for store_rollup_addv. */
 struct rollup_row {
 	int64_t		 link_id, hour, n;
@@ -69,8 +64,10 @@ struct rollup_row {
 	size_t		 keylen;
 };
 
-/* store_rollup_add of rows r[0..n) in one statement (a JSON array; no
- * two rows of the same hour, dim, key and bot).  0 or -1. */
+/* Adds each row's n to its row of click_rollups of an hour and to the
+ * row of its day (made when missing); no two rows of the same hour,
+ * dim, key and bot.  One statement on PostgreSQL (a JSON array), one a
+ * row on SQLite.  0 or -1. */
 int	store_rollup_addv(struct lz_db *, const struct rollup_row *r,
 	    size_t n);
 
@@ -100,15 +97,11 @@ int	store_click_next(struct lz_stmt *, int64_t *id, struct click *c);
 /* ---- the clicks a conversion is attributed to (conversion.h) ---------- */
 
 /*
- * A visitor of a link on a UTC day (click_visitors).  add: makes the
- * row of clicks clicks from first_at to last_at, or adds them to it and
- * moves its last click on -- never its first: 1 made, 0 there was one,
- * with its first click in *old_first (move it back with first()), -1.
+ * The visitors of a link on a UTC day (click_visitors).  addv: makes
+ * each row's row of clicks clicks from first_at to last_at, or adds them
+ * to it and moves its last click on -- never its first (move it back
+ * with store_visitor_first()).
  */
-int	store_visitor_add(struct lz_db *, int64_t day, int64_t link_id,
-	    const unsigned char *visitor, int64_t first_at, int64_t last_at,
-	    const char *variant, const char *suffix, int64_t clicks,
-	    int64_t *old_first);
 /* A row for store_visitor_addv. */
 struct visitor_row {
 	int64_t			 day, link_id, first_at, last_at, clicks;
@@ -116,9 +109,10 @@ struct visitor_row {
 	const char		*variant, *suffix;
 };
 
-/* store_visitor_add of rows r[0..n) in one statement (no two of the same
- * visitor-day): fn is given each row's key, its first click before the
- * statement and its clicks after.  Rows, or -1. */
+/* Rows r[0..n) (no two of the same visitor-day), in one statement on
+ * PostgreSQL, one a row on SQLite: fn is given each row's key, its first
+ * click before and its clicks after (the row's alone: it is new).  Rows,
+ * or -1. */
 long	store_visitor_addv(struct lz_db *, const struct visitor_row *r,
 	    size_t n, void (*fn)(int64_t day, int64_t link_id,
 	    const unsigned char *visitor, int64_t old_first, int64_t clicks,
