@@ -10,12 +10,6 @@
 #include "store/store.h"
 #include "util.h"
 
-enum { ST_ACCOUNT_ADD, ST_ACCOUNT_BY_ID, ST_ACCOUNT_BY_EMAIL, ST_ACCOUNT_LIST,
-    ST_ACCOUNT_SET_PLAN, ST_ACCOUNT_SET_DISABLED, ST_ACCOUNT_PWHASH,
-    ST_ACCOUNT_SET_PASSWORD, ST_KEY_ADD, ST_KEY_AUTH, ST_KEY_LIST,
-    ST_KEY_REVOKE, ST_KEY_REVOKE_ANY, ST_KEY_TOUCH, ST_USAGE_TAKE,
-    ST_USAGE_GET, ST__MAX };
-
 #define ACCOUNT_COLS \
 	"id, email, plan, disabled, " \
 	"CASE WHEN password_hash IS NULL THEN 0 ELSE 1 END, created_at"
@@ -42,52 +36,7 @@ enum { ST_ACCOUNT_ADD, ST_ACCOUNT_BY_ID, ST_ACCOUNT_BY_EMAIL, ST_ACCOUNT_LIST,
 	"(CAST($1 AS text) IS NOT NULL AND " email_is ") OR " \
 	"($1 IS NULL AND id = $2)"
 
-static const struct lz_sql sql[ST__MAX] = {
-	[ST_ACCOUNT_ADD] = { "account add", ACCOUNT_ADD("(email)"),
-	    ACCOUNT_ADD("((lower(email)))") },
-	[ST_ACCOUNT_BY_ID] = { "account by id",
-	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE id = $1" },
-	[ST_ACCOUNT_BY_EMAIL] = { "account by e-mail",
-	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE " EMAIL_IS_1,
-	    "SELECT " ACCOUNT_COLS " FROM accounts WHERE " EMAIL_IS_1_PG },
-	[ST_ACCOUNT_LIST] = { "account list",
-	    "SELECT " ACCOUNT_COLS " FROM accounts ORDER BY id" },
-	[ST_ACCOUNT_SET_PLAN] = { "account plan",
-	    "UPDATE accounts SET plan = $1 WHERE id = $2" },
-	[ST_ACCOUNT_SET_DISABLED] = { "account disable",
-	    "UPDATE accounts SET disabled = $1 WHERE id = $2" },
-	[ST_ACCOUNT_PWHASH] = { "account password",
-	    ACCOUNT_PWHASH(EMAIL_IS_1), ACCOUNT_PWHASH(EMAIL_IS_1_PG) },
-	[ST_ACCOUNT_SET_PASSWORD] = { "account set password",
-	    "UPDATE accounts SET password_hash = $1 WHERE id = $2" },
-
-	[ST_KEY_ADD] = { "key add",
-	    "INSERT INTO api_keys (account_id, hash, prefix, last4, name, "
-	    "created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id" },
-	[ST_KEY_AUTH] = { "key auth",
-	    "SELECT " KEY_COLS ", a.plan, a.disabled, k.hash FROM api_keys k "
-	    "JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1" },
-	[ST_KEY_LIST] = { "key list",
-	    "SELECT " KEY_COLS " FROM api_keys k WHERE k.account_id = $1 "
-	    "ORDER BY k.id" },
-	[ST_KEY_REVOKE] = { "key revoke",
-	    "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND "
-	    "account_id = $3 AND revoked_at IS NULL" },
-	[ST_KEY_REVOKE_ANY] = { "key revoke (any account)",
-	    "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND "
-	    "revoked_at IS NULL" },
-	[ST_KEY_TOUCH] = { "key touch",
-	    "UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND "
-	    "(last_used_at IS NULL OR "
-	    "last_used_at < CAST($1 AS bigint) - 60000)" },
-
-	[ST_USAGE_TAKE] = { "usage take",
-	    "INSERT INTO usage (account_id, month, calls) VALUES ($1, $2, 1) "
-	    "ON CONFLICT (account_id, month) DO UPDATE SET "
-	    "calls = usage.calls + 1 WHERE usage.calls < $3 RETURNING calls" },
-	[ST_USAGE_GET] = { "usage get",
-	    "SELECT calls FROM usage WHERE account_id = $1 AND month = $2" },
-};
+#include "accounts.sql.h"
 
 struct lz_sqlset store_accounts_sql = LZ_SQLSET("accounts", sql);
 static struct lz_sqlset *const set = &store_accounts_sql;

@@ -14,11 +14,6 @@
 #include "store/store.h"
 #include "util.h"
 
-enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
-    ST_LINK_BY_ID, ST_LINK_BY_SLUG, ST_LINK_LIST, ST_LINK_LIST_ANY,
-    ST_LINK_UPDATE, ST_LINK_UPDATE_ANY, ST_LINK_DELETE, ST_LINK_DELETE_ANY,
-    ST_LINK_BY_IDS, ST__MAX };
-
 /* The create fields and the password hash, $1 to $16 (write_link). */
 #define LINK_FIELDS \
 	"target_url, title, mode, variants, redirect_type, og, pixel_fb, " \
@@ -69,49 +64,7 @@ enum { ST_LINK_COUNT, ST_LINK_INSERT, ST_LINK_GET, ST_LINK_GET_ANY,
 	"SELECT " STORE_LINK_COLS_AGG(agg) " FROM links WHERE " \
 	LINK_PAGE(lower)
 
-static const struct lz_sql sql[ST__MAX] = {
-	[ST_LINK_COUNT] = { "link count",
-	    "SELECT count(*) FROM links WHERE account_id = $1 AND "
-	    "deleted_at IS NULL" },
-	[ST_LINK_INSERT] = { "link insert",
-	    "INSERT INTO links (" LINK_FIELDS ", account_id, slug, "
-	    "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-	    "$11, $12, $13, $14, $15, $16, $17, $18, $19) "
-	    "ON CONFLICT (slug) DO NOTHING RETURNING id" },
-	[ST_LINK_GET] = STORE_LINK_SQL("link get",
-	    "FROM links WHERE id = $1 AND account_id = $2 AND "
-	    "deleted_at IS NULL"),
-	[ST_LINK_GET_ANY] = STORE_LINK_SQL("link get (any account)",
-	    "FROM links WHERE id = $1 AND deleted_at IS NULL"),
-	[ST_LINK_BY_ID] = STORE_LINK_SQL("link by id",
-	    "FROM links WHERE id = $1"),
-	[ST_LINK_BY_SLUG] = STORE_LINK_SQL("link by slug",
-	    "FROM links WHERE slug = $1"),
-	[ST_LINK_LIST] = { "link list",
-	    LINK_LIST("json_group_object", LOWER),
-	    LINK_LIST("json_object_agg", LOWER_PG) },
-	[ST_LINK_LIST_ANY] = { "link list (any account)",
-	    LINK_LIST_ANY("json_group_object", LOWER),
-	    LINK_LIST_ANY("json_object_agg", LOWER_PG) },
-	[ST_LINK_UPDATE] = { "link update",
-	    LINK_UPDATE " AND account_id = $19" },
-	[ST_LINK_UPDATE_ANY] = { "link update (any account)", LINK_UPDATE },
-	[ST_LINK_DELETE] = { "link delete",
-	    "UPDATE links SET deleted_at = $1 WHERE id = $2 AND "
-	    "deleted_at IS NULL AND account_id = $3 RETURNING slug, "
-	    "account_id" },
-	[ST_LINK_DELETE_ANY] = { "link delete (any account)",
-	    "UPDATE links SET deleted_at = $1 WHERE id = $2 AND "
-	    "deleted_at IS NULL RETURNING slug, account_id" },
-	/* The links whose ids $1 lists as a JSON array.  dialect: SQLite's
-	 * json_each is json_array_elements_text in PostgreSQL. */
-	[ST_LINK_BY_IDS] = { "links by ids",
-	    "SELECT " STORE_LINK_COLS_AGG("json_group_object") " FROM links "
-	    "WHERE id IN (SELECT value FROM json_each($1))",
-	    "SELECT " STORE_LINK_COLS_AGG("json_object_agg") " FROM links "
-	    "WHERE id IN (SELECT value::bigint FROM "
-	    "json_array_elements_text($1::json))" },
-};
+#include "links.sql.h"
 
 struct lz_sqlset store_links_sql = LZ_SQLSET("links", sql);
 static struct lz_sqlset *const set = &store_links_sql;

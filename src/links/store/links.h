@@ -58,8 +58,12 @@ int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
 
 /* ---- for the store files --------------------------------------------- */
 
-/* The columns store_link_each reads, of a table called links, with
- * json_agg the engine's aggregate of a JSON object. */
+/*
+ * The columns store_link_each reads, of a table called links, with
+ * json_agg the engine's aggregate of a JSON object: json_group_object
+ * in SQLite, json_object_agg in PostgreSQL (NULL, not {}, without
+ * revenue: both read as no revenue).
+ */
 #define STORE_LINK_COLS_AGG(json_agg) \
 	"id, account_id, slug, target_url, title, mode, variants, " \
 	"redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, " \
@@ -67,15 +71,6 @@ int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
 	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
 	"flag_reason, conversions, (SELECT " json_agg "(r.currency, " \
 	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision"
-/*
- * A row of a statement table: SELECT STORE_LINK_COLS rest.
- * dialect: json_group_object is json_object_agg in PostgreSQL (NULL,
- * not {}, without revenue: both read as no revenue).
- */
-#define STORE_LINK_SQL(name, rest) { (name), \
-	"SELECT " STORE_LINK_COLS_AGG("json_group_object") " " rest, \
-	"SELECT " STORE_LINK_COLS_AGG("json_object_agg") " " rest }
-
 /* Reads each row of STORE_LINK_COLS, hands it to fn and frees it;
  * returns the rows or -1. */
 long	store_link_each(struct lz_stmt *, void (*fn)(struct link *, void *),

@@ -9,45 +9,7 @@
 #include "store/store.h"
 #include "util.h"
 
-enum { ST_BL_FIND, ST_BL_UPSERT, ST_BL_PRUNE, ST_BL_REMOVE, ST_BL_LIST,
-    ST_BL_COUNT, ST_LINK_SCAN, ST_LINK_FLAG, ST_LINK_UNFLAG, ST_LINK_FLAGGED,
-    ST__MAX };
-
-static const struct lz_sql sql[ST__MAX] = {
-	[ST_BL_FIND] = { "blocklist find",
-	    "SELECT source, reason FROM blocklist WHERE kind = $1 AND "
-	    "value = $2 LIMIT 1" },
-	[ST_BL_UPSERT] = { "blocklist upsert",
-	    "INSERT INTO blocklist (kind, value, source, reason, added_at, "
-	    "seen_at) VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (kind, "
-	    "value, source) DO UPDATE SET reason = excluded.reason, "
-	    "seen_at = excluded.seen_at" },
-	[ST_BL_PRUNE] = { "blocklist prune",
-	    "DELETE FROM blocklist WHERE source = $1 AND seen_at < $2" },
-	[ST_BL_REMOVE] = { "blocklist remove",
-	    "DELETE FROM blocklist WHERE kind = $1 AND value = $2 AND "
-	    "(CAST($3 AS text) IS NULL OR source = $3)" },
-	[ST_BL_LIST] = { "blocklist list",
-	    "SELECT kind, value, source, reason, added_at FROM blocklist "
-	    "WHERE CAST($1 AS text) IS NULL OR source = $1 "
-	    "ORDER BY kind, value, source "
-	    "LIMIT $2" },
-	[ST_BL_COUNT] = { "blocklist count",
-	    "SELECT source, count(*), max(seen_at) FROM blocklist "
-	    "GROUP BY source ORDER BY source" },
-	[ST_LINK_SCAN] = STORE_LINK_SQL("link scan",
-	    "FROM links WHERE id > $1 AND deleted_at IS NULL AND "
-	    "flagged_at IS NULL ORDER BY id LIMIT $2"),
-	[ST_LINK_FLAG] = { "link flag",
-	    "UPDATE links SET flagged_at = $1, flag_reason = $2 WHERE id = $3 "
-	    "AND flagged_at IS NULL" },
-	[ST_LINK_UNFLAG] = { "link unflag",
-	    "UPDATE links SET flagged_at = NULL, flag_reason = NULL WHERE "
-	    "id = $1 AND flagged_at IS NOT NULL" },
-	[ST_LINK_FLAGGED] = STORE_LINK_SQL("flagged links",
-	    "FROM links WHERE flagged_at IS NOT NULL AND deleted_at IS NULL "
-	    "ORDER BY flagged_at DESC, id DESC LIMIT $1"),
-};
+#include "safety.sql.h"
 
 struct lz_sqlset store_safety_sql = LZ_SQLSET("safety", sql);
 static struct lz_sqlset *const set = &store_safety_sql;

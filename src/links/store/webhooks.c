@@ -11,15 +11,6 @@
 #include "util.h"
 #include "webhook.h"
 
-enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
-    ST_WEBHOOK_LIST_ANY, ST_WEBHOOK_COUNT, ST_WEBHOOK_SET_SECRET,
-    ST_WEBHOOK_SET_SECRET_ANY, ST_WEBHOOK_DISABLE, ST_WEBHOOK_DISABLE_ANY,
-    ST_WEBHOOK_TARGETS, ST_DELIVERY_ADD, ST_DELIVERY_BULK, ST_DELIVERY_CANCEL,
-    ST_DELIVERY_DUE,
-    ST_DELIVERY_CLAIM, ST_DELIVERY_LEASE, ST_ATTEMPT_ADD, ST_DELIVERY_DELIVERED,
-    ST_DELIVERY_FAILED, ST_DELIVERY_LIST, ST_DELIVERY_BY_UUID,
-    ST_ATTEMPT_LIST, ST_DELIVERY_PURGE, ST__MAX };
-
 #define WEBHOOK_COLS \
 	"w.id, w.account_id, w.url, w.events, w.secret_box, w.created_at, " \
 	"w.rotated_at, w.disabled_at, w.disabled_reason"
@@ -46,91 +37,7 @@ enum { ST_WEBHOOK_ADD, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, ST_WEBHOOK_LIST,
 	"id, uuid, webhook_id, event, body, state, attempts, created_at, " \
 	"next_at, finished_at, last_status, last_error"
 
-static const struct lz_sql sql[ST__MAX] = {
-	[ST_WEBHOOK_ADD] = { "webhook add",
-	    "INSERT INTO webhooks (account_id, url, events, secret_box, "
-	    "created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id" },
-	[ST_WEBHOOK_GET] = { "webhook get",
-	    "SELECT " WEBHOOK_COLS " FROM webhooks w WHERE w.id = $1 AND "
-	    "w.account_id = $2" },
-	[ST_WEBHOOK_GET_ANY] = { "webhook get (any account)",
-	    "SELECT " WEBHOOK_COLS " FROM webhooks w WHERE w.id = $1" },
-	[ST_WEBHOOK_LIST] = { "webhook list",
-	    WEBHOOK_LIST "WHERE w.account_id = $1 ORDER BY w.id" },
-	[ST_WEBHOOK_LIST_ANY] = { "webhook list (any account)",
-	    WEBHOOK_LIST "ORDER BY w.id" },
-	[ST_WEBHOOK_COUNT] = { "webhook count",
-	    "SELECT count(*) FROM webhooks WHERE account_id = $1 AND "
-	    "disabled_at IS NULL" },
-	[ST_WEBHOOK_SET_SECRET] = { "webhook rotate",
-	    "UPDATE webhooks SET secret_box = $1, rotated_at = $2 WHERE "
-	    "id = $3 AND account_id = $4 AND disabled_at IS NULL" },
-	[ST_WEBHOOK_SET_SECRET_ANY] = { "webhook rotate (any account)",
-	    "UPDATE webhooks SET secret_box = $1, rotated_at = $2 WHERE "
-	    "id = $3 AND disabled_at IS NULL" },
-	[ST_WEBHOOK_DISABLE] = { "webhook disable",
-	    "UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE "
-	    "id = $3 AND account_id = $4 AND disabled_at IS NULL" },
-	[ST_WEBHOOK_DISABLE_ANY] = { "webhook disable (any account)",
-	    "UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE "
-	    "id = $3 AND disabled_at IS NULL" },
-	[ST_WEBHOOK_TARGETS] = { "webhook targets",
-	    "SELECT id FROM webhooks WHERE account_id = $1 AND "
-	    "disabled_at IS NULL AND (events & $2) != 0 ORDER BY id" },
-
-	[ST_DELIVERY_ADD] = { "delivery add", "INSERT INTO " DELIVERY_NEW
-	    " VALUES ($1, $2, $3, $4, $5, $6)" },
-	/* A batch's (lz_bulk_row): COPY on PostgreSQL. */
-	[ST_DELIVERY_BULK] = { "delivery bulk add", "INSERT INTO " DELIVERY_NEW
-	    " VALUES ($1, $2, $3, $4, $5, $6)",
-	    "COPY " DELIVERY_NEW " FROM STDIN" },
-	[ST_DELIVERY_CANCEL] = { "delivery cancel",
-	    "UPDATE webhook_deliveries SET state = 'cancelled', next_at = NULL, "
-	    "lease = NULL, finished_at = $1, last_error = $2 WHERE "
-	    "webhook_id = $3 AND next_at IS NOT NULL" },
-	/* Per subscription its oldest due ones: a slow receiver with a
-	 * backlog cannot crowd the others out of a run. */
-	[ST_DELIVERY_DUE] = { "delivery due", DELIVERY_DUE },
-	/* dialect: the same, claimed: PostgreSQL locks them and skips
-	 * those another run holds; SQLite's BEGIN IMMEDIATE holds all. */
-	[ST_DELIVERY_CLAIM] = { "delivery claim", DELIVERY_DUE,
-	    DELIVERY_DUE " FOR UPDATE OF d SKIP LOCKED" },
-	[ST_DELIVERY_LEASE] = { "delivery lease",
-	    "UPDATE webhook_deliveries SET next_at = $1, lease = $2 WHERE "
-	    "id = $3 AND next_at <= $4 RETURNING " DELIVERY_COLS },
-	[ST_ATTEMPT_ADD] = { "attempt add",
-	    "INSERT INTO webhook_attempts (delivery_id, at, status, error, "
-	    "duration_ms) VALUES ($1, $2, $3, $4, $5)" },
-	[ST_DELIVERY_DELIVERED] = { "delivery delivered",
-	    "UPDATE webhook_deliveries SET state = 'delivered', "
-	    "attempts = attempts + 1, last_status = $1, last_error = NULL, "
-	    "next_at = NULL, lease = NULL, finished_at = $2 WHERE id = $3 AND "
-	    "state = 'pending'" },
-	/* $3: when to try again, NULL never (each use cast for
-	 * PostgreSQL, which cannot tell its type from IS NULL). */
-	[ST_DELIVERY_FAILED] = { "delivery failed",
-	    "UPDATE webhook_deliveries SET attempts = attempts + 1, "
-	    "last_status = $1, last_error = $2, "
-	    "next_at = CAST($3 AS bigint), lease = NULL, "
-	    "state = CASE WHEN CAST($3 AS bigint) IS NULL THEN 'failed' "
-	    "ELSE 'pending' END, finished_at = CASE WHEN CAST($3 AS bigint) "
-	    "IS NULL THEN CAST($4 AS bigint) END WHERE id = $5 AND "
-	    "lease = $6 AND state = 'pending'" },
-	[ST_DELIVERY_LIST] = { "delivery list",
-	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
-	    "webhook_id = $1 AND (CAST($2 AS bigint) = 0 OR "
-	    "id < CAST($2 AS bigint)) ORDER BY id DESC LIMIT $3" },
-	[ST_DELIVERY_BY_UUID] = { "delivery by uuid",
-	    "SELECT " DELIVERY_COLS " FROM webhook_deliveries WHERE "
-	    "uuid = $1" },
-	[ST_ATTEMPT_LIST] = { "attempt list",
-	    "SELECT at, status, error, duration_ms FROM webhook_attempts "
-	    "WHERE delivery_id = $1 ORDER BY id" },
-	[ST_DELIVERY_PURGE] = { "delivery purge",
-	    "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM "
-	    "webhook_deliveries WHERE finished_at < $1 ORDER BY finished_at "
-	    "LIMIT $2)" },
-};
+#include "webhooks.sql.h"
 
 struct lz_sqlset store_webhooks_sql = LZ_SQLSET("webhooks", sql);
 static struct lz_sqlset *const set = &store_webhooks_sql;

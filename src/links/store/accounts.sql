@@ -1,0 +1,63 @@
+-- accounts.sql: the statements of accounts.c, in the order of its enum.
+-- build-aux/stmt2h.sh makes accounts.sql.h of them (stmt2h.sh says how).
+
+-- ST_ACCOUNT_ADD: account add
+@ACCOUNT_ADD("(email)")@
+-- pg:
+@ACCOUNT_ADD("((lower(email)))")@
+
+-- ST_ACCOUNT_BY_ID: account by id
+SELECT @ACCOUNT_COLS@ FROM accounts WHERE id = $1
+
+-- ST_ACCOUNT_BY_EMAIL: account by e-mail
+SELECT @ACCOUNT_COLS@ FROM accounts WHERE @EMAIL_IS_1@
+-- pg:
+SELECT @ACCOUNT_COLS@ FROM accounts WHERE @EMAIL_IS_1_PG@
+
+-- ST_ACCOUNT_LIST: account list
+SELECT @ACCOUNT_COLS@ FROM accounts ORDER BY id
+
+-- ST_ACCOUNT_SET_PLAN: account plan
+UPDATE accounts SET plan = $1 WHERE id = $2
+
+-- ST_ACCOUNT_SET_DISABLED: account disable
+UPDATE accounts SET disabled = $1 WHERE id = $2
+
+-- ST_ACCOUNT_PWHASH: account password
+@ACCOUNT_PWHASH(EMAIL_IS_1)@
+-- pg:
+@ACCOUNT_PWHASH(EMAIL_IS_1_PG)@
+
+-- ST_ACCOUNT_SET_PASSWORD: account set password
+UPDATE accounts SET password_hash = $1 WHERE id = $2
+
+-- ST_KEY_ADD: key add
+INSERT INTO api_keys (account_id, hash, prefix, last4, name, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+
+-- ST_KEY_AUTH: key auth
+SELECT @KEY_COLS@, a.plan, a.disabled, k.hash FROM api_keys k
+    JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1
+
+-- ST_KEY_LIST: key list
+SELECT @KEY_COLS@ FROM api_keys k WHERE k.account_id = $1 ORDER BY k.id
+
+-- ST_KEY_REVOKE: key revoke
+UPDATE api_keys SET revoked_at = $1
+    WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL
+
+-- ST_KEY_REVOKE_ANY: key revoke (any account)
+UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL
+
+-- ST_KEY_TOUCH: key touch
+UPDATE api_keys SET last_used_at = $1
+    WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < CAST($1 AS
+        bigint) - 60000)
+
+-- ST_USAGE_TAKE: usage take
+INSERT INTO usage (account_id, month, calls) VALUES ($1, $2, 1)
+    ON CONFLICT (account_id, month) DO UPDATE
+    SET calls = usage.calls + 1 WHERE usage.calls < $3 RETURNING calls
+
+-- ST_USAGE_GET: usage get
+SELECT calls FROM usage WHERE account_id = $1 AND month = $2

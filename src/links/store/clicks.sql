@@ -1,0 +1,186 @@
+-- clicks.sql: the statements of clicks.c, in the order of its enum.
+-- build-aux/stmt2h.sh makes clicks.sql.h of them (stmt2h.sh says how).
+
+-- The cap is exact: the count only moves while under it.
+-- ST_CLICK_COUNT: click count
+UPDATE links SET clicks = clicks + 1
+    WHERE id = $1 AND (max_clicks = 0 OR clicks < max_clicks)
+
+-- A batch's counts, $1 a JSON array of [link id, clicks]: the links'
+-- rows locked in the order of their ids first, so that the movers
+-- of several hosts never wait for each other in a circle.
+-- dialect: JSON arrays are json_each in SQLite, jsonb_array_elements
+-- in PostgreSQL (jsonb: parsed once, where each ->> of json parses
+-- its element again; a batch's rows 25% faster); FOR UPDATE is
+-- PostgreSQL's (on SQLite, BEGIN IMMEDIATE holds the database: the
+-- lock is a statement that does nothing).
+-- ST_CLICK_LOCK: click lock
+SELECT 0 WHERE $1 IS NULL
+-- pg:
+SELECT id FROM links
+    WHERE id IN (SELECT (e->>0)::bigint FROM
+        jsonb_array_elements($1::jsonb) AS e)
+    ORDER BY id FOR UPDATE
+
+-- Bots' links are in $1 with 0, for the lock alone: not written.
+-- ST_CLICK_ADD: click add
+UPDATE links SET clicks = links.clicks + c.n
+    FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value,
+        '$[1]') AS n FROM json_each($1)) AS c
+    WHERE links.id = c.id AND c.n != 0
+-- pg:
+UPDATE links SET clicks = links.clicks + c.n
+    FROM (SELECT (e->>0)::bigint AS id, (e->>1)::bigint AS n FROM
+        jsonb_array_elements($1::jsonb) AS e) AS c
+    WHERE links.id = c.id AND c.n != 0
+
+-- ST_CLICK_INSERT: click insert
+INSERT INTO @CLICK_COLS@ VALUES (@CLICK_VALS@)
+
+-- A batch's (lz_bulk_row): COPY on PostgreSQL.
+-- ST_CLICK_BULK: click bulk insert
+INSERT INTO @CLICK_COLS@ VALUES (@CLICK_VALS@)
+-- pg:
+COPY @CLICK_COLS@ FROM STDIN
+
+-- ST_JOURNAL_GET: journal get
+SELECT pos FROM click_journals WHERE name = $1
+
+-- ST_JOURNAL_SET: journal set
+INSERT INTO click_journals (name, pos) VALUES ($1, $2)
+    ON CONFLICT (name) DO UPDATE SET pos = $2
+
+-- ST_JOURNAL_DEL: journal delete
+DELETE FROM click_journals WHERE name = $1
+
+-- Those whose name starts with $1 (one host's).
+-- ST_JOURNAL_LIST: journal list
+SELECT name FROM click_journals WHERE substr(name, 1, length($1)) = $1
+    ORDER BY name
+
+-- An hour's row and its day's.
+-- ST_ROLLUP_ADD: rollup add
+INSERT INTO click_rollups (link_id, dim, span, at, key, bot, n)
+    VALUES ($1, $2, 1, $3, $5, $6, $7), ($1, $2, 24, $4, $5, $6, $7)
+    ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE
+    SET n = click_rollups.n + excluded.n
+
+-- Rows of hours, $1 a JSON array of [link id, dim, hour, key, bot,
+-- n], each with its day's ($2 ms), summed per day: one statement
+-- must not touch a row twice.  PostgreSQL's alone (a round trip a
+-- statement there); SQLite runs rollup add a row
+-- (store_rollup_addv), cheaper in process than JSON.
+-- ST_ROLLUP_ADDV: rollup add rows
+-- pg:
+WITH r AS (SELECT (e->>0)::bigint AS link_id, (e->>1)::bigint AS dim,
+    (e->>2)::bigint AS at, e->>3 AS key, (e->>4)::bigint AS bot,
+    (e->>5)::bigint AS n FROM jsonb_array_elements($1::jsonb) AS e)
+    @ROLLUP_ADDV@
+
+-- The first click stays (the caller moves it back, store.h), so
+-- what comes back is the row's first click before this batch, and
+-- its clicks: the batch's alone when the row is new.  The last
+-- click's variant and suffix go with it; a tie goes to the click
+-- stored last.
+-- ST_VISITOR_ADD: visitor add
+INSERT INTO click_visitors (day, link_id, visitor, first_at, last_at,
+    variant, suffix, clicks)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) @VISITOR_SET@RETURNING
+        first_at, clicks
+
+-- Visitor add of rows, $1 a JSON array of [day, link id, first,
+-- last, variant, suffix, clicks], the visitors in $2, $3 bytes
+-- each in the order of the rows.  PostgreSQL's alone, as rollup
+-- add rows: SQLite runs visitor add a row.
+-- ST_VISITOR_ADDV: visitor add rows
+-- pg:
+WITH r AS (SELECT (e->>0)::bigint AS day, (e->>1)::bigint AS link_id,
+    substr($2::bytea, ((o - 1) * $3::bigint + 1)::int, $3::bigint::int)
+    AS visitor, (e->>2)::bigint AS first_at, (e->>3)::bigint AS last_at,
+    e->>4 AS variant, e->>5 AS suffix, (e->>6)::bigint AS clicks FROM
+    jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, o))
+    @VISITOR_ADDV@
+
+-- ST_VISITOR_FIRST: visitor first
+UPDATE click_visitors SET first_at = $4
+    WHERE day = $1 AND link_id = $2 AND visitor = $3
+
+-- ST_VISITOR_LAST: visitor last
+SELECT variant, suffix, last_at FROM click_visitors
+    WHERE day = $1 AND link_id = $2 AND visitor = $3 AND last_at >= $4
+        AND last_at <= $5
+
+-- ST_STATS_TOTALS: stats totals
+SELECT coalesce(sum(CASE WHEN dim = 0 AND bot = 0 THEN n END), 0),
+    coalesce(sum(CASE WHEN dim = 0 AND bot != 0 THEN n END), 0),
+    coalesce(sum(CASE WHEN dim = 8 THEN n END), 0) FROM
+    (@PARTS("dim, bot, n", "dim IN (0, 8)")@) AS r
+
+-- ST_STATS_SERIES: stats series
+SELECT at / $8 AS b, sum(CASE WHEN dim = 0 THEN n ELSE 0 END), sum(CASE
+    WHEN dim = 8 THEN n ELSE 0 END) FROM
+    (@PARTS("dim, at, n", "dim IN (0, 8) AND bot = 0")@) AS r GROUP BY b
+    ORDER BY b
+
+-- ST_STATS_BREAKDOWN: stats breakdown
+SELECT key, sum(n) AS c
+    FROM (@PARTS("key, n", "dim = $9 AND " "bot = 0")@) AS r
+    GROUP BY key ORDER BY c DESC, key LIMIT $8
+
+-- What a rebuild has to do: rows of clicks or conversions, raw or
+-- rolled up (any dim of the rollups: it also clears rows that
+-- should not be there).
+-- ST_ROLLUP_NEXT_LINK: rollup next link
+SELECT min(x)
+    FROM (SELECT @FIRST("link_id", "clicks", "link_id > $1")@ AS x UNION
+        ALL SELECT @FIRST("link_id", "click_rollups", "link_id > $1")@
+        UNION ALL SELECT
+        @FIRST("link_id", "conversions", "link_id > $1")@ UNION ALL
+        SELECT @FIRST("link_id", "conversion_rollups", "link_id > $1")@)
+        AS r
+
+-- ST_ROLLUP_NEXT: rollup next
+SELECT min(x)
+    FROM (SELECT @FIRST("at", "clicks", "link_id = $1 AND at >= $2")@ AS
+        x UNION ALL SELECT
+        @FIRST("at", "conversions", "link_id = $1 AND at >= $2")@@NEXT_ROW("click_rollups", 0)@@NEXT_ROW("click_rollups", 1)@@NEXT_ROW("click_rollups", 2)@@NEXT_ROW("click_rollups", 3)@@NEXT_ROW("click_rollups", 4)@@NEXT_ROW("click_rollups", 5)@@NEXT_ROW("click_rollups", 6)@@NEXT_ROW("click_rollups", 7)@@NEXT_ROW("click_rollups", 8)@@NEXT_ROW("conversion_rollups", 0)@@NEXT_ROW("conversion_rollups", 1)@@NEXT_ROW("conversion_rollups", 2)@@NEXT_ROW("conversion_rollups", 3)@)
+        AS r
+
+-- ST_ROLLUP_CLEAR: rollup clear
+DELETE FROM click_rollups
+    WHERE link_id = $1 AND dim IN (0, 1, 2, 3, 4, 5, 6, 7, 8) AND span
+        IN (1, 24) AND at >= $2 AND at < $2 + 86400000
+
+-- ST_VISITOR_CLEAR: visitor clear
+DELETE FROM click_visitors WHERE day = $1 AND link_id = $2
+
+-- In the order the mover stored them: the last click of a visitor
+-- is the one stored last on a tie.
+-- ST_CLICK_EACH: click each
+SELECT at, suffix, country, device, os, browser, referrer_host, variant,
+    visitor, bot
+    FROM clicks WHERE link_id = $1 AND at >= $2 AND at < $3
+    ORDER BY at, id
+
+-- Ids follow the order clicks were stored in.
+-- ST_CLICK_PRUNE: click prune
+DELETE FROM clicks
+    WHERE id IN (SELECT id FROM clicks ORDER BY id LIMIT $2) AND at < $1
+
+-- ST_VISITOR_PRUNE: visitor prune
+DELETE FROM click_visitors
+    WHERE (day, link_id, visitor) IN (SELECT day, link_id, visitor FROM
+        click_visitors WHERE day < $1 ORDER BY day LIMIT $2)
+
+-- The raw clicks, for their export (DESIGN 3.9).
+-- ST_CLICK_RANGE_COUNT: click range count
+SELECT count(*) FROM clicks WHERE link_id = $1 AND at >= $2 AND at < $3
+
+-- Newest first from ($3, $4) down, keyset on (at, id).
+-- ST_CLICK_PAGE: click page
+SELECT id, at, suffix, country, device, os, browser, referrer, variant,
+    bot
+    FROM clicks
+    WHERE link_id = $1 AND at >= $2 AND at <= $3 AND (at < $3 OR id <
+        $4)
+    ORDER BY at DESC, id DESC LIMIT $5

@@ -1,0 +1,62 @@
+-- conversions.sql: the statements of conversions.c, in the order of its enum.
+-- build-aux/stmt2h.sh makes conversions.sql.h of them (stmt2h.sh says how).
+
+-- ST_CONV_SEEN: conversion seen
+SELECT 1 FROM conversions
+    WHERE link_id = $1 AND visitor IN ($2, $3) AND at > $4 LIMIT 1
+
+-- ST_CONV_INSERT: conversion insert
+INSERT INTO conversions (link_id, at, visitor, suffix, currency, value,
+    variant, click_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+
+-- ST_CONV_COUNT: conversion count
+UPDATE links SET conversions = conversions + 1 WHERE id = $1
+
+-- A total that would overflow stays as it is (and nothing is
+-- stored): SQLite would turn it into an inexact float.
+-- ST_CONV_REVENUE: conversion revenue
+INSERT INTO link_revenue (link_id, currency, micros) VALUES ($1, $2, $3)
+    ON CONFLICT (link_id, currency) DO UPDATE
+    SET micros = link_revenue.micros + $3
+    WHERE link_revenue.micros <= 9223372036854775807 - $3
+
+-- A part of the link's total in the currency: it cannot overflow
+-- where the total did not.
+-- ST_CONV_ROLLUP: conversion rollup
+INSERT INTO conversion_rollups (link_id, dim, span, at, key, currency,
+    n, valued, micros)
+    VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8)
+    ON CONFLICT (link_id, dim, span, at, key, currency) DO UPDATE
+    SET n = conversion_rollups.n + 1,
+        valued = conversion_rollups.valued + excluded.valued,
+        micros = conversion_rollups.micros + excluded.micros
+
+-- ST_CONV_TOTALS: conversion totals
+SELECT currency, sum(n), @REVENUE@
+    FROM (@PARTS("currency, n, valued, micros", "dim = 0")@) AS r
+    GROUP BY currency ORDER BY currency
+
+-- ST_CONV_SERIES: conversion series
+SELECT at / $8 AS b, currency, sum(n), @REVENUE@
+    FROM (@PARTS("at, currency, n, valued, micros", "dim = 0")@) AS r
+    GROUP BY b, currency ORDER BY b, currency
+
+-- ST_CONV_BY_SUFFIX: conversions by suffix
+@CONV_BY("key", "dim = 1")@
+
+-- ST_CONV_BY_CURRENCY: conversions by currency
+@CONV_BY("currency", "dim = 0")@
+
+-- Not attributed (dim 3) is the value NULL.
+-- ST_CONV_BY_VARIANT: conversions by variant
+@CONV_BY("CASE WHEN dim = 2 THEN key END", "dim IN (2, 3)")@
+
+-- ST_CONV_ROLLUP_CLEAR: conversion rollup clear
+DELETE FROM conversion_rollups
+    WHERE link_id = $1 AND dim IN (0, 1, 2, 3) AND span IN (1, 24) AND
+        at >= $2 AND at < $2 + 86400000
+
+-- ST_CONV_EACH: conversion each
+SELECT at, suffix, currency, value, variant FROM conversions
+    WHERE link_id = $1 AND at >= $2 AND at < $3 ORDER BY id
