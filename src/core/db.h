@@ -224,6 +224,19 @@ void	lz_bind_vals(struct lz_stmt *, const struct lz_val *, size_t n);
 /* lz_db_stmt() with v[0..n) bound. */
 struct lz_stmt *lz_db_stmtv(struct lz_db *, struct lz_sqlset *, size_t i,
 	    const struct lz_val *v, size_t n);
+/*
+ * lz_db_stmtv() with the values written in place, for a function that
+ * is one statement:
+ *
+ *	return lz_run_ok(LZ_STMT(db, set, ST_SESSION_TOUCH, LZ_I64(now),
+ *	    LZ_I64(id)));
+ *
+ * The values are an array (a compound literal) that lives until the end
+ * of the enclosing block; sizeof does not evaluate them a second time.
+ */
+#define LZ_STMT(db, set, st, ...)	lz_db_stmtv((db), (set), (st), \
+	(const struct lz_val[]){ __VA_ARGS__ }, \
+	sizeof((const struct lz_val[]){ __VA_ARGS__ }) / sizeof(struct lz_val))
 
 /*
  * Bulk inserts, inside the caller's transaction: statement i of set
@@ -261,6 +274,48 @@ long	lz_each(struct lz_stmt *, void (*fn)(struct lz_stmt *, void *),
 	    void *arg);
 /* The first column of the first row into *v: 1, 0 no row, -1. */
 int	lz_one_i64(struct lz_stmt *, int64_t *v);
+
+/*
+ * A store's list of records, without writing out the adapter each would
+ * need (a {fn, arg} pair and a function that reads one row):
+ *
+ *	LZ_EACH_ROW(each_account, const, struct account, row_account,
+ *	    LZ_KEEP);
+ *
+ * defines
+ *
+ *	static long each_account(struct lz_stmt *st,
+ *	    void (*fn)(const struct account *, void *), void *arg);
+ *
+ * which reads each row of st with row_account(st, &r), hands &r to fn,
+ * then calls done(&r) (LZ_KEEP: r holds nothing to free), and returns
+ * what lz_each() returns.  qual is const, or empty for a callback that
+ * may change the record (it is freed all the same).
+ */
+#define LZ_KEEP(r)	((void)(r))
+#define LZ_EACH_ROW(name, qual, type, row, done)			\
+struct name##_fn {							\
+	void	(*fn)(qual type *, void *);				\
+	void	*arg;							\
+};									\
+static void								\
+name##_row(struct lz_stmt *st, void *arg)				\
+{									\
+	struct name##_fn	*f = arg;				\
+	type			 r;					\
+									\
+	row(st, &r);							\
+	f->fn(&r, f->arg);						\
+	done(&r);							\
+}									\
+static long								\
+name(struct lz_stmt *st, void (*fn)(qual type *, void *), void *arg)	\
+{									\
+	struct name##_fn	 f = { fn, arg };			\
+									\
+	return lz_each(st, name##_row, &f);				\
+}									\
+struct name##_fn
 
 /* Columns of the current row, from 0.  NULL reads as 0 and "". */
 int64_t	lz_col_i64(struct lz_stmt *, int col);

@@ -249,12 +249,10 @@ pstore_put_meta(struct lz_db *db, const char *key, const char *value)
 int64_t
 pstore_put_tool(struct lz_db *db, const struct ptool *t)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(t->key), LZ_TEXT(t->label),
-	    LZ_TEXT(t->label_en), LZ_TEXT(t->medium),
+	return lz_run_id(LZ_STMT(db, set, BD_TOOL, LZ_TEXT(t->key),
+	    LZ_TEXT(t->label), LZ_TEXT(t->label_en), LZ_TEXT(t->medium),
 	    LZ_TEXT(t->description), LZ_TEXT(t->description_en),
-	    LZ_TEXT(t->search) };
-
-	return lz_run_id(lz_db_stmtv(db, set, BD_TOOL, v, LZ_NELEM(v)));
+	    LZ_TEXT(t->search)));
 }
 
 int
@@ -271,10 +269,8 @@ pstore_put_tool_name(struct lz_db *db, const char *name, int64_t tool)
 int64_t
 pstore_put_tag(struct lz_db *db, const struct ptag *t)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(t->slug), LZ_TEXT(t->label),
-	    LZ_TEXT(t->label_en), LZ_TEXT(t->search) };
-
-	return lz_run_id(lz_db_stmtv(db, set, BD_TAG, v, LZ_NELEM(v)));
+	return lz_run_id(LZ_STMT(db, set, BD_TAG, LZ_TEXT(t->slug),
+	    LZ_TEXT(t->label), LZ_TEXT(t->label_en), LZ_TEXT(t->search)));
 }
 
 int64_t
@@ -321,13 +317,11 @@ pstore_put_prompt_tag(struct lz_db *db, int64_t tag, int64_t prompt)
 int64_t
 pstore_put_collection(struct lz_db *db, const struct pcoll *c)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(c->slug), LZ_TEXT(c->title),
-	    LZ_TEXT(c->title_en), LZ_TEXT(c->summary), LZ_TEXT(c->summary_en),
-	    LZ_TEXT(c->kicker), LZ_TEXT(c->kicker_en),
+	return lz_run_id(LZ_STMT(db, set, BD_COLLECTION, LZ_TEXT(c->slug),
+	    LZ_TEXT(c->title), LZ_TEXT(c->title_en), LZ_TEXT(c->summary),
+	    LZ_TEXT(c->summary_en), LZ_TEXT(c->kicker), LZ_TEXT(c->kicker_en),
 	    LZ_I64_IF(c->has_cost, c->unlock_cost), LZ_I64(c->updated_at),
-	    LZ_TEXT(c->translation) };
-
-	return lz_run_id(lz_db_stmtv(db, set, BD_COLLECTION, v, LZ_NELEM(v)));
+	    LZ_TEXT(c->translation)));
 }
 
 int

@@ -81,47 +81,27 @@ store_account_get(struct lz_db *db, int64_t id, const char *email,
 	return (int)lz_each(st, row_account, a);
 }
 
-struct account_fn {
-	void	(*fn)(const struct account *, void *);
-	void	*arg;
-};
-
-static void
-each_account(struct lz_stmt *st, void *arg)
-{
-	struct account_fn	*f = arg;
-	struct account		 a;
-
-	row_account(st, &a);
-	f->fn(&a, f->arg);
-}
+LZ_EACH_ROW(each_account, const, struct account, row_account, LZ_KEEP);
 
 long
 store_account_list(struct lz_db *db,
     void (*fn)(const struct account *, void *), void *arg)
 {
-	struct account_fn	 f = { fn, arg };
-
-	return lz_each(lz_db_stmt(db, set, ST_ACCOUNT_LIST), each_account,
-	    &f);
+	return each_account(lz_db_stmt(db, set, ST_ACCOUNT_LIST), fn, arg);
 }
 
 int
 store_account_set_plan(struct lz_db *db, int64_t id, const char *plan)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(plan), LZ_I64(id) };
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_PLAN, v,
-	    LZ_NELEM(v)));
+	return lz_run_changed(LZ_STMT(db, set, ST_ACCOUNT_SET_PLAN,
+	    LZ_TEXT(plan), LZ_I64(id)));
 }
 
 int
 store_account_set_disabled(struct lz_db *db, int64_t id, int disabled)
 {
-	const struct lz_val	 v[] = { LZ_I64(disabled), LZ_I64(id) };
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_DISABLED, v,
-	    LZ_NELEM(v)));
+	return lz_run_changed(LZ_STMT(db, set, ST_ACCOUNT_SET_DISABLED,
+	    LZ_I64(disabled), LZ_I64(id)));
 }
 
 int
@@ -145,10 +125,8 @@ store_account_pwhash(struct lz_db *db, int64_t id, const char *email,
 int
 store_account_set_password(struct lz_db *db, int64_t id, const char *hash)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(hash), LZ_I64(id) };
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_ACCOUNT_SET_PASSWORD, v,
-	    LZ_NELEM(v)));
+	return lz_run_changed(LZ_STMT(db, set, ST_ACCOUNT_SET_PASSWORD,
+	    LZ_TEXT(hash), LZ_I64(id)));
 }
 
 /* ---- API keys -------------------------------------------------------- */
@@ -173,11 +151,9 @@ store_key_add(struct lz_db *db, int64_t account_id,
     const unsigned char hash[KEY_HASH_LEN], const char *prefix,
     const char *last4, const char *name, int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_I64(account_id),
+	return lz_run_id(LZ_STMT(db, set, ST_KEY_ADD, LZ_I64(account_id),
 	    LZ_BLOB(hash, KEY_HASH_LEN), LZ_TEXT(prefix), LZ_TEXT(last4),
-	    LZ_TEXT(name ? name : ""), LZ_I64(now) };
-
-	return lz_run_id(lz_db_stmtv(db, set, ST_KEY_ADD, v, LZ_NELEM(v)));
+	    LZ_TEXT(name ? name : ""), LZ_I64(now)));
 }
 
 int
@@ -198,30 +174,14 @@ store_key_auth(struct lz_db *db, const unsigned char hash[KEY_HASH_LEN],
 	return rc;
 }
 
-struct key_fn {
-	void	(*fn)(const struct apikey *, void *);
-	void	*arg;
-};
-
-static void
-each_key(struct lz_stmt *st, void *arg)
-{
-	struct key_fn	*f = arg;
-	struct apikey	 k;
-
-	row_key(st, &k);
-	f->fn(&k, f->arg);
-}
+LZ_EACH_ROW(each_key, const, struct apikey, row_key, LZ_KEEP);
 
 long
 store_key_list(struct lz_db *db, int64_t account_id,
     void (*fn)(const struct apikey *, void *), void *arg)
 {
-	const struct lz_val	 v = LZ_I64(account_id);
-	struct key_fn		 f = { fn, arg };
-
-	return lz_each(lz_db_stmtv(db, set, ST_KEY_LIST, &v, 1), each_key,
-	    &f);
+	return each_key(LZ_STMT(db, set, ST_KEY_LIST, LZ_I64(account_id)), fn,
+	    arg);
 }
 
 int
@@ -237,9 +197,8 @@ store_key_revoke(struct lz_db *db, int64_t id, int64_t account_id,
 int
 store_key_touch(struct lz_db *db, int64_t id, int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_KEY_TOUCH, v, LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_KEY_TOUCH, LZ_I64(now),
+	    LZ_I64(id)));
 }
 
 /* ---- usage ----------------------------------------------------------- */

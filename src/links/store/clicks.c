@@ -64,9 +64,8 @@ static struct lz_sqlset *const set = &store_clicks_sql;
 int
 store_click_count(struct lz_db *db, int64_t link_id)
 {
-	const struct lz_val	 v = LZ_I64(link_id);
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_CLICK_COUNT, &v, 1));
+	return lz_run_changed(LZ_STMT(db, set, ST_CLICK_COUNT,
+	    LZ_I64(link_id)));
 }
 
 int
@@ -126,18 +125,14 @@ store_journal_get(struct lz_db *db, const char *name)
 int
 store_journal_set(struct lz_db *db, const char *name, int64_t pos)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(name), LZ_I64(pos) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_JOURNAL_SET, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_JOURNAL_SET, LZ_TEXT(name),
+	    LZ_I64(pos)));
 }
 
 int
 store_journal_del(struct lz_db *db, const char *name)
 {
-	const struct lz_val	 v = LZ_TEXT(name);
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_JOURNAL_DEL, &v, 1));
+	return lz_run_ok(LZ_STMT(db, set, ST_JOURNAL_DEL, LZ_TEXT(name)));
 }
 
 struct name_fn {
@@ -168,11 +163,9 @@ static int
 rollup_add(struct lz_db *db, int64_t link_id, int dim, int64_t hour,
     const char *key, size_t keylen, int bot, int64_t n)
 {
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(dim),
-	    LZ_I64(hour), LZ_I64(hour / LZ_DAY_MS * LZ_DAY_MS),
-	    LZ_TEXTN(key, keylen), LZ_I64(bot), LZ_I64(n) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADD, v, LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_ROLLUP_ADD, LZ_I64(link_id),
+	    LZ_I64(dim), LZ_I64(hour), LZ_I64(hour / LZ_DAY_MS * LZ_DAY_MS),
+	    LZ_TEXTN(key, keylen), LZ_I64(bot), LZ_I64(n)));
 }
 
 /*
@@ -329,11 +322,9 @@ int
 store_visitor_first(struct lz_db *db, int64_t day, int64_t link_id,
     const unsigned char *visitor, int64_t first_at)
 {
-	const struct lz_val	 v[] = { LZ_I64(day), LZ_I64(link_id),
-	    LZ_BLOB(visitor, VISITOR_ID_LEN), LZ_I64(first_at) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_VISITOR_FIRST, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_VISITOR_FIRST, LZ_I64(day),
+	    LZ_I64(link_id), LZ_BLOB(visitor, VISITOR_ID_LEN),
+	    LZ_I64(first_at)));
 }
 
 int

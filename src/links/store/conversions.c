@@ -194,10 +194,8 @@ store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
 int
 store_conv_rollup_clear(struct lz_db *db, int64_t link_id, int64_t day_ms)
 {
-	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(day_ms) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_CONV_ROLLUP_CLEAR, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_CONV_ROLLUP_CLEAR, LZ_I64(link_id),
+	    LZ_I64(day_ms)));
 }
 
 struct conv_fn {

@@ -122,29 +122,13 @@ row_link(struct lz_stmt *st, void *arg)
 	l->revision = lz_col_i64(st, 26);
 }
 
-struct link_fn {
-	void	(*fn)(struct link *, void *);
-	void	*arg;
-};
-
-static void
-each_link(struct lz_stmt *st, void *arg)
-{
-	struct link_fn	*f = arg;
-	struct link	 l;
-
-	row_link(st, &l);
-	f->fn(&l, f->arg);
-	link_free(&l);
-}
+LZ_EACH_ROW(each_link, , struct link, row_link, link_free);
 
 long
 store_link_each(struct lz_stmt *st, void (*fn)(struct link *, void *),
     void *arg)
 {
-	struct link_fn	 f = { fn, arg };
-
-	return lz_each(st, each_link, &f);
+	return each_link(st, fn, arg);
 }
 
 long long

@@ -36,61 +36,46 @@ int
 store_bl_upsert(struct lz_db *db, const char *kind, const char *value,
     const char *source, const char *reason, int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(kind), LZ_TEXT(value),
-	    LZ_TEXT(source), LZ_TEXT(reason ? reason : ""), LZ_I64(now) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_BL_UPSERT, v, LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_BL_UPSERT, LZ_TEXT(kind),
+	    LZ_TEXT(value), LZ_TEXT(source), LZ_TEXT(reason ? reason : ""),
+	    LZ_I64(now)));
 }
 
 long
 store_bl_prune(struct lz_db *db, const char *source, int64_t before)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(source), LZ_I64(before) };
-
-	return (long)lz_run(lz_db_stmtv(db, set, ST_BL_PRUNE, v,
-	    LZ_NELEM(v)));
+	return (long)lz_run(LZ_STMT(db, set, ST_BL_PRUNE, LZ_TEXT(source),
+	    LZ_I64(before)));
 }
 
 long
 store_bl_remove(struct lz_db *db, const char *kind, const char *value,
     const char *source)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(kind), LZ_TEXT(value),
-	    LZ_TEXT(source) };
-
-	return (long)lz_run(lz_db_stmtv(db, set, ST_BL_REMOVE, v,
-	    LZ_NELEM(v)));
+	return (long)lz_run(LZ_STMT(db, set, ST_BL_REMOVE, LZ_TEXT(kind),
+	    LZ_TEXT(value), LZ_TEXT(source)));
 }
 
-struct bl_fn {
-	void	(*fn)(const struct bl_row *, void *);
-	void	*arg;
-};
-
 static void
-each_entry(struct lz_stmt *st, void *arg)
+row_entry(struct lz_stmt *st, struct bl_row *r)
 {
 	static const struct lz_col	 cols[] = {
 		LZ_COL(bl_row, TEXT, kind), LZ_COL(bl_row, TEXT, value),
 		LZ_COL(bl_row, TEXT, source), LZ_COL(bl_row, TEXT, reason),
 		LZ_COL(bl_row, I64, added_at)
 	};
-	struct bl_fn			*f = arg;
-	struct bl_row			 r;
 
-	lz_cols(st, cols, LZ_NELEM(cols), &r);
-	f->fn(&r, f->arg);
+	lz_cols(st, cols, LZ_NELEM(cols), r);
 }
+
+LZ_EACH_ROW(each_entry, const, struct bl_row, row_entry, LZ_KEEP);
 
 long
 store_bl_list(struct lz_db *db, const char *source, long limit,
     void (*fn)(const struct bl_row *, void *), void *arg)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(source), LZ_I64(limit) };
-	struct bl_fn		 f = { fn, arg };
-
-	return lz_each(lz_db_stmtv(db, set, ST_BL_LIST, v, LZ_NELEM(v)),
-	    each_entry, &f);
+	return each_entry(LZ_STMT(db, set, ST_BL_LIST, LZ_TEXT(source),
+	    LZ_I64(limit)), fn, arg);
 }
 
 struct count_fn {
@@ -130,19 +115,14 @@ int
 store_link_flag(struct lz_db *db, int64_t id, int64_t now,
     const char *reason)
 {
-	const struct lz_val	 v[] = { LZ_I64(now), LZ_TEXT(reason),
-	    LZ_I64(id) };
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_LINK_FLAG, v,
-	    LZ_NELEM(v)));
+	return lz_run_changed(LZ_STMT(db, set, ST_LINK_FLAG, LZ_I64(now),
+	    LZ_TEXT(reason), LZ_I64(id)));
 }
 
 int
 store_link_unflag(struct lz_db *db, int64_t id)
 {
-	const struct lz_val	 v = LZ_I64(id);
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_LINK_UNFLAG, &v, 1));
+	return lz_run_changed(LZ_STMT(db, set, ST_LINK_UNFLAG, LZ_I64(id)));
 }
 
 long

@@ -22,11 +22,9 @@ int64_t
 store_session_add(struct lz_db *db, const unsigned char hash[SESSION_HASH_LEN],
     int64_t account_id, const char *csrf, int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_BLOB(hash, SESSION_HASH_LEN),
-	    LZ_I64(account_id), LZ_TEXT(csrf), LZ_I64(now) };
-
-	return lz_run_id(lz_db_stmtv(db, set, ST_SESSION_ADD, v,
-	    LZ_NELEM(v)));
+	return lz_run_id(LZ_STMT(db, set, ST_SESSION_ADD,
+	    LZ_BLOB(hash, SESSION_HASH_LEN), LZ_I64(account_id), LZ_TEXT(csrf),
+	    LZ_I64(now)));
 }
 
 int
@@ -54,39 +52,30 @@ store_session_get(struct lz_db *db, const unsigned char hash[SESSION_HASH_LEN],
 int
 store_session_touch(struct lz_db *db, int64_t id, int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_SESSION_TOUCH, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_SESSION_TOUCH, LZ_I64(now),
+	    LZ_I64(id)));
 }
 
 int
 store_session_delete(struct lz_db *db, int64_t id)
 {
-	const struct lz_val	 v = LZ_I64(id);
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_SESSION_DELETE, &v, 1));
+	return lz_run_changed(LZ_STMT(db, set, ST_SESSION_DELETE, LZ_I64(id)));
 }
 
 int
 store_session_delete_others(struct lz_db *db, int64_t account_id,
     int64_t keep_id)
 {
-	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_I64(keep_id) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_SESSION_DELETE_OTHERS, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_SESSION_DELETE_OTHERS,
+	    LZ_I64(account_id), LZ_I64(keep_id)));
 }
 
 int
 store_session_purge(struct lz_db *db, int64_t idle_before,
     int64_t created_before)
 {
-	const struct lz_val	 v[] = { LZ_I64(idle_before),
-	    LZ_I64(created_before) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_SESSION_PURGE, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_SESSION_PURGE, LZ_I64(idle_before),
+	    LZ_I64(created_before)));
 }
 
 /* ---- sign-in failures ------------------------------------------------ */
@@ -94,10 +83,8 @@ store_session_purge(struct lz_db *db, int64_t idle_before,
 int
 store_login_fail_add(struct lz_db *db, const char *scope, int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(scope), LZ_I64(now) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_ADD, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_LOGIN_FAIL_ADD, LZ_TEXT(scope),
+	    LZ_I64(now)));
 }
 
 long long
@@ -120,17 +107,13 @@ store_login_fail_count(struct lz_db *db, const char *scope, int64_t since,
 int
 store_login_fail_clear(struct lz_db *db, const char *scope)
 {
-	const struct lz_val	 v = LZ_TEXT(scope);
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_CLEAR, &v, 1));
+	return lz_run_ok(LZ_STMT(db, set, ST_LOGIN_FAIL_CLEAR, LZ_TEXT(scope)));
 }
 
 int
 store_login_fail_purge(struct lz_db *db, int64_t before)
 {
-	const struct lz_val	 v = LZ_I64(before);
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_PURGE, &v, 1));
+	return lz_run_ok(LZ_STMT(db, set, ST_LOGIN_FAIL_PURGE, LZ_I64(before)));
 }
 
 int
@@ -147,18 +130,14 @@ store_login_fail_nth(struct lz_db *db, const char *scope, long long n,
 int
 store_login_fail_give_back(struct lz_db *db, const char *scope, int64_t at)
 {
-	const struct lz_val	 v[] = { LZ_TEXT(scope), LZ_I64(at) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_GIVE_BACK, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_LOGIN_FAIL_GIVE_BACK,
+	    LZ_TEXT(scope), LZ_I64(at)));
 }
 
 int
 store_login_fail_lock(struct lz_db *db, const char *scope)
 {
-	const struct lz_val	 v = LZ_TEXT(scope);
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_LOGIN_FAIL_LOCK, &v, 1));
+	return lz_run_ok(LZ_STMT(db, set, ST_LOGIN_FAIL_LOCK, LZ_TEXT(scope)));
 }
 
 /* ---- password tries -------------------------------------------------- */
@@ -186,20 +165,14 @@ int
 store_pwtry_give_back(struct lz_db *db, int64_t link_id,
     const unsigned char *net, size_t netlen)
 {
-	const struct lz_val	 v[] = {
-		LZ_I64(link_id), LZ_BLOB(net, netlen)
-	};
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_GIVE_BACK, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_PWTRY_GIVE_BACK, LZ_I64(link_id),
+	    LZ_BLOB(net, netlen)));
 }
 
 int
 store_pwtry_purge(struct lz_db *db, int64_t before)
 {
-	const struct lz_val	 v = LZ_I64(before);
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_PURGE, &v, 1));
+	return lz_run_ok(LZ_STMT(db, set, ST_PWTRY_PURGE, LZ_I64(before)));
 }
 
 int
@@ -223,15 +196,12 @@ store_pwtry_link_take(struct lz_db *db, int64_t link_id, int64_t now,
 int
 store_pwtry_link_give_back(struct lz_db *db, int64_t link_id)
 {
-	const struct lz_val	 v = LZ_I64(link_id);
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_LINK_GIVE_BACK, &v, 1));
+	return lz_run_ok(LZ_STMT(db, set, ST_PWTRY_LINK_GIVE_BACK,
+	    LZ_I64(link_id)));
 }
 
 int
 store_pwtry_link_purge(struct lz_db *db, int64_t now)
 {
-	const struct lz_val	 v = LZ_I64(now);
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_PWTRY_LINK_PURGE, &v, 1));
+	return lz_run_ok(LZ_STMT(db, set, ST_PWTRY_LINK_PURGE, LZ_I64(now)));
 }

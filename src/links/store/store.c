@@ -160,9 +160,7 @@ long
 store_purge_rows(struct lz_db *db, struct lz_sqlset *set, size_t i,
     int64_t before, long limit)
 {
-	const struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit) };
-
-	return (long)lz_run(lz_db_stmtv(db, set, i, v, LZ_NELEM(v)));
+	return (long)lz_run(LZ_STMT(db, set, i, LZ_I64(before), LZ_I64(limit)));
 }
 
 long

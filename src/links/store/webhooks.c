@@ -69,11 +69,9 @@ int64_t
 store_webhook_add(struct lz_db *db, int64_t account_id, const char *url,
     unsigned events, const unsigned char *box, int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(url),
-	    LZ_I64(events), LZ_BLOB(box, WEBHOOK_BOX_LEN), LZ_I64(now) };
-
-	return lz_run_id(lz_db_stmtv(db, set, ST_WEBHOOK_ADD, v,
-	    LZ_NELEM(v)));
+	return lz_run_id(LZ_STMT(db, set, ST_WEBHOOK_ADD, LZ_I64(account_id),
+	    LZ_TEXT(url), LZ_I64(events), LZ_BLOB(box, WEBHOOK_BOX_LEN),
+	    LZ_I64(now)));
 }
 
 int
@@ -89,33 +87,27 @@ store_webhook_get(struct lz_db *db, int64_t id, int64_t account_id,
 	return (int)lz_each(st, row_webhook, w);
 }
 
-struct webhook_fn {
-	void	(*fn)(const struct webhook *, void *);
-	void	*arg;
-};
-
+/* A row of the list: the webhook and its deliveries pending. */
 static void
-each_webhook(struct lz_stmt *st, void *arg)
+row_webhook_pending(struct lz_stmt *st, struct webhook *w)
 {
-	struct webhook_fn	*f = arg;
-	struct webhook		 w;
-
-	row_webhook(st, &w);
-	w.pending = lz_col_i64(st, 9);
-	f->fn(&w, f->arg);
+	row_webhook(st, w);
+	w->pending = lz_col_i64(st, 9);
 }
+
+LZ_EACH_ROW(each_webhook, const, struct webhook, row_webhook_pending,
+    LZ_KEEP);
 
 long
 store_webhook_list(struct lz_db *db, int64_t account_id,
     void (*fn)(const struct webhook *, void *), void *arg)
 {
-	struct webhook_fn	 f = { fn, arg };
-	struct lz_stmt		*st;
+	struct lz_stmt	*st;
 
 	if ((st = store_stmt_of(db, set, ST_WEBHOOK_LIST, ST_WEBHOOK_LIST_ANY,
 	    account_id, NULL, 0)) == NULL)
 		return -1;
-	return lz_each(st, each_webhook, &f);
+	return each_webhook(st, fn, arg);
 }
 
 long long
@@ -209,11 +201,8 @@ long
 store_delivery_cancel(struct lz_db *db, int64_t webhook_id, const char *why,
     int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_I64(now), LZ_TEXT(why),
-	    LZ_I64(webhook_id) };
-
-	return (long)lz_run(lz_db_stmtv(db, set, ST_DELIVERY_CANCEL, v,
-	    LZ_NELEM(v)));
+	return (long)lz_run(LZ_STMT(db, set, ST_DELIVERY_CANCEL, LZ_I64(now),
+	    LZ_TEXT(why), LZ_I64(webhook_id)));
 }
 
 struct due_fn {
@@ -256,64 +245,39 @@ int
 store_attempt_add(struct lz_db *db, int64_t delivery_id,
     const struct webhook_attempt *a)
 {
-	const struct lz_val	 v[] = { LZ_I64(delivery_id), LZ_I64(a->at),
-	    LZ_I64_IF(a->status > 0, a->status),
-	    LZ_TEXT(a->error[0] ? a->error : NULL), LZ_I64(a->duration_ms) };
-
-	return lz_run_ok(lz_db_stmtv(db, set, ST_ATTEMPT_ADD, v,
-	    LZ_NELEM(v)));
+	return lz_run_ok(LZ_STMT(db, set, ST_ATTEMPT_ADD, LZ_I64(delivery_id),
+	    LZ_I64(a->at), LZ_I64_IF(a->status > 0, a->status),
+	    LZ_TEXT(a->error[0] ? a->error : NULL), LZ_I64(a->duration_ms)));
 }
 
 int
 store_delivery_delivered(struct lz_db *db, int64_t id, int status,
     int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_I64(status), LZ_I64(now),
-	    LZ_I64(id) };
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_DELIVERY_DELIVERED, v,
-	    LZ_NELEM(v)));
+	return lz_run_changed(LZ_STMT(db, set, ST_DELIVERY_DELIVERED,
+	    LZ_I64(status), LZ_I64(now), LZ_I64(id)));
 }
 
 int
 store_delivery_failed(struct lz_db *db, int64_t id, const char *lease,
     int status, const char *error, int64_t next_at, int64_t now)
 {
-	const struct lz_val	 v[] = { LZ_I64_IF(status > 0, status),
-	    LZ_TEXT(error), LZ_I64_IF(next_at > 0, next_at), LZ_I64(now),
-	    LZ_I64(id), LZ_TEXT(lease) };
-
-	return lz_run_changed(lz_db_stmtv(db, set, ST_DELIVERY_FAILED, v,
-	    LZ_NELEM(v)));
+	return lz_run_changed(LZ_STMT(db, set, ST_DELIVERY_FAILED,
+	    LZ_I64_IF(status > 0, status), LZ_TEXT(error),
+	    LZ_I64_IF(next_at > 0, next_at), LZ_I64(now), LZ_I64(id),
+	    LZ_TEXT(lease)));
 }
 
-struct delivery_fn {
-	void	(*fn)(const struct webhook_delivery *, void *);
-	void	*arg;
-};
-
-static void
-each_delivery(struct lz_stmt *st, void *arg)
-{
-	struct delivery_fn	*f = arg;
-	struct webhook_delivery	 d;
-
-	row_delivery(st, &d);
-	f->fn(&d, f->arg);
-	webhook_delivery_free(&d);
-}
+LZ_EACH_ROW(each_delivery, const, struct webhook_delivery, row_delivery,
+    webhook_delivery_free);
 
 long
 store_delivery_list(struct lz_db *db, int64_t webhook_id, int64_t before,
     long limit, void (*fn)(const struct webhook_delivery *, void *),
     void *arg)
 {
-	const struct lz_val	 v[] = { LZ_I64(webhook_id), LZ_I64(before),
-	    LZ_I64(limit) };
-	struct delivery_fn	 f = { fn, arg };
-
-	return lz_each(lz_db_stmtv(db, set, ST_DELIVERY_LIST, v, LZ_NELEM(v)),
-	    each_delivery, &f);
+	return each_delivery(LZ_STMT(db, set, ST_DELIVERY_LIST,
+	    LZ_I64(webhook_id), LZ_I64(before), LZ_I64(limit)), fn, arg);
 }
 
 int
@@ -326,34 +290,25 @@ store_delivery_by_uuid(struct lz_db *db, const char *uuid,
 	    row_delivery, d);
 }
 
-struct attempt_fn {
-	void	(*fn)(const struct webhook_attempt *, void *);
-	void	*arg;
-};
-
 static void
-each_attempt(struct lz_stmt *st, void *arg)
+row_attempt(struct lz_stmt *st, struct webhook_attempt *a)
 {
-	struct attempt_fn	*f = arg;
-	struct webhook_attempt	 a;
-
-	memset(&a, 0, sizeof(a));
-	a.at = lz_col_i64(st, 0);
-	a.status = lz_col_int(st, 1);
-	lz_col_copy(st, 2, a.error, sizeof(a.error));
-	a.duration_ms = lz_col_i64(st, 3);
-	f->fn(&a, f->arg);
+	memset(a, 0, sizeof(*a));
+	a->at = lz_col_i64(st, 0);
+	a->status = lz_col_int(st, 1);
+	lz_col_copy(st, 2, a->error, sizeof(a->error));
+	a->duration_ms = lz_col_i64(st, 3);
 }
+
+LZ_EACH_ROW(each_attempt, const, struct webhook_attempt, row_attempt,
+    LZ_KEEP);
 
 long
 store_attempt_list(struct lz_db *db, int64_t delivery_id,
     void (*fn)(const struct webhook_attempt *, void *), void *arg)
 {
-	const struct lz_val	 v = LZ_I64(delivery_id);
-	struct attempt_fn	 f = { fn, arg };
-
-	return lz_each(lz_db_stmtv(db, set, ST_ATTEMPT_LIST, &v, 1),
-	    each_attempt, &f);
+	return each_attempt(LZ_STMT(db, set, ST_ATTEMPT_LIST,
+	    LZ_I64(delivery_id)), fn, arg);
 }
 
 long
