@@ -20,6 +20,20 @@
 #include "service.h"
 #include "util.h"
 
+int
+lz_service_opt(int ch, const char *name, const char **conffile)
+{
+	switch (ch) {
+	case 'f':
+		*conffile = optarg;
+		return 1;
+	case 'V':
+		printf("%s %s\n", name, PACKAGE_VERSION);
+		exit(0);
+	}
+	return 0;
+}
+
 struct lz_conf *
 lz_service_start(const char *name, int curl, const char *conffile)
 {
@@ -141,19 +155,10 @@ lz_service_main(int argc, char *argv[], struct lz_service *sv)
 	int			 ch, test = 0;
 
 	while ((ch = getopt(argc, argv, "f:tV")) != -1)
-		switch (ch) {
-		case 'f':
-			conffile = optarg;
-			break;
-		case 't':
+		if (ch == 't')
 			test = 1;
-			break;
-		case 'V':
-			printf("%s %s\n", sv->name, PACKAGE_VERSION);
-			return 0;
-		default:
+		else if (!lz_service_opt(ch, sv->name, &conffile))
 			usage(sv);
-		}
 	if (optind != argc)
 		usage(sv);
 

@@ -34,6 +34,14 @@ struct lz_service {
 };
 
 /*
+ * The options every lz program takes, for its getopt() loop: -f lz.conf
+ * sets *conffile, -V prints name and the version and exits 0.  Returns
+ * 1 when ch was one of them, else 0 (the program's own, or a usage
+ * error).
+ */
+int	lz_service_opt(int ch, const char *name, const char **conffile);
+
+/*
  * Opens the log as name, initialises libsodium (and libcurl with curl)
  * and loads the configuration (conffile NULL: the default).  Returns it,
  * or NULL after logging why.

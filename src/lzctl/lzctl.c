@@ -25,6 +25,7 @@
 #include "lzctl.h"
 #include "lztime.h"
 #include "progress.h"
+#include "service.h"
 #include "store/accounts.h"
 #include "store/admin.h"
 #include "store/store.h"
@@ -277,16 +278,8 @@ main(int argc, char *argv[])
 	int		 ch, rc;
 
 	while ((ch = getopt(argc, argv, "+f:hV")) != -1)
-		switch (ch) {
-		case 'f':
-			conffile = optarg;
-			break;
-		case 'V':
-			printf("lzctl %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
+		if (!lz_service_opt(ch, "lzctl", &conffile))
 			usage();
-		}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
