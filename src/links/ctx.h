@@ -46,8 +46,14 @@ lz_handler	api_links_create, api_links_list, api_links_get,
 		api_links_delete, api_links_update, api_links_qr,
 		api_links_clicks;
 
-/* The id of /api/v1/links/<id>...: 0, or -1 after answering 404. */
-int	api_links_path_id(struct lz_req *, int64_t *id);
+/* The id of a path's first capture (/api/v1/links/<id>...): 0, or -1
+ * after answering 404 "There is no <what> with this id." */
+int	api_path_id(struct lz_req *, const char *what, int64_t *id);
+/* What a store call changing the thing of id returned: 1 it was done
+ * (the caller answers), else answered: -1 500 with failed, 0 status with
+ * code, naming "id", and msg (404 not_found, 409 webhook_disabled). */
+int	api_done(struct lz_req *, int rc, const char *failed, int status,
+	    const char *code, const char *msg);
 /* Link id of the request's account into l (link_free it): 0, or -1 after
  * answering 404 or 500. */
 int	api_links_load(struct lz_req *, int64_t id, struct link *l);
