@@ -87,7 +87,7 @@ lz_service_sandbox(int on, const char *db, int writable, const char *also,
 	return rc;
 }
 
-/* The settings of c that every pool takes, then the service's own. */
+/* The settings of c that every pool takes, and the service's own. */
 static void
 pool_opts(struct lz_service *sv, struct lz_pool_opts *o,
     const struct lz_conf *c)
@@ -100,7 +100,8 @@ pool_opts(struct lz_service *sv, struct lz_pool_opts *o,
 	o->group = c->group;
 	o->shutdown_timeout = (int)c->shutdown_timeout;
 	o->access_log = c->access_log;
-	sv->opts(o, c);
+	o->socket_path = lz_conf_str(c, sv->socket_key);
+	o->workers = (int)lz_conf_int(c, sv->workers_key);
 }
 
 int

@@ -15,11 +15,12 @@ struct lz_conf;
 struct lz_service {
 	const char	*name;		/* "lz-links", in logs and -V */
 	int		 curl;		/* initialise libcurl too */
-	const char	*socket_key;	/* its socket's key in lz.conf */
+	/* The keys in lz.conf of its socket and of its number of workers,
+	 * the pool options that are the service's own; the rest are the
+	 * same for all. */
+	const char	*socket_key;
+	const char	*workers_key;
 	struct lz_conf	**conf;		/* where the service keeps it */
-	/* The pool options that are the service's own (socket, workers);
-	 * the rest come from lz.conf as for all. */
-	void	(*opts)(struct lz_pool_opts *, const struct lz_conf *);
 	/* Checks and completes a configuration just read (the trusted
 	 * proxies are set already); 0, or -1 with err. */
 	int	(*setup)(struct lz_conf *, char *err, size_t errlen);

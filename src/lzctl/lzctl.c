@@ -103,6 +103,20 @@ ctl_id(const char *s, const char *what, int64_t *id)
 	return 0;
 }
 
+const char *
+ctl_time(int64_t ms, int ms_too, const char *none)
+{
+	static char	 buf[CTL_TIMES][40];
+	static size_t	 next;
+	char		*s;
+
+	if (ms == 0 && none != NULL)
+		return none;
+	s = buf[next++ % CTL_TIMES];
+	lz_time_fmt_iso(ms, s, sizeof(buf[0]), ms_too);
+	return s;
+}
+
 void
 ctl_chown_to_user(const char *path)
 {
