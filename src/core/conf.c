@@ -193,22 +193,57 @@ set_plan(struct lz_conf *c, const char *key, const char *val, char *err,
 	return 0;
 }
 
+/* The row of key, or NULL. */
+static const struct item *
+item_of(const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < LZ_NELEM(items); i++)
+		if (strcmp(items[i].name, key) == 0)
+			return &items[i];
+	return NULL;
+}
+
+/* The row of key, of type a or b: a caller naming another is a bug. */
+static const struct item *
+item_typed(const char *key, enum itemtype a, enum itemtype b)
+{
+	const struct item	*it = item_of(key);
+
+	if (it == NULL || (it->type != a && it->type != b)) {
+		lz_log(LZ_LOG_ERR, "lz_conf: no such setting %s", key);
+		abort();
+	}
+	return it;
+}
+
+const char *
+lz_conf_str(const struct lz_conf *c, const char *key)
+{
+	const struct item	*it = item_typed(key, IT_STR, IT_PATH);
+
+	return *(char *const *)(const void *)((const char *)c + it->off);
+}
+
+long long
+lz_conf_int(const struct lz_conf *c, const char *key)
+{
+	const struct item	*it = item_typed(key, IT_INT, IT_INT);
+
+	return *(const long long *)(const void *)((const char *)c + it->off);
+}
+
 static int
 set_item(struct lz_conf *c, const char *key, const char *val, char *err,
     size_t errlen)
 {
-	const struct item	*it = NULL;
+	const struct item	*it;
 	long long		 n;
-	size_t			 i;
 
 	if (strncmp(key, "plan.", 5) == 0)
 		return set_plan(c, key, val, err, errlen);
-	for (i = 0; i < LZ_NELEM(items); i++)
-		if (strcmp(items[i].name, key) == 0) {
-			it = &items[i];
-			break;
-		}
-	if (it == NULL) {
+	if ((it = item_of(key)) == NULL) {
 		snprintf(err, errlen, "unknown setting '%s'", key);
 		return -1;
 	}

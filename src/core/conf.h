@@ -141,6 +141,11 @@ struct lz_conf	*lz_conf_load(const char *path, char *err, size_t errlen);
 /* The built-in defaults alone. */
 struct lz_conf	*lz_conf_defaults(void);
 void		 lz_conf_free(struct lz_conf *);
+/* The value of the setting key (as in lz.conf), a string or a path, or
+ * an integer: what code that is given a key (a pool's socket) reads.  A
+ * key of no such setting is a bug: it abort()s. */
+const char	*lz_conf_str(const struct lz_conf *, const char *key);
+long long	 lz_conf_int(const struct lz_conf *, const char *key);
 /* The plan called name, or NULL. */
 const struct lz_plan *lz_conf_plan(const struct lz_conf *, const char *name);
 

@@ -114,7 +114,7 @@ lz_db_close(struct lz_db *db)
 		free(db->slots[i]);
 	}
 	free(db->slots);
-	free(db->used);
+	free(db->used.v);
 	db->ops->close(db);
 	free(db->path);
 	memset(db, 0, sizeof(*db));
@@ -346,21 +346,26 @@ stmt_ready(struct lz_stmt *s, char *err, size_t errlen)
 	return s->db->ops->prepare(s, err, errlen);
 }
 
+void
+lz_stmts_add(struct lz_stmts *l, struct lz_stmt *s, int *on)
+{
+	if (*on)
+		return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
+	}
+	l->v[l->n++] = s;
+	*on = 1;
+}
+
 struct lz_stmt *
 lz_db_stmt(struct lz_db *db, struct lz_sqlset *set, size_t i)
 {
 	struct lz_stmt	*s = &set_stmts(db, set)[i];
 	char		 err[512];
 
-	if (!s->used) {
-		if (db->nused == db->usedcap) {
-			db->usedcap = db->usedcap ? db->usedcap * 2 : 16;
-			db->used = xreallocarray(db->used, db->usedcap,
-			    sizeof(*db->used));
-		}
-		db->used[db->nused++] = s;
-		s->used = 1;
-	}
+	lz_stmts_add(&db->used, s, &s->used);
 	if (stmt_ready(s, err, sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s: %s", db->ops->name, err);
 		s->bad = 1;	/* its steps fail */
@@ -396,13 +401,13 @@ lz_db_reset_all(struct lz_db *db)
 
 	/* Only a statement stepped but not run to its end holds anything,
 	 * and only those used since the last call can be. */
-	for (k = 0; k < db->nused; k++) {
-		s = db->used[k];
+	for (k = 0; k < db->used.n; k++) {
+		s = db->used.v[k];
 		s->used = 0;
 		if (s->e != NULL && db->ops->busy(s))
 			db->ops->reset(s, 0);
 	}
-	db->nused = 0;
+	db->used.n = 0;
 	lz_db_rollback(db);
 }
 

@@ -71,6 +71,12 @@ struct lz_sqlset {
 
 #define LZ_SQL_PARAMS	32	/* $1 .. $32 */
 
+/* A list of statements, each on it once (lz_stmts_add, db_engine.h). */
+struct lz_stmts {
+	struct lz_stmt	**v;
+	size_t		  n, cap;
+};
+
 struct lz_db {
 	const struct lz_dbops *ops;	/* the engine; NULL: not open */
 	void		 *h;		/* its connection */
@@ -80,8 +86,7 @@ struct lz_db {
 	size_t		  nslots;
 	/* The statements handed out since the last lz_db_reset_all, so
 	 * that only those are looked at. */
-	struct lz_stmt	**used;
-	size_t		  nused, usedcap;
+	struct lz_stmts	  used;
 };
 
 #define LZ_DB_BUSY_MS	5000	/* how long a statement waits for a lock */

@@ -89,6 +89,10 @@ struct lz_dbops {
 	int		(*bulk_flush)(struct lz_db *);
 };
 
+/* Puts s on l unless *on says it is there, and marks it so: the
+ * statements a request used (db.c), those with rows kept back (db_pg.c). */
+void	lz_stmts_add(struct lz_stmts *l, struct lz_stmt *s, int *on);
+
 extern const struct lz_dbops lz_db_sqlite;
 /* NULL when built without libpq. */
 extern const struct lz_dbops *const lz_db_pg;

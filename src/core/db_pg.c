@@ -60,8 +60,7 @@ struct pg_db {
 	int64_t		  retry_ms;	/* no reconnection before */
 	int64_t		  logged_ms;	/* the last "cannot connect" logged */
 	char		  err[256];	/* the last error */
-	struct lz_stmt	**bulk;		/* statements with rows kept back */
-	size_t		  nbulk, bulkcap;
+	struct lz_stmts	  bulk;		/* statements with rows kept back */
 };
 
 struct blob {
@@ -269,7 +268,7 @@ static void
 pg_close(struct lz_db *db)
 {
 	PQfinish(CONN(db));
-	free(PDB(db)->bulk);
+	free(PDB(db)->bulk.v);
 	free(db->e);
 }
 
@@ -859,14 +858,14 @@ pg_bulk_flush(struct lz_db *db)
 	size_t		 i;
 	int		 rc = 0;
 
-	if (p->nbulk > 0 && ready(db) == -1) {
+	if (p->bulk.n > 0 && ready(db) == -1) {
 		lz_log(LZ_LOG_ERR, "postgresql: bulk rows: %s", p->err);
 		bulk_discard(db);
 		return -1;
 	}
-	for (i = 0; i < p->nbulk; i++)
-		if (rc == 0 && PST(p->bulk[i])->pending > 0)
-			rc = copy_rows(p->bulk[i]);
+	for (i = 0; i < p->bulk.n; i++)
+		if (rc == 0 && PST(p->bulk.v[i])->pending > 0)
+			rc = copy_rows(p->bulk.v[i]);
 	bulk_discard(db);
 	return rc;
 }
@@ -877,14 +876,14 @@ bulk_discard(struct lz_db *db)
 	struct pg_db	*p = PDB(db);
 	size_t		 i;
 
-	for (i = 0; i < p->nbulk; i++) {
-		if (p->bulk[i]->e == NULL)
+	for (i = 0; i < p->bulk.n; i++) {
+		if (p->bulk.v[i]->e == NULL)
 			continue;
-		lz_buf_reset(&PST(p->bulk[i])->rows);
-		PST(p->bulk[i])->pending = 0;
-		PST(p->bulk[i])->listed = 0;
+		lz_buf_reset(&PST(p->bulk.v[i])->rows);
+		PST(p->bulk.v[i])->pending = 0;
+		PST(p->bulk.v[i])->listed = 0;
 	}
-	p->nbulk = 0;
+	p->bulk.n = 0;
 }
 
 static int
@@ -900,15 +899,7 @@ pg_bulk_row(struct lz_stmt *s, const struct lz_val *v, size_t n)
 		    "bulk rows outside a transaction");
 		return -1;
 	}
-	if (!st->listed) {
-		if (p->nbulk == p->bulkcap) {
-			p->bulkcap = p->bulkcap ? p->bulkcap * 2 : 4;
-			p->bulk = xreallocarray(p->bulk, p->bulkcap,
-			    sizeof(*p->bulk));
-		}
-		p->bulk[p->nbulk++] = s;
-		st->listed = 1;
-	}
+	lz_stmts_add(&p->bulk, s, &st->listed);
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			lz_buf_putc(&st->rows, '\t');

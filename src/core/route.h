@@ -22,11 +22,15 @@
 
 #include "req.h"
 
+/* What answers a route: an application declares its handlers with it
+ * ("lz_handler api_links_get, api_links_list;"). */
+typedef void lz_handler(struct lz_req *);
+
 struct lz_route {
 	unsigned	  methods;	/* LZ_M_* bits */
 	const char	 *pattern;
 	unsigned	  flags;	/* the application's */
-	void		(*handler)(struct lz_req *);
+	lz_handler	 *handler;
 };
 
 struct lz_router {

@@ -20,6 +20,20 @@
 #include "service.h"
 #include "util.h"
 
+int
+lz_service_opt(int ch, const char *name, const char **conffile)
+{
+	switch (ch) {
+	case 'f':
+		*conffile = optarg;
+		return 1;
+	case 'V':
+		printf("%s %s\n", name, PACKAGE_VERSION);
+		exit(0);
+	}
+	return 0;
+}
+
 struct lz_conf *
 lz_service_start(const char *name, int curl, const char *conffile)
 {
@@ -73,7 +87,7 @@ lz_service_sandbox(int on, const char *db, int writable, const char *also,
 	return rc;
 }
 
-/* The settings of c that every pool takes, then the service's own. */
+/* The settings of c that every pool takes, and the service's own. */
 static void
 pool_opts(struct lz_service *sv, struct lz_pool_opts *o,
     const struct lz_conf *c)
@@ -86,7 +100,8 @@ pool_opts(struct lz_service *sv, struct lz_pool_opts *o,
 	o->group = c->group;
 	o->shutdown_timeout = (int)c->shutdown_timeout;
 	o->access_log = c->access_log;
-	sv->opts(o, c);
+	o->socket_path = lz_conf_str(c, sv->socket_key);
+	o->workers = (int)lz_conf_int(c, sv->workers_key);
 }
 
 int
@@ -141,19 +156,10 @@ lz_service_main(int argc, char *argv[], struct lz_service *sv)
 	int			 ch, test = 0;
 
 	while ((ch = getopt(argc, argv, "f:tV")) != -1)
-		switch (ch) {
-		case 'f':
-			conffile = optarg;
-			break;
-		case 't':
+		if (ch == 't')
 			test = 1;
-			break;
-		case 'V':
-			printf("%s %s\n", sv->name, PACKAGE_VERSION);
-			return 0;
-		default:
+		else if (!lz_service_opt(ch, sv->name, &conffile))
 			usage(sv);
-		}
 	if (optind != argc)
 		usage(sv);
 

@@ -15,11 +15,12 @@ struct lz_conf;
 struct lz_service {
 	const char	*name;		/* "lz-links", in logs and -V */
 	int		 curl;		/* initialise libcurl too */
-	const char	*socket_key;	/* its socket's key in lz.conf */
+	/* The keys in lz.conf of its socket and of its number of workers,
+	 * the pool options that are the service's own; the rest are the
+	 * same for all. */
+	const char	*socket_key;
+	const char	*workers_key;
 	struct lz_conf	**conf;		/* where the service keeps it */
-	/* The pool options that are the service's own (socket, workers);
-	 * the rest come from lz.conf as for all. */
-	void	(*opts)(struct lz_pool_opts *, const struct lz_conf *);
 	/* Checks and completes a configuration just read (the trusted
 	 * proxies are set already); 0, or -1 with err. */
 	int	(*setup)(struct lz_conf *, char *err, size_t errlen);
@@ -32,6 +33,14 @@ struct lz_service {
 	/* The pool's hooks (pool.h); reload is the service's own. */
 	struct lz_app	 app;
 };
+
+/*
+ * The options every lz program takes, for its getopt() loop: -f lz.conf
+ * sets *conffile, -V prints name and the version and exits 0.  Returns
+ * 1 when ch was one of them, else 0 (the program's own, or a usage
+ * error).
+ */
+int	lz_service_opt(int ch, const char *name, const char **conffile);
 
 /*
  * Opens the log as name, initialises libsodium (and libcurl with curl)

@@ -205,9 +205,6 @@ main(int argc, char *argv[])
 
 	while ((ch = getopt_long(argc, argv, "f:i:lV", opts, NULL)) != -1)
 		switch (ch) {
-		case 'f':
-			conffile = optarg;
-			break;
 		case 'i':
 			if (lz_parse_ll(optarg, 1, 3600, &interval) == -1) {
 				fprintf(stderr, "lz-hooks: -i: expected "
@@ -218,11 +215,9 @@ main(int argc, char *argv[])
 		case 'l':
 			loop = 1;
 			break;
-		case 'V':
-			printf("lz-hooks %s\n", PACKAGE_VERSION);
-			return 0;
 		default:
-			usage();
+			if (!lz_service_opt(ch, "lz-hooks", &conffile))
+				usage();
 		}
 	if (optind != argc)
 		usage();

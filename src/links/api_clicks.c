@@ -217,7 +217,7 @@ api_links_clicks(struct lz_req *r)
 	struct link		 l;
 	int64_t			 id, cur[2];
 
-	if (api_links_path_id(r, &id) == -1 ||
+	if (api_path_id(r, "link", &id) == -1 ||
 	    lz_req_params(r, params, P__MAX, v) == -1)
 		return;
 	/* All the clicks kept, up to the millisecond of the request. */

@@ -177,6 +177,39 @@ purge_failures(struct lz_req *r)
 	return store_login_fail_purge(&links.db, r->now_ms - FAIL_KEEP_MS);
 }
 
+/*
+ * Checks pw, a password of the account of email (NULL: of *id), once
+ * the tries of scopes s1 and s2 (when not NULL) are taken.  Returns 1
+ * right (with *id and *disabled; the tries given back), 0 wrong (the
+ * tries stay, as failures), -1 on error.
+ */
+static int
+check_password(struct lz_req *r, const char *email, int64_t *id,
+    const char *pw, int *disabled, const char *s1, const char *s2)
+{
+	int	 rc = 0;
+
+	if (strlen(pw) > 4 * PASSWORD_MAX_LEN ||
+	    (rc = account_check_password(email, id, pw, disabled)) == 0)
+		return purge_failures(r) == -1 ? -1 : 0;
+	if (rc == -1 || give_back(r, s1, s2) == -1)
+		return -1;
+	return 1;
+}
+
+/* 1 when pw, the value of field, is a password the rules take, else 0
+ * after answering 400 (what: "password", "new password"). */
+static int
+password_ok(struct lz_req *r, const char *field, const char *what,
+    const char *pw)
+{
+	if (account_password_ok(pw))
+		return 1;
+	lz_resp_error(r, 400, "invalid_field", field, "The %s must be %d to "
+	    "%d characters long.", what, PASSWORD_MIN_LEN, PASSWORD_MAX_LEN);
+	return 0;
+}
+
 /* ---- session --------------------------------------------------------- */
 
 /* {ok, signed_in, signup, csrf_token, account} */
@@ -266,12 +299,8 @@ dash_signup(struct lz_req *r)
 		    "not an e-mail address.");
 		goto out;
 	}
-	if (!account_password_ok(pw)) {
-		lz_resp_error(r, 400, "invalid_field", "password", "The "
-		    "password must be %d to %d characters long.",
-		    PASSWORD_MIN_LEN, PASSWORD_MAX_LEN);
+	if (!password_ok(r, "password", "password", pw))
 		goto out;
-	}
 	/* Every sign-up counts against the address (its try is kept), so
 	 * that one client cannot make accounts (or probe for taken e-mails)
 	 * without end. */
@@ -307,7 +336,7 @@ dash_signin(struct lz_req *r)
 	char		 addr[128], who[SCOPE_MAX];
 	json_t		*body;
 	int64_t		 id = 0;
-	int		 rc = 0, disabled = 0;
+	int		 rc, disabled = 0;
 
 	if ((body = read_credentials(r, &email, &pw)) == NULL)
 		return;
@@ -319,15 +348,13 @@ dash_signin(struct lz_req *r)
 		(void)give_back(r, addr, NULL);
 		goto out;
 	}
-	if (strlen(pw) > 4 * PASSWORD_MAX_LEN ||
-	    (rc = account_check_password(email, &id, pw, &disabled)) == 0) {
-		if (purge_failures(r) == -1)
-			goto fail;
+	if ((rc = check_password(r, email, &id, pw, &disabled, addr,
+	    who)) == 0) {
 		lz_resp_error(r, 401, "invalid_credentials", NULL, "The e-mail "
 		    "address or the password is wrong.");
 		goto out;
 	}
-	if (rc == -1 || give_back(r, addr, who) == -1)
+	if (rc == -1)
 		goto fail;
 	if (disabled) {
 		lz_resp_error(r, 403, "account_disabled", NULL, "This account "
@@ -374,7 +401,7 @@ dash_password(struct lz_req *r)
 	char			 who[SCOPE_MAX];
 	json_t			*body;
 	int64_t			 id = lr->account_id;
-	int			 rc = 0, disabled = 0;
+	int			 rc, disabled = 0;
 
 	if ((body = lz_req_json(r)) == NULL)
 		return;
@@ -389,23 +416,17 @@ dash_password(struct lz_req *r)
 	/* Wrong current passwords count like failed sign-ins: a borrowed
 	 * session must not become a way to guess the password. */
 	scope_pair(r->remote_addr, a.email, who, sizeof(who));
-	if (!account_password_ok(pw)) {
-		lz_resp_error(r, 400, "invalid_field", "new_password", "The "
-		    "new password must be %d to %d characters long.",
-		    PASSWORD_MIN_LEN, PASSWORD_MAX_LEN);
+	if (!password_ok(r, "new_password", "new password", pw))
 		goto out;
-	}
 	if (take_try(r, who, links.conf->login_max_failures) == -1)
 		goto out;
-	if (strlen(cur) > 4 * PASSWORD_MAX_LEN ||
-	    (rc = account_check_password(NULL, &id, cur, &disabled)) == 0) {
-		if (purge_failures(r) == -1)
-			goto fail;
+	if ((rc = check_password(r, NULL, &id, cur, &disabled, who,
+	    NULL)) == 0) {
 		lz_resp_error(r, 403, "wrong_password", "current_password",
 		    "The current password is wrong.");
 		goto out;
 	}
-	if (rc == -1 || give_back(r, who, NULL) == -1)
+	if (rc == -1)
 		goto fail;
 	/* A new password ends every other session of the account. */
 	if (account_set_password(id, pw) != 1 ||
@@ -540,28 +561,16 @@ void
 dash_keys_revoke(struct lz_req *r)
 {
 	struct links_req	*lr = r->app;
-	long long		 id;
+	int64_t			 id;
 	int			 rc;
 
-	if (r->nargs < 1 || r->args[0][0] == '0' ||
-	    lz_parse_ll(r->args[0], 1, INT64_MAX, &id) == -1) {
-		lz_resp_error(r, 404, "not_found", "id", "There is no active "
-		    "key with this id.");
+	if (api_path_id(r, "active key", &id) == -1)
 		return;
-	}
 	rc = store_key_revoke(&links.db, id, lr->account_id, r->now_ms);
-	if (rc == -1) {
-		lz_resp_error(r, 500, "internal_error", NULL, "The key could "
-		    "not be revoked.");
-		return;
-	}
-	if (rc == 0) {
-		lz_resp_error(r, 404, "not_found", "id", "There is no active "
-		    "key with this id.");
-		return;
-	}
-	lz_resp_json(r, 200, json_pack("{s:b, s:I, s:b}", "ok", 1, "id",
-	    (json_int_t)id, "revoked", 1));
+	if (api_done(r, rc, "The key could not be revoked.", 404,
+	    "not_found", "There is no active key with this id."))
+		lz_resp_json(r, 200, json_pack("{s:b, s:I, s:b}", "ok", 1,
+		    "id", (json_int_t)id, "revoked", 1));
 }
 
 /* ---- webhooks -------------------------------------------------------- */
@@ -603,21 +612,13 @@ static int
 path_hook(struct lz_req *r, struct webhook *w)
 {
 	struct links_req	*lr = r->app;
-	long long		 id;
-	int			 rc;
+	int64_t			 id;
 
-	if (r->nargs < 1 || r->args[0][0] == '0' ||
-	    lz_parse_ll(r->args[0], 1, INT64_MAX, &id) == -1 ||
-	    (rc = webhook_get(&links.db, id, lr->account_id, w)) == 0) {
-		lz_resp_error(r, 404, "not_found", "id", "There is no webhook "
-		    "with this id.");
+	if (api_path_id(r, "webhook", &id) == -1 ||
+	    !api_done(r, webhook_get(&links.db, id, lr->account_id, w),
+	    "The webhook could not be read.", 404, "not_found",
+	    "There is no webhook with this id."))
 		return -1;
-	}
-	if (rc == -1) {
-		lz_resp_error(r, 500, "internal_error", NULL, "The webhook "
-		    "could not be read.");
-		return -1;
-	}
 	return 1;
 }
 
@@ -739,11 +740,7 @@ static int
 hook_done(struct lz_req *r, int rc, const char *failed,
     const char *disabled)
 {
-	if (rc == -1)
-		lz_resp_error(r, 500, "internal_error", NULL, "%s", failed);
-	else if (rc == 0)
-		lz_resp_error(r, 409, "webhook_disabled", "id", "%s", disabled);
-	return rc != -1 && rc != 0;
+	return api_done(r, rc, failed, 409, "webhook_disabled", disabled);
 }
 
 void

@@ -181,18 +181,29 @@ api_links_list(struct lz_req *r)
 }
 
 int
-api_links_path_id(struct lz_req *r, int64_t *id)
+api_path_id(struct lz_req *r, const char *what, int64_t *id)
 {
 	long long	 v;
 
 	if (r->nargs < 1 || lz_parse_ll(r->args[0], 1, INT64_MAX, &v) == -1 ||
 	    r->args[0][0] == '0') {
-		lz_resp_error(r, 404, "not_found", "id", "There is no link "
-		    "with this id.");
+		lz_resp_error(r, 404, "not_found", "id", "There is no %s "
+		    "with this id.", what);
 		return -1;
 	}
 	*id = v;
 	return 0;
+}
+
+int
+api_done(struct lz_req *r, int rc, const char *failed, int status,
+    const char *code, const char *msg)
+{
+	if (rc == -1)
+		lz_resp_error(r, 500, "internal_error", NULL, "%s", failed);
+	else if (rc == 0)
+		lz_resp_error(r, status, code, "id", "%s", msg);
+	return rc != -1 && rc != 0;
 }
 
 int
@@ -222,7 +233,7 @@ api_links_get(struct lz_req *r)
 	struct link	 l;
 	int64_t		 id;
 
-	if (api_links_path_id(r, &id) == -1 || lz_req_params(r, NULL, 0,
+	if (api_path_id(r, "link", &id) == -1 || lz_req_params(r, NULL, 0,
 	    NULL) == -1 || api_links_load(r, id, &l) == -1)
 		return;
 	answer_link(r, &l);
@@ -238,7 +249,7 @@ api_links_update(struct lz_req *r)
 	int64_t			 id;
 	int			 rc;
 
-	if (api_links_path_id(r, &id) == -1 || lz_req_params(r, NULL, 0,
+	if (api_path_id(r, "link", &id) == -1 || lz_req_params(r, NULL, 0,
 	    NULL) == -1 || (patch = lz_req_json_merge(r)) == NULL)
 		return;
 	rc = linkops_update(id, lr->account_id, patch, r->now_ms, &l, &e);
@@ -256,20 +267,12 @@ api_links_delete(struct lz_req *r)
 	int64_t			 id;
 	int			 rc;
 
-	if (api_links_path_id(r, &id) == -1 || lz_req_params(r, NULL, 0,
+	if (api_path_id(r, "link", &id) == -1 || lz_req_params(r, NULL, 0,
 	    NULL) == -1)
 		return;
 	rc = linkops_delete(id, lr->account_id, r->now_ms);
-	if (rc == -1) {
-		lz_resp_error(r, 500, "internal_error", NULL, "The link could "
-		    "not be deleted.");
-		return;
-	}
-	if (rc == 0) {
-		lz_resp_error(r, 404, "not_found", "id", "There is no link "
-		    "with this id.");
-		return;
-	}
-	lz_resp_json(r, 200, json_pack("{s:b, s:I, s:b}", "ok", 1, "id",
-	    (json_int_t)id, "deleted", 1));
+	if (api_done(r, rc, "The link could not be deleted.", 404,
+	    "not_found", "There is no link with this id."))
+		lz_resp_json(r, 200, json_pack("{s:b, s:I, s:b}", "ok", 1,
+		    "id", (json_int_t)id, "deleted", 1));
 }

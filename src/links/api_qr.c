@@ -42,7 +42,7 @@ api_links_qr(struct lz_req *r)
 	size_t			 len;
 	int			 px;
 
-	if (api_links_path_id(r, &id) == -1 ||
+	if (api_path_id(r, "link", &id) == -1 ||
 	    lz_req_params(r, params, P__MAX, v) == -1)
 		return;
 	if (v[P_SUFFIX].set && !suffix_valid(v[P_SUFFIX].s)) {

@@ -64,7 +64,7 @@ api_links_stats(struct lz_req *r)
 	long long		 maxb;
 	json_t			*j;
 
-	if (api_links_path_id(r, &id) == -1 ||
+	if (api_path_id(r, "link", &id) == -1 ||
 	    lz_req_params(r, params, P__MAX, v) == -1)
 		return;
 	iv = (enum interval)v[P_INTERVAL].i;

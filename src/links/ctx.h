@@ -11,6 +11,7 @@
 #include "db.h"
 #include "ratelimit.h"
 #include "req.h"
+#include "route.h"
 
 struct link;
 
@@ -41,17 +42,18 @@ struct links_req {
 				   session's X-CSRF-Token when RF_SESSION */
 
 /* The route table's handlers. */
-void	api_links_create(struct lz_req *);
-void	api_links_list(struct lz_req *);
-void	api_links_get(struct lz_req *);
-void	api_links_delete(struct lz_req *);
+lz_handler	api_links_create, api_links_list, api_links_get,
+		api_links_delete, api_links_update, api_links_qr,
+		api_links_clicks;
 
-void	api_links_update(struct lz_req *);
-void	api_links_qr(struct lz_req *);
-void	api_links_clicks(struct lz_req *);
-
-/* The id of /api/v1/links/<id>...: 0, or -1 after answering 404. */
-int	api_links_path_id(struct lz_req *, int64_t *id);
+/* The id of a path's first capture (/api/v1/links/<id>...): 0, or -1
+ * after answering 404 "There is no <what> with this id." */
+int	api_path_id(struct lz_req *, const char *what, int64_t *id);
+/* What a store call changing the thing of id returned: 1 it was done
+ * (the caller answers), else answered: -1 500 with failed, 0 status with
+ * code, naming "id", and msg (404 not_found, 409 webhook_disabled). */
+int	api_done(struct lz_req *, int rc, const char *failed, int status,
+	    const char *code, const char *msg);
 /* Link id of the request's account into l (link_free it): 0, or -1 after
  * answering 404 or 500. */
 int	api_links_load(struct lz_req *, int64_t id, struct link *l);
@@ -76,20 +78,17 @@ int	api_time_param(struct lz_req *, const struct lz_pval *v,
 	    const char *name, int64_t *ms);
 
 /* Visits (visit/page_redirect.c) and statistics (api_stats.c). */
-void	redirect_visit(struct lz_req *);
+lz_handler	redirect_visit, api_links_stats;
 /* The router's answer when no route matched: JSON under the APIs, the
  * 404 page elsewhere. */
-void	redirect_notfound(struct lz_req *);
-void	api_links_stats(struct lz_req *);
+lz_handler	redirect_notfound;
 
 /* Conversion reports (api_conv.c): the pixel, the JSON report, the CORS
  * preflight. */
-void	conv_pixel(struct lz_req *);
-void	conv_post(struct lz_req *);
-void	conv_preflight(struct lz_req *);
+lz_handler	conv_pixel, conv_post, conv_preflight;
 
 /* GET /api/v1/openapi.json (api_openapi.c): the API's OpenAPI document. */
-void	links_openapi(struct lz_req *);
+lz_handler	links_openapi;
 
 /*
  * The dashboard's JSON API under /dashboard/api/ (api_dashboard.c,
@@ -105,21 +104,11 @@ void	dash_init(void);
 void	dash_headers(struct lz_req *);
 /* 1 when the request's Host is dashboard_host (or none is set). */
 int	dash_host_ok(struct lz_req *);
-void	dash_session(struct lz_req *);
-void	dash_signup(struct lz_req *);
-void	dash_signin(struct lz_req *);
-void	dash_signout(struct lz_req *);
-void	dash_password(struct lz_req *);
-void	dash_account(struct lz_req *);
-void	dash_keys_list(struct lz_req *);
-void	dash_keys_create(struct lz_req *);
-void	dash_keys_revoke(struct lz_req *);
-void	dash_hooks_list(struct lz_req *);
-void	dash_hooks_add(struct lz_req *);
-void	dash_hooks_rotate(struct lz_req *);
-void	dash_hooks_disable(struct lz_req *);
-void	dash_hooks_test(struct lz_req *);
-void	dash_hooks_deliveries(struct lz_req *);
+lz_handler	dash_session, dash_signup, dash_signin, dash_signout,
+		dash_password, dash_account;
+lz_handler	dash_keys_list, dash_keys_create, dash_keys_revoke;
+lz_handler	dash_hooks_list, dash_hooks_add, dash_hooks_rotate,
+		dash_hooks_disable, dash_hooks_test, dash_hooks_deliveries;
 
 /* auth.c: checks the API key and the quota of an RF_AUTH route;
  * returns -1 after answering 401 or 429. */

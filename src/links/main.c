@@ -251,13 +251,6 @@ worker_fini(void *arg)
 	lz_resolve_fini();
 }
 
-static void
-pool_opts(struct lz_pool_opts *o, const struct lz_conf *c)
-{
-	o->socket_path = c->links_socket;
-	o->workers = (int)c->links_workers;
-}
-
 /* SIGHUP: new workers get the new geo files; a bad file keeps the old. */
 static void
 reload(const struct lz_conf *old, const struct lz_conf *c)
@@ -295,8 +288,8 @@ static struct lz_service service = {
 	.name = "lz-links",
 	.curl = 1,
 	.socket_key = "links_socket",
+	.workers_key = "links_workers",
 	.conf = &links.conf,
-	.opts = pool_opts,
 	.test = test,
 	.reload = reload,
 	.app = {

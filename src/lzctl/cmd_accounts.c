@@ -53,12 +53,10 @@ account_add(struct ctl_args *a)
 static void
 print_account(const struct account *a, void *arg)
 {
-	char	 ts[32];
-
 	(void)arg;
-	lz_time_fmt_iso(a->created_at, ts, sizeof(ts), 0);
 	printf("%lld\t%s\t%s\t%s\t%s\n", (long long)a->id, a->email, a->plan,
-	    a->disabled ? "disabled" : "active", ts);
+	    a->disabled ? "disabled" : "active", ctl_time(a->created_at, 0,
+	    NULL));
 }
 
 static int
@@ -192,17 +190,11 @@ key_create(struct ctl_args *a)
 static void
 print_key(const struct apikey *k, void *arg)
 {
-	char	 ts[32], used[32];
-
 	(void)arg;
-	lz_time_fmt_iso(k->created_at, ts, sizeof(ts), 0);
-	if (k->last_used_at)
-		lz_time_fmt_iso(k->last_used_at, used, sizeof(used), 0);
-	else
-		snprintf(used, sizeof(used), "never");
 	printf("%lld\t%s...%s\t%s\t%s\t%s\t%s\n", (long long)k->id, k->prefix,
-	    k->last4, k->revoked_at ? "revoked" : "active", ts, used,
-	    k->name);
+	    k->last4, k->revoked_at ? "revoked" : "active",
+	    ctl_time(k->created_at, 0, NULL), ctl_time(k->last_used_at, 0,
+	    "never"), k->name);
 }
 
 static int

@@ -149,23 +149,17 @@ bl_remove_cmd(struct ctl_args *a)
 static void
 print_entry(const struct bl_row *r, void *arg)
 {
-	char	 ts[32];
-
 	(void)arg;
-	lz_time_fmt_iso(r->added_at, ts, sizeof(ts), 0);
-	printf("%s\t%s\t%s\t%s\t%s\n", r->kind, r->value, r->source, ts,
-	    r->reason);
+	printf("%s\t%s\t%s\t%s\t%s\n", r->kind, r->value, r->source,
+	    ctl_time(r->added_at, 0, NULL), r->reason);
 }
 
 static void
 print_count(const char *source, long long entries, int64_t seen_at,
     void *arg)
 {
-	char	 ts[32];
-
 	(void)arg;
-	lz_time_fmt_iso(seen_at, ts, sizeof(ts), 0);
-	printf("%s\t%lld\t%s\n", source, entries, ts);
+	printf("%s\t%lld\t%s\n", source, entries, ctl_time(seen_at, 0, NULL));
 }
 
 enum { O_LSOURCE, O_LIMIT, O_COUNT };

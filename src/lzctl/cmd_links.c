@@ -30,13 +30,10 @@
 static void
 print_link(struct link *l, void *arg)
 {
-	char	 ts[32];
-
 	(void)arg;
-	lz_time_fmt_iso(l->created_at, ts, sizeof(ts), 0);
 	printf("%lld\t%s\t%lld\t%lld\t%s\t%s\n", (long long)l->id, l->slug,
-	    (long long)l->account_id, (long long)l->clicks, ts,
-	    l->target_url);
+	    (long long)l->account_id, (long long)l->clicks,
+	    ctl_time(l->created_at, 0, NULL), l->target_url);
 }
 
 /* A live link given as a numeric id or a slug; 1 found, 0 not (said). */
@@ -78,13 +75,13 @@ static void
 print_json(const struct link *l)
 {
 	json_t	*j;
-	char	*s, ts[32];
+	char	*s;
 
 	j = link_json(l, ctl_conf->base_url, lz_now_ms());
 	json_object_set_new(j, "account_id", json_integer(l->account_id));
 	if (l->flagged_at != 0) {
-		lz_time_fmt_iso(l->flagged_at, ts, sizeof(ts), 0);
-		json_object_set_new(j, "flagged_at", json_string(ts));
+		json_object_set_new(j, "flagged_at",
+		    json_string(ctl_time(l->flagged_at, 0, NULL)));
 		json_object_set_new(j, "flag_reason",
 		    json_string(l->flag_reason ? l->flag_reason : ""));
 	}
@@ -196,13 +193,10 @@ link_delete(struct ctl_args *a)
 static void
 print_flagged(struct link *l, void *arg)
 {
-	char	 ts[32];
-
 	(void)arg;
-	lz_time_fmt_iso(l->flagged_at, ts, sizeof(ts), 0);
 	printf("%lld\t%s\t%lld\t%s\t%s\t%s\n", (long long)l->id, l->slug,
-	    (long long)l->account_id, ts, l->target_url,
-	    l->flag_reason ? l->flag_reason : "");
+	    (long long)l->account_id, ctl_time(l->flagged_at, 0, NULL),
+	    l->target_url, l->flag_reason ? l->flag_reason : "");
 }
 
 /* lzctl link flagged: the links the safety scan disabled. */
@@ -337,7 +331,6 @@ link_stats(struct ctl_args *a)
 	struct stats_range	 r;
 	struct link		 l;
 	json_t			*j, *t, *cb;
-	char			 ts[2][40];
 
 	r.from = a->opt[O_FROM].set ? a->opt[O_FROM].i : 0;
 	r.to = a->opt[O_TO].set ? a->opt[O_TO].i : lz_now_ms() + 1;
@@ -350,11 +343,10 @@ link_stats(struct ctl_args *a)
 		link_free(&l);
 		return 1;
 	}
-	lz_time_fmt_iso(r.from, ts[0], sizeof(ts[0]), 0);
-	lz_time_fmt_iso(r.to, ts[1], sizeof(ts[1]), 0);
 	printf("LINK\tSLUG\tACCOUNT\tFROM\tTO\n"
 	    "%lld\t%s\t%lld\t%s\t%s\n\n", (long long)l.id, l.slug,
-	    (long long)l.account_id, ts[0], ts[1]);
+	    (long long)l.account_id, ctl_time(r.from, 0, NULL),
+	    ctl_time(r.to, 0, NULL));
 	t = json_object_get(j, "totals");
 	printf("CLICKS\tBOTS\tVISITORS\tCONVERSIONS\tRATE\n"
 	    "%lld\t%lld\t%lld\t%lld\t%.4f\n\n",

@@ -34,15 +34,6 @@ load_key(unsigned char key[WEBHOOK_KEY_BYTES])
 }
 
 static void
-fmt_time(int64_t ms, char *buf, size_t len)
-{
-	if (ms == 0)
-		snprintf(buf, len, "-");
-	else
-		lz_time_fmt_iso(ms, buf, len, 0);
-}
-
-static void
 fmt_status(int status, char *buf, size_t len)
 {
 	if (status)
@@ -92,14 +83,14 @@ hook_add(struct ctl_args *a)
 static void
 print_webhook(const struct webhook *w, void *arg)
 {
-	char	 ts[32], ev[64];
+	char	 ev[64];
 
 	(void)arg;
-	lz_time_fmt_iso(w->created_at, ts, sizeof(ts), 0);
 	webhook_events_fmt(w->events, ev, sizeof(ev));
 	printf("%lld\t%lld\t%s\t%s\t%lld\t%s\t%s%s%s\n", (long long)w->id,
 	    (long long)w->account_id, w->disabled_at ? "disabled" : "active",
-	    ev, w->pending, ts, w->url, w->disabled_at ? "\t" : "",
+	    ev, w->pending, ctl_time(w->created_at, 0, NULL), w->url,
+	    w->disabled_at ? "\t" : "",
 	    w->disabled_at ? w->disabled_reason : "");
 }
 
@@ -112,6 +103,18 @@ hook_list(struct ctl_args *a)
 		return EXIT_NOTFOUND;
 	printf("ID\tACCOUNT\tSTATUS\tEVENTS\tPENDING\tCREATED\tURL\n");
 	return webhook_list(&links.db, account, print_webhook, NULL) < 0;
+}
+
+/* The webhook id of the operand, then the database: an operand that is
+ * no id is a usage error, which needs no database.  0, or -1 after
+ * saying so. */
+static int
+hook_id(struct ctl_args *a, int64_t *id)
+{
+	if (ctl_id(a->argv[0], "webhook", id) == -1)
+		return -1;
+	ctl_links_open();
+	return 0;
 }
 
 /* "no active webhook ID" for rc 0: the exit status of rc. */
@@ -131,9 +134,8 @@ hook_rotate(struct ctl_args *a)
 	int64_t		 id;
 	int		 rc;
 
-	if (ctl_id(a->argv[0], "webhook", &id) == -1)
+	if (hook_id(a, &id) == -1)
 		return EXIT_USAGE;
-	ctl_links_open();
 	if (load_key(key) == -1)
 		return 1;
 	rc = webhook_rotate(&links.db, key, id, ACCOUNT_ANY, lz_now_ms(),
@@ -150,9 +152,8 @@ hook_disable(struct ctl_args *a)
 {
 	int64_t	 id;
 
-	if (ctl_id(a->argv[0], "webhook", &id) == -1)
+	if (hook_id(a, &id) == -1)
 		return EXIT_USAGE;
-	ctl_links_open();
 	return active(webhook_disable(&links.db, id, ACCOUNT_ANY, "disabled by "
 	    "an administrator", lz_now_ms()), id);
 }
@@ -164,9 +165,8 @@ hook_test(struct ctl_args *a)
 	int64_t	 id;
 	int	 rc;
 
-	if (ctl_id(a->argv[0], "webhook", &id) == -1)
+	if (hook_id(a, &id) == -1)
 		return EXIT_USAGE;
-	ctl_links_open();
 	if ((rc = webhook_test(&links.db, id, ACCOUNT_ANY, lz_now_ms(),
 	    uuid)) == 1)
 		printf("%s\n", uuid);
@@ -176,27 +176,25 @@ hook_test(struct ctl_args *a)
 static void
 print_delivery(const struct webhook_delivery *d, void *arg)
 {
-	char	 created[32], when[32], status[16];
+	char	 status[16];
 
 	(void)arg;
-	lz_time_fmt_iso(d->created_at, created, sizeof(created), 0);
-	fmt_time(d->next_at ? d->next_at : d->finished_at, when, sizeof(when));
 	fmt_status(d->last_status, status, sizeof(status));
 	printf("%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", d->uuid, d->event,
-	    d->state, d->attempts, status, created, when,
+	    d->state, d->attempts, status, ctl_time(d->created_at, 0, NULL),
+	    ctl_time(d->next_at ? d->next_at : d->finished_at, 0, "-"),
 	    d->last_error[0] ? d->last_error : "-");
 }
 
 static void
 print_attempt(const struct webhook_attempt *a, void *arg)
 {
-	char	 at[32], status[16];
+	char	 status[16];
 
 	(void)arg;
-	lz_time_fmt_iso(a->at, at, sizeof(at), 1);
 	fmt_status(a->status, status, sizeof(status));
-	printf("%s\t%s\t%lld\t%s\n", at, status, (long long)a->duration_ms,
-	    a->error[0] ? a->error : "-");
+	printf("%s\t%s\t%lld\t%s\n", ctl_time(a->at, 1, NULL), status,
+	    (long long)a->duration_ms, a->error[0] ? a->error : "-");
 }
 
 /* One delivery with its attempts and body. */
@@ -204,7 +202,6 @@ static int
 show_delivery(const char *uuid)
 {
 	struct webhook_delivery	 d;
-	char			 when[32];
 	int			 rc;
 
 	if ((rc = store_delivery_by_uuid(&links.db, uuid, &d)) != 1) {
@@ -212,10 +209,9 @@ show_delivery(const char *uuid)
 			ctl_err("no delivery '%s'", uuid);
 		return rc == 0 ? EXIT_NOTFOUND : 1;
 	}
-	fmt_time(d.next_at, when, sizeof(when));
 	printf("delivery: %s\nwebhook:  %lld\nevent:    %s\nstate:    %s\n"
 	    "attempts: %d\nnext:     %s\n", d.uuid, (long long)d.webhook_id,
-	    d.event, d.state, d.attempts, when);
+	    d.event, d.state, d.attempts, ctl_time(d.next_at, 0, "-"));
 	printf("body:     %.*s\n\nAT\tSTATUS\tMS\tERROR\n", (int)d.bodylen,
 	    d.body);
 	rc = store_attempt_list(&links.db, d.id, print_attempt, NULL) < 0;

@@ -25,6 +25,7 @@
 #include "lzctl.h"
 #include "lztime.h"
 #include "progress.h"
+#include "service.h"
 #include "store/accounts.h"
 #include "store/admin.h"
 #include "store/store.h"
@@ -100,6 +101,20 @@ ctl_id(const char *s, const char *what, int64_t *id)
 	}
 	*id = n;
 	return 0;
+}
+
+const char *
+ctl_time(int64_t ms, int ms_too, const char *none)
+{
+	static char	 buf[CTL_TIMES][40];
+	static size_t	 next;
+	char		*s;
+
+	if (ms == 0 && none != NULL)
+		return none;
+	s = buf[next++ % CTL_TIMES];
+	lz_time_fmt_iso(ms, s, sizeof(buf[0]), ms_too);
+	return s;
 }
 
 void
@@ -277,16 +292,8 @@ main(int argc, char *argv[])
 	int		 ch, rc;
 
 	while ((ch = getopt(argc, argv, "+f:hV")) != -1)
-		switch (ch) {
-		case 'f':
-			conffile = optarg;
-			break;
-		case 'V':
-			printf("lzctl %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
+		if (!lz_service_opt(ch, "lzctl", &conffile))
 			usage();
-		}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)

@@ -88,6 +88,14 @@ void	ctl_links_open(void);
 int64_t	ctl_account_id(const char *);
 /* An id of s, 1 to INT64_MAX; 0, or -1 after "'s' is not a what id". */
 int	ctl_id(const char *s, const char *what, int64_t *id);
+/*
+ * ms as an ISO 8601 UTC time (to the millisecond with ms_too), or none
+ * when ms is 0 and none is not NULL ("never", "-").  The text is in one
+ * of CTL_TIMES static buffers used in turn: enough for the times of the
+ * printf() of one row.
+ */
+#define CTL_TIMES	4
+const char *ctl_time(int64_t ms, int ms_too, const char *none);
 /* Gives files to the configured user when run as root. */
 void	ctl_chown_to_user(const char *path);
 /* 1 when a server answers on the unix socket at path. */

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "prompts.h"
+#include "resp.h"
 
 extern const char	 lz_prompts_openapi[];
 extern const size_t	 lz_prompts_openapi_len;
@@ -12,7 +13,5 @@ extern const size_t	 lz_prompts_openapi_len;
 void
 api_openapi(struct lz_req *r)
 {
-	if (lz_req_params(r, NULL, 0, NULL) == -1)
-		return;
-	out_body(r, lz_prompts_openapi, lz_prompts_openapi_len);
+	lz_resp_openapi(r, lz_prompts_openapi, lz_prompts_openapi_len);
 }

@@ -195,13 +195,6 @@ worker_fini(void *arg)
 	data_close();
 }
 
-static void
-pool_opts(struct lz_pool_opts *o, const struct lz_conf *c)
-{
-	o->socket_path = c->prompts_socket;
-	o->workers = (int)c->prompts_workers;
-}
-
 static int
 setup(struct lz_conf *c, char *err, size_t errlen)
 {
@@ -246,8 +239,8 @@ test(void)
 static struct lz_service service = {
 	.name = "lz-prompts",
 	.socket_key = "prompts_socket",
+	.workers_key = "prompts_workers",
 	.conf = &prompts.conf,
-	.opts = pool_opts,
 	.setup = setup,
 	.test = test,
 	.reload = reload,

@@ -13,6 +13,7 @@
 #include "db.h"
 #include "query.h"
 #include "req.h"
+#include "route.h"
 
 struct lz_rl;
 
@@ -118,27 +119,20 @@ json_t	*out_json_array(const char *stored);
 /* ---- the route table's handlers --------------------------------------- */
 
 /* api_prompts.c */
-void	api_prompts_list(struct lz_req *);
-void	api_prompts_get(struct lz_req *);
+lz_handler	api_prompts_list, api_prompts_get, api_changelog;
 /* The detail object of a prompt without "url" (the import stores it). */
 struct prow;
 json_t	*prompt_detail_object(const struct prow *, enum lang);
-void	api_changelog(struct lz_req *);
 /* api_tags.c */
-void	api_tags_list(struct lz_req *);
+lz_handler	api_tags_list;
 /* api_collections.c */
-void	api_collections_list(struct lz_req *);
-void	api_collections_get(struct lz_req *);
+lz_handler	api_collections_list, api_collections_get;
 /* api_catalog.c */
-void	api_models_list(struct lz_req *);
-void	api_tools_list(struct lz_req *);
-void	api_integrations_list(struct lz_req *);
+lz_handler	api_models_list, api_tools_list, api_integrations_list;
 /* api_docs.c */
-void	api_tutorials_list(struct lz_req *);
-void	api_tutorials_get(struct lz_req *);
-void	api_keywords_list(struct lz_req *);
-void	api_keywords_get(struct lz_req *);
+lz_handler	api_tutorials_list, api_tutorials_get, api_keywords_list,
+		api_keywords_get;
 /* api_openapi.c */
-void	api_openapi(struct lz_req *);
+lz_handler	api_openapi;
 
 #endif
