@@ -143,7 +143,8 @@ api_tools_list(struct lz_req *r)
 	if (!legacy) {
 		json_object_set_new(j, "count", json_integer(count));
 		out_paging(j, pg.limit, pg.offset, count);
-		json_object_set_new(j, "lang", json_string(lang_names[pg.lang]));
+		json_object_set_new(j, "lang", json_string(
+		    lang_names[pg.lang]));
 	}
 	json_object_set_new(j, "tools", pg.arr);
 	out_ok(r, j);
