@@ -52,6 +52,29 @@ struct ifield {
 
 #define FIELDS_MAX	32	/* rows of a list's field table */
 
+/* The first row of every list: its key, a slug unique in the list. */
+#define KEY(name, off)	{ { (name), S, REQ, 1, SLUG_LEN }, V_SLUG, (off) }
+
+/*
+ * The rows i and i_EN of a text and its English translation, which may
+ * be absent and is bounded as the text is (lz-prompts-data(5)); at(m)
+ * is where member m of the record is.
+ */
+#define TEXT_EN(i, name, flags, max, at, m)				\
+	[i] = { { name, S, REQ | (flags), 0, (max) }, V_TEXT, at(m) },	\
+	[i##_EN] = { { name "_en", SN, (flags), 0, (max) }, V_TEXT,	\
+	    at(m##_en) }
+
+/* Where the rows' values go: offsets in the records of each list. */
+#define TL(m)	offsetof(struct itool, m)
+#define TG(m)	offsetof(struct itag, m)
+#define PR(m)	offsetof(struct iprompt, m)
+#define CO(m)	offsetof(struct icoll, m)
+#define MO(m)	offsetof(struct imodel, m)
+#define IN(m)	offsetof(struct iinteg, m)
+#define TU(m)	offsetof(struct itut, m)
+#define KW(m)	offsetof(struct ikw, m)
+
 /* Reads the values of rows [from, to) of fl from o into rec. */
 static void
 read_fields(struct import *m, const json_t *o, const char *pre,
@@ -107,19 +130,22 @@ search_text(const struct ifield *fl, size_t n, const void *rec)
 /*
  * A list of the file whose objects are records (struct itool, struct
  * imodel, ...), each read from the rows of the list's field table: by
- * read, when the list has checks of its own, else by read_fields.  The
+ * read, when the list has checks of its own, else by read_fields.  A
+ * record with errors is dropped, unless the list keeps it (its key
+ * read) so that references to it add no errors of their own.  The
  * records' keys must be unique in the list.
  */
 struct records {
 	const char		*name;		/* "models" */
-	const struct ifield	*fields;
+	const struct ifield	*fields;	/* the key first */
 	size_t			 nfields;
-	size_t			 size;		/* of a record */
-	size_t			 key;		/* offset of its key */
-	size_t			 search;	/* of its search text; 0: none */
-	/* Reads o into rec; whether the record is kept (1) or dropped. */
+	size_t			 search;	/* of its search text, or 0 */
+	int			 faulty;	/* keeps records with errors */
+	/* Reads o into rec; 0 drops the record. */
 	int			(*read)(struct import *, const json_t *o,
 				    const struct imp_at *, void *rec);
+	/* The list's checks once all of it is read (NULL: none). */
+	void			(*after)(struct import *);
 };
 
 /* A list being loaded (imp_list's arg), and the one imp_unique checks
@@ -127,6 +153,7 @@ struct records {
 struct loading {
 	const struct records	*r;
 	char			*base;		/* the records */
+	size_t			 size;		/* of one */
 	size_t			*n;		/* kept so far */
 };
 
@@ -137,17 +164,16 @@ load_record(struct import *m, const json_t *o, const struct imp_at *at)
 {
 	const struct loading	*l = at->arg;
 	const struct records	*r = l->r;
-	char			*rec = l->base + *l->n * r->size;
+	char			*rec = l->base + *l->n * l->size;
 	int			 nerr = m->nerr;
 
 	if (r->read != NULL) {
 		if (!r->read(m, o, at, rec))
 			return;
-	} else {
+	} else
 		read_fields(m, o, at->path, r->fields, 0, r->nfields, rec);
-		if (m->nerr != nerr)
-			return;
-	}
+	if (m->nerr != nerr && !r->faulty)
+		return;
 	if (r->search != 0)
 		*(char **)(void *)(rec + r->search) = search_text(r->fields,
 		    r->nfields, rec);
@@ -160,14 +186,15 @@ record_key(struct import *m, size_t i)
 	const struct loading	*l = unique_ctx;
 
 	(void)m;
-	return *(const char **)(void *)(l->base + i * l->r->size +
-	    l->r->key);
+	return *(const char **)(void *)(l->base + i * l->size +
+	    l->r->fields[0].off);
 }
 
-/* The records of the list arr, described by r; *n of them are kept. */
+/* The records of size bytes of the list arr, described by r; *n of
+ * them are kept. */
 static void *
 load_records(struct import *m, const json_t *arr, const struct records *r,
-    size_t *n)
+    size_t size, size_t *n)
 {
 	struct lz_jfield	 f[FIELDS_MAX];
 	struct loading		 l;
@@ -178,7 +205,8 @@ load_records(struct import *m, const json_t *arr, const struct records *r,
 	for (i = 0; i < r->nfields; i++)
 		f[i] = r->fields[i].f;
 	l.r = r;
-	l.base = xcalloc(json_array_size(arr) + 1, r->size);
+	l.base = xcalloc(json_array_size(arr) + 1, size);
+	l.size = size;
 	l.n = n;
 	imp_list(m, arr, r->name, f, r->nfields, load_record, &l);
 	unique_ctx = &l;
@@ -206,21 +234,12 @@ slug_path(struct import *m, const json_t *o, const struct imp_at *at,
 enum { TL_KEY, TL_LABEL, TL_LABEL_EN, TL_MEDIUM, TL_DESCRIPTION,
     TL_DESCRIPTION_EN, TL_ALIASES, TL__MAX };
 
-#define TL(m)	offsetof(struct itool, m)
-
 static const struct ifield tool_fields[TL__MAX] = {
-	[TL_KEY] =		{ { "key", S, REQ, 1, SLUG_LEN }, V_SLUG,
-				  TL(t.key) },
-	[TL_LABEL] =		{ { "label", S, REQ, 0, 100 }, V_TEXT,
-				  TL(t.label) },
-	[TL_LABEL_EN] =		{ { "label_en", SN, 0, 0, 100 }, V_TEXT,
-				  TL(t.label_en) },
+	[TL_KEY] =		KEY("key", TL(t.key)),
+	TEXT_EN(TL_LABEL, "label", 0, 100, TL, t.label),
 	[TL_MEDIUM] =		{ { "medium", S, REQ, 0, SLUG_LEN }, V_ONEOF,
 				  TL(t.medium), val_prompt_categories },
-	[TL_DESCRIPTION] =	{ { "description", S, REQ | ML, 0, 2000 },
-				  V_TEXT, TL(t.description) },
-	[TL_DESCRIPTION_EN] =	{ { "description_en", SN, ML, 0, 2000 },
-				  V_TEXT, TL(t.description_en) },
+	TEXT_EN(TL_DESCRIPTION, "description", ML, 2000, TL, t.description),
 	[TL_ALIASES] =		{ { "aliases", AN, 0, 0, 50 }, V_STRINGS,
 				  TL(aliases) },
 };
@@ -229,21 +248,20 @@ static int
 read_tool(struct import *m, const json_t *o, const struct imp_at *at,
     void *rec)
 {
-	const char	*pre = at->path;
 	struct itool	*t = rec;
 	json_t		*v;
 	char		*n;
 	size_t		 k;
 
-	read_fields(m, o, pre, tool_fields, 0, TL__MAX, t);
+	read_fields(m, o, at->path, tool_fields, 0, TL__MAX, t);
 	if (t->t.key == NULL)
 		return 0;
 	imp_name_add(&m->toolnames, &m->ntoolnames, xstrdup(t->t.key),
 	    m->ntools);
 	json_array_foreach(t->aliases, k, v) {
 		if ((n = search_tool_name(json_string_value(v))) == NULL) {
-			imp_bad(m, pre, "alias '%s' must be of a-z, 0-9, '.', "
-			    "'_' and '-'", json_string_value(v));
+			imp_bad(m, at->path, "alias '%s' must be of a-z, 0-9, "
+			    "'.', '_' and '-'", json_string_value(v));
 			continue;
 		}
 		imp_name_add(&m->toolnames, &m->ntoolnames, n, m->ntools);
@@ -251,36 +269,24 @@ read_tool(struct import *m, const json_t *o, const struct imp_at *at,
 	return 1;
 }
 
-static const struct records tool_list = {
-	"tools", tool_fields, TL__MAX, sizeof(struct itool), TL(t.key), 0,
-	read_tool
-};
-
 static const char *
 tool_label(struct import *m, size_t i)
 {
 	return m->tools[i].t.key;
 }
 
-void
-imp_load_tools(struct import *m, const json_t *arr)
+static void
+tools_after(struct import *m)
 {
-	m->tools = load_records(m, arr, &tool_list, &m->ntools);
 	imp_names_check(m, m->toolnames, &m->ntoolnames, "tools",
 	    tool_label);
 }
 
 enum { TG_SLUG, TG_LABEL, TG_LABEL_EN, TG_ALIASES, TG__MAX };
 
-#define TG(m)	offsetof(struct itag, m)
-
 static const struct ifield tag_fields[TG__MAX] = {
-	[TG_SLUG] =		{ { "slug", S, REQ, 1, SLUG_LEN }, V_SLUG,
-				  TG(t.slug) },
-	[TG_LABEL] =		{ { "label", S, REQ, 0, 100 }, V_TEXT,
-				  TG(t.label) },
-	[TG_LABEL_EN] =		{ { "label_en", SN, 0, 0, 100 }, V_TEXT,
-				  TG(t.label_en) },
+	[TG_SLUG] =		KEY("slug", TG(t.slug)),
+	TEXT_EN(TG_LABEL, "label", 0, 100, TG, t.label),
 	[TG_ALIASES] =		{ { "aliases", AN, 0, 0, 50 }, V_STRINGS,
 				  TG(aliases) },
 };
@@ -307,6 +313,12 @@ tag_name(struct import *m, const char *pre, const char *s, size_t i)
 	imp_name_add(&m->tagnames, &m->ntagnames, n, i);
 }
 
+static void
+tags_after(struct import *m)
+{
+	imp_names_check(m, m->tagnames, &m->ntagnames, "tags", tag_label);
+}
+
 static int
 read_tag(struct import *m, const json_t *o, const struct imp_at *at,
     void *rec)
@@ -327,18 +339,6 @@ read_tag(struct import *m, const json_t *o, const struct imp_at *at,
 	return 1;
 }
 
-static const struct records tag_list = {
-	"tags", tag_fields, TG__MAX, sizeof(struct itag), TG(t.slug), 0,
-	read_tag
-};
-
-void
-imp_load_tags(struct import *m, const json_t *arr)
-{
-	m->tags = load_records(m, arr, &tag_list, &m->ntags);
-	imp_names_check(m, m->tagnames, &m->ntagnames, "tags", tag_label);
-}
-
 /* ---- prompts ------------------------------------------------------------ */
 
 enum { PR_SLUG, PR_STATUS, PR_PUBLISH_AT, PR_IS_PRO, PR_CATEGORY, PR_TOOL,
@@ -347,10 +347,8 @@ enum { PR_SLUG, PR_STATUS, PR_PUBLISH_AT, PR_IS_PRO, PR_CATEGORY, PR_TOOL,
     PR_FULL_PROMPT_EN, PR_SAMPLE_OUTPUT, PR_SAMPLE_OUTPUT_EN, PR_VARIABLES,
     PR_RATING, PR_UPDATED_AT, PR__MAX };
 
-#define PR(m)	offsetof(struct iprompt, m)
-
 static const struct ifield prompt_fields[PR__MAX] = {
-	[PR_SLUG] =		{ { "slug", S, REQ, 1, SLUG_LEN } },
+	[PR_SLUG] =		KEY("slug", PR(p.slug)),
 	[PR_STATUS] =		{ { "status", S, REQ, 0, SLUG_LEN } },
 	[PR_PUBLISH_AT] =	{ { "publish_at", SN, 0, 0, TIME_LEN } },
 	[PR_IS_PRO] =		{ { "is_pro", LZ_JT_BOOL, 0 } },
@@ -359,26 +357,12 @@ static const struct ifield prompt_fields[PR__MAX] = {
 	[PR_DIFFICULTY] =	{ { "difficulty", S, REQ, 0, SLUG_LEN } },
 	[PR_TAGS] =		{ { "tags", A, 0, 0, 20 } },
 	[PR_RANK] =		{ { "rank", LZ_JT_INTEGER, 0, 0, 1000000 } },
-	[PR_TITLE] =		{ { "title", S, REQ, 0, 200 }, V_TEXT,
-				  PR(p.title) },
-	[PR_TITLE_EN] =		{ { "title_en", SN, 0, 0, 200 }, V_TEXT,
-				  PR(p.title_en) },
-	[PR_SUMMARY] =		{ { "summary", S, REQ, 0, 1000 }, V_TEXT,
-				  PR(p.summary) },
-	[PR_SUMMARY_EN] =	{ { "summary_en", SN, 0, 0, 1000 }, V_TEXT,
-				  PR(p.summary_en) },
-	[PR_CONTEXT] =		{ { "context", S, REQ | ML, 0, 4000 }, V_TEXT,
-				  PR(p.context) },
-	[PR_CONTEXT_EN] =	{ { "context_en", SN, ML, 0, 4000 }, V_TEXT,
-				  PR(p.context_en) },
-	[PR_FULL_PROMPT] =	{ { "full_prompt", S, REQ | ML, 0, 20000 },
-				  V_TEXT, PR(p.full_prompt) },
-	[PR_FULL_PROMPT_EN] =	{ { "full_prompt_en", SN, ML, 0, 20000 },
-				  V_TEXT, PR(p.full_prompt_en) },
-	[PR_SAMPLE_OUTPUT] =	{ { "sample_output", S, REQ | ML, 0, 20000 },
-				  V_TEXT, PR(p.sample_output) },
-	[PR_SAMPLE_OUTPUT_EN] =	{ { "sample_output_en", SN, ML, 0, 20000 },
-				  V_TEXT, PR(p.sample_output_en) },
+	TEXT_EN(PR_TITLE, "title", 0, 200, PR, p.title),
+	TEXT_EN(PR_SUMMARY, "summary", 0, 1000, PR, p.summary),
+	TEXT_EN(PR_CONTEXT, "context", ML, 4000, PR, p.context),
+	TEXT_EN(PR_FULL_PROMPT, "full_prompt", ML, 20000, PR, p.full_prompt),
+	TEXT_EN(PR_SAMPLE_OUTPUT, "sample_output", ML, 20000, PR,
+	    p.sample_output),
 	[PR_VARIABLES] =	{ { "variables", A, 0, 0, 50 } },
 	[PR_RATING] =		{ { "rating", LZ_JT_OBJECT | LZ_JT_NULL, 0 } },
 	[PR_UPDATED_AT] =	{ { "updated_at", S, REQ, 0, TIME_LEN } },
@@ -657,15 +641,9 @@ read_prompt(struct import *m, const json_t *o, const struct imp_at *at,
 	return 1;
 }
 
-static const struct records prompt_list = {
-	"prompts", prompt_fields, PR__MAX, sizeof(struct iprompt),
-	PR(p.slug), 0, read_prompt
-};
-
-void
-imp_load_prompts(struct import *m, const json_t *arr)
+static void
+prompts_after(struct import *m)
 {
-	m->prompts = load_records(m, arr, &prompt_list, &m->nprompts);
 	m->stored_prompts = m->nprompts - m->drafts;
 	imp_prompts_sort(m);
 }
@@ -676,19 +654,11 @@ enum { CO_SLUG, CO_STATUS, CO_TITLE, CO_TITLE_EN, CO_SUMMARY, CO_SUMMARY_EN,
     CO_KICKER, CO_KICKER_EN, CO_UNLOCK_COST, CO_UPDATED_AT, CO_ITEMS,
     CO__MAX };
 
-#define CO(m)	offsetof(struct icoll, m)
-
 static const struct ifield collection_fields[CO__MAX] = {
-	[CO_SLUG] =		{ { "slug", S, REQ, 1, SLUG_LEN } },
+	[CO_SLUG] =		KEY("slug", CO(c.slug)),
 	[CO_STATUS] =		{ { "status", S, REQ, 0, SLUG_LEN } },
-	[CO_TITLE] =		{ { "title", S, REQ, 0, 200 }, V_TEXT,
-				  CO(c.title) },
-	[CO_TITLE_EN] =		{ { "title_en", SN, 0, 0, 200 }, V_TEXT,
-				  CO(c.title_en) },
-	[CO_SUMMARY] =		{ { "summary", S, REQ | ML, 0, 2000 }, V_TEXT,
-				  CO(c.summary) },
-	[CO_SUMMARY_EN] =	{ { "summary_en", SN, ML, 0, 2000 }, V_TEXT,
-				  CO(c.summary_en) },
+	TEXT_EN(CO_TITLE, "title", 0, 200, CO, c.title),
+	TEXT_EN(CO_SUMMARY, "summary", ML, 2000, CO, c.summary),
 	[CO_KICKER] =		{ { "kicker", SN, 0, 0, 100 }, V_TEXT,
 				  CO(c.kicker) },
 	[CO_KICKER_EN] =	{ { "kicker_en", SN, 0, 0, 100 }, V_TEXT,
@@ -793,25 +763,12 @@ read_collection(struct import *m, const json_t *o, const struct imp_at *at,
 	return 1;
 }
 
-static const struct records collection_list = {
-	"collections", collection_fields, CO__MAX, sizeof(struct icoll),
-	CO(c.slug), 0, read_collection
-};
-
-void
-imp_load_collections(struct import *m, const json_t *arr)
-{
-	m->colls = load_records(m, arr, &collection_list, &m->ncolls);
-}
-
 /* ---- models, integrations, tutorials, keywords -------------------------- */
 
 enum { MO_KEY, MO_NAME, MO_CATEGORY, MO_VERSION, MO_VENDOR, MO_NOTES,
     MO_NOTES_EN, MO_SOURCE_URL, MO_CHECKED_ON, MO_VERIFICATION,
     MO_VERIFIED_ON, MO_STATUS, MO_TOOL, MO_GENERATOR_URL, MO_RECORD_TYPE,
     MO__MAX };
-
-#define MO(m)	offsetof(struct imodel, m)
 
 static const struct ifield model_fields[MO__MAX] = {
 	[MO_KEY] =		{ { "key", S, REQ, 1, SLUG_LEN },
@@ -855,7 +812,6 @@ read_model(struct import *m, const json_t *o, const struct imp_at *at,
 	const char	*pre = at->path;
 	struct imodel	*im = rec;
 	struct modelrow	*r = &im->m;
-	int		 nerr = m->nerr;
 
 	read_fields(m, o, pre, model_fields, 0, MO_STATUS, im);
 	if (strcmp(r->verification, "verified") == 0 &&
@@ -872,28 +828,14 @@ read_model(struct import *m, const json_t *o, const struct imp_at *at,
 	read_fields(m, o, pre, model_fields, MO_GENERATOR_URL, MO__MAX, im);
 	if (r->version == NULL)
 		r->version = "";
-	return m->nerr == nerr;
-}
-
-static const struct records model_list = {
-	"models", model_fields, MO__MAX, sizeof(struct imodel), MO(m.key),
-	MO(search), read_model
-};
-
-void
-imp_load_models(struct import *m, const json_t *arr)
-{
-	m->models = load_records(m, arr, &model_list, &m->nmodels);
+	return 1;
 }
 
 enum { IN_KEY, IN_TOOL_KEY, IN_NAME, IN_VENDOR, IN_CATEGORY,
     IN_GENERATOR_KIND, IN_GENERATOR_URL, IN__MAX };
 
-#define IN(m)	offsetof(struct iinteg, m)
-
 static const struct ifield integration_fields[IN__MAX] = {
-	[IN_KEY] =		{ { "key", S, REQ, 1, SLUG_LEN }, V_SLUG,
-				  IN(i.key) },
+	[IN_KEY] =		KEY("key", IN(i.key)),
 	[IN_TOOL_KEY] =		{ { "tool_key", S, REQ, 0, SLUG_LEN }, V_TEXT,
 				  IN(i.tool_key) },
 	[IN_NAME] =		{ { "name", S, REQ, 0, 200 }, V_TEXT,
@@ -913,14 +855,12 @@ static int
 read_integration(struct import *m, const json_t *o, const struct imp_at *at,
     void *rec)
 {
-	const char	*pre = at->path;
 	struct iinteg	*ii = rec;
 	struct integrow	*r = &ii->i;
-	int		 nerr = m->nerr;
 	char		*n;
 	long		 t;
 
-	read_fields(m, o, pre, integration_fields, 0, IN_NAME, ii);
+	read_fields(m, o, at->path, integration_fields, 0, IN_NAME, ii);
 	/* The tool filter accepts every integration's tool_key, so it must
 	 * name a tool (its key or a legacy alias). */
 	if (r->tool_key != NULL) {
@@ -929,34 +869,20 @@ read_integration(struct import *m, const json_t *o, const struct imp_at *at,
 		    imp_tool_find(m, n, 1) : -1;
 		free(n);
 		if (t < 0)
-			imp_bad(m, pre, "'tool_key' must be a tool key or "
+			imp_bad(m, at->path, "'tool_key' must be a tool key or "
 			    "alias: '%s'", r->tool_key);
 		else
 			ii->tool = (size_t)t;
 	}
-	read_fields(m, o, pre, integration_fields, IN_NAME, IN__MAX, ii);
-	return m->nerr == nerr;
-}
-
-static const struct records integration_list = {
-	"integrations", integration_fields, IN__MAX, sizeof(struct iinteg),
-	IN(i.key), 0, read_integration
-};
-
-void
-imp_load_integrations(struct import *m, const json_t *arr)
-{
-	m->integs = load_records(m, arr, &integration_list, &m->ninteg);
+	read_fields(m, o, at->path, integration_fields, IN_NAME, IN__MAX, ii);
+	return 1;
 }
 
 enum { TU_SLUG, TU_TITLE, TU_SUMMARY, TU_MARKDOWN, TU_SOURCE_URL,
     TU_PUBLISHED_AT, TU_UPDATED_AT, TU__MAX };
 
-#define TU(m)	offsetof(struct itut, m)
-
 static const struct ifield tutorial_fields[TU__MAX] = {
-	[TU_SLUG] =		{ { "slug", S, REQ, 1, SLUG_LEN }, V_SLUG,
-				  TU(t.slug) },
+	[TU_SLUG] =		KEY("slug", TU(t.slug)),
 	[TU_TITLE] =		{ { "title", S, REQ, 0, 200 },
 				  V_TEXT | V_SEARCH, TU(t.title) },
 	[TU_SUMMARY] =		{ { "summary", S, REQ | ML, 0, 2000 },
@@ -971,26 +897,13 @@ static const struct ifield tutorial_fields[TU__MAX] = {
 				  TU(t.updated_at) },
 };
 
-static const struct records tutorial_list = {
-	"tutorials", tutorial_fields, TU__MAX, sizeof(struct itut),
-	TU(t.slug), TU(search), NULL
-};
-
-void
-imp_load_tutorials(struct import *m, const json_t *arr)
-{
-	m->tuts = load_records(m, arr, &tutorial_list, &m->ntuts);
-}
 
 enum { KW_SLUG, KW_TERM, KW_TERM_EN, KW_CATEGORY, KW_DEFINITION,
     KW_WHEN_TO_USE, KW_HOW_TO_ASK, KW_GOTCHA, KW_RELATED, KW_TAGS,
     KW_UPDATED_AT, KW__MAX };
 
-#define KW(m)	offsetof(struct ikw, m)
-
 static const struct ifield keyword_fields[KW__MAX] = {
-	[KW_SLUG] =		{ { "slug", S, REQ, 1, SLUG_LEN }, V_SLUG,
-				  KW(k.slug) },
+	[KW_SLUG] =		KEY("slug", KW(k.slug)),
 	[KW_TERM] =		{ { "term", S, REQ, 0, 100 }, V_TEXT | V_SEARCH,
 				  KW(k.term) },
 	[KW_TERM_EN] =		{ { "term_en", S, REQ, 0, 100 },
@@ -1013,12 +926,7 @@ static const struct ifield keyword_fields[KW__MAX] = {
 				  KW(k.updated_at) },
 };
 
-static const struct records keyword_list = {
-	"keywords", keyword_fields, KW__MAX, sizeof(struct ikw), KW(k.slug),
-	KW(search), NULL
-};
-
-/* A keyword's references, now that every slug is known. */
+/* The references of keyword i, now that every slug is known. */
 static void
 keyword_refs(struct import *m, size_t i)
 {
@@ -1052,12 +960,62 @@ keyword_refs(struct import *m, size_t i)
 	json_decref(tags);
 }
 
-void
-imp_load_keywords(struct import *m, const json_t *arr)
+static void
+keywords_after(struct import *m)
 {
 	size_t	 i;
 
-	m->kws = load_records(m, arr, &keyword_list, &m->nkws);
 	for (i = 0; i < m->nkws; i++)
 		keyword_refs(m, i);
 }
+
+/* ---- the lists ---------------------------------------------------------- */
+
+/* The lists of the file, in its order (import.c). */
+enum { L_TOOLS, L_TAGS, L_PROMPTS, L_COLLECTIONS, L_MODELS, L_INTEGRATIONS,
+    L_TUTORIALS, L_KEYWORDS, L__MAX };
+
+#define TABLE(f)	(f), LZ_NELEM(f)
+
+static const struct records lists[L__MAX] = {
+	[L_TOOLS] =		{ "tools", TABLE(tool_fields), 0, 1, read_tool,
+				  tools_after },
+	[L_TAGS] =		{ "tags", TABLE(tag_fields), 0, 1, read_tag,
+				  tags_after },
+	[L_PROMPTS] =		{ "prompts", TABLE(prompt_fields), 0, 1,
+				  read_prompt, prompts_after },
+	[L_COLLECTIONS] =	{ "collections", TABLE(collection_fields), 0, 1,
+				  read_collection, NULL },
+	[L_MODELS] =		{ "models", TABLE(model_fields), MO(search), 0,
+				  read_model, NULL },
+	[L_INTEGRATIONS] =	{ "integrations", TABLE(integration_fields), 0,
+				  0, read_integration, NULL },
+	[L_TUTORIALS] =		{ "tutorials", TABLE(tutorial_fields),
+				  TU(search), 0, NULL, NULL },
+	[L_KEYWORDS] =		{ "keywords", TABLE(keyword_fields),
+				  KW(search), 0, NULL, keywords_after },
+};
+
+/*
+ * The loaders import.c calls (import_check.h), one per list.  They
+ * differ only in the members of struct import that hold the list's
+ * records, typed arrays no one function can store.
+ */
+#define LOADER(fn, l, array, count)					\
+	void								\
+	fn(struct import *m, const json_t *arr)				\
+	{								\
+		m->array = load_records(m, arr, &lists[l],		\
+		    sizeof(*m->array), &m->count);			\
+		if (lists[l].after != NULL)				\
+			lists[l].after(m);				\
+	}
+
+LOADER(imp_load_tools, L_TOOLS, tools, ntools)
+LOADER(imp_load_tags, L_TAGS, tags, ntags)
+LOADER(imp_load_prompts, L_PROMPTS, prompts, nprompts)
+LOADER(imp_load_collections, L_COLLECTIONS, colls, ncolls)
+LOADER(imp_load_models, L_MODELS, models, nmodels)
+LOADER(imp_load_integrations, L_INTEGRATIONS, integs, ninteg)
+LOADER(imp_load_tutorials, L_TUTORIALS, tuts, ntuts)
+LOADER(imp_load_keywords, L_KEYWORDS, kws, nkws)
