@@ -12,7 +12,6 @@
 #include "prompts.h"
 #include "pstore.h"
 #include "resp.h"
-#include "search.h"
 #include "util.h"
 #include "values.h"
 
