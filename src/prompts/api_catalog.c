@@ -12,18 +12,10 @@
 #include "prompts.h"
 #include "pstore.h"
 #include "resp.h"
-#include "search.h"
 #include "util.h"
 #include "values.h"
 
-
 /* ---- models ----------------------------------------------------------- */
-
-
-struct modelctx {
-	enum lang	 lang;
-	json_t		*arr;
-};
 
 /* Where the site lists prompts for a model: its tool's prompts, or a
  * search for its name. */
@@ -53,7 +45,7 @@ model_search_url(const struct modelrow *m, enum lang lang)
 static void
 model_one(const struct modelrow *m, void *arg)
 {
-	struct modelctx	*c = arg;
+	struct listpage	*pg = arg;
 	json_t		*o = json_object();
 
 	json_object_set_new(o, "key", json_string(m->key));
@@ -61,78 +53,58 @@ model_one(const struct modelrow *m, void *arg)
 	json_object_set_new(o, "category", json_string(m->category));
 	json_object_set_new(o, "version", json_string(m->version));
 	json_object_set_new(o, "vendor", json_string(m->vendor));
-	json_object_set_new(o, "notes", json_string(out_text(c->lang, m->notes,
-	    m->notes_en)));
+	json_object_set_new(o, "notes", json_string(out_text(pg->lang,
+	    m->notes, m->notes_en)));
 	json_object_set_new(o, "source_url", json_string(m->source_url));
 	json_object_set_new(o, "checked_on", json_string(m->checked_on));
 	json_object_set_new(o, "verified_on", json_string(m->verified_on));
 	json_object_set_new(o, "verification", json_string(m->verification));
 	json_object_set_new(o, "status", json_string(m->status));
 	json_object_set_new(o, "tool_key", json_string(m->tool_key));
-	json_object_set_new(o, "url", out_url(c->lang, "models", m->key));
-	json_object_set_new(o, "search_url", model_search_url(m, c->lang));
+	json_object_set_new(o, "url", out_url(pg->lang, "models", m->key));
+	json_object_set_new(o, "search_url", model_search_url(m, pg->lang));
 	json_object_set_new(o, "generator_url", json_string(m->generator_url));
 	json_object_set_new(o, "record_type", json_string(m->record_type));
-	json_array_append_new(c->arr, o);
+	json_array_append_new(pg->arr, o);
+}
+
+static const struct lz_param model_category =
+    PARAM_CATEGORY(val_model_categories);
+
+static long long
+models_fetch(struct listpage *pg)
+{
+	return pstore_models(&prompts.db, pg->own.set ?
+	    val_model_categories[pg->own.i] : NULL, pg->q, pg->offset,
+	    pg->limit, model_one, pg);
 }
 
 void
 api_models_list(struct lz_req *r)
 {
-	enum { P_Q, P_CATEGORY, P_LANG, P_LIMIT, P_OFFSET, P__MAX };
-	static const struct lz_param params[P__MAX] = {
-		[P_Q] = PARAM_Q,
-		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
-		    val_model_categories, LZ_PF_ANY },
-		[P_LANG] = PARAM_LANG,
-		[P_LIMIT] = PARAM_LIMIT(20),
-		[P_OFFSET] = PARAM_OFFSET,
-	};
-	struct lz_pval	 v[P__MAX];
-	struct modelctx	 c;
-	long long	 total;
-	char		*q = NULL;
-
-	if (lz_req_params(r, params, P__MAX, v) == -1 ||
-	    out_cached(r, params, P__MAX, v, 0))
-		return;
-	q = search_fold_dup(v[P_Q].s);
-	c.lang = (enum lang)v[P_LANG].i;
-	c.arr = json_array();
-	total = pstore_models(&prompts.db, v[P_CATEGORY].set ?
-	    val_model_categories[v[P_CATEGORY].i] : NULL, q, v[P_OFFSET].i,
-	    (long)v[P_LIMIT].i, model_one, &c);
-	free(q);
-	out_page(r, "models", c.arr, total, v[P_LIMIT].i, v[P_OFFSET].i);
+	list_answer(r, "models", LIST_Q | LIST_LANG, &model_category,
+	    models_fetch);
 }
 
 /* ---- tools ------------------------------------------------------------ */
 
-
-struct toolctx {
-	enum lang	 lang;
-	int		 legacy;
-	json_t		*arr;
-};
-
 static void
 tool_one(const struct toolrow *t, void *arg)
 {
-	struct toolctx	*c = arg;
-	enum lang	 lang = c->legacy ? LANG_ZH : c->lang;
+	struct listpage	*pg = arg;
 	json_t		*o = json_object();
 
 	json_object_set_new(o, "key", json_string(t->key));
-	json_object_set_new(o, "label", json_string(out_text(lang, t->label,
-	    t->label_en)));
+	json_object_set_new(o, "label", json_string(out_text(pg->lang,
+	    t->label, t->label_en)));
 	json_object_set_new(o, "label_en", json_string(out_text(LANG_EN,
 	    t->label, t->label_en)));
 	json_object_set_new(o, "medium", json_string(t->medium));
-	json_object_set_new(o, "description", json_string(out_text(lang,
+	json_object_set_new(o, "description", json_string(out_text(pg->lang,
 	    t->description, t->description_en)));
 	json_object_set_new(o, "prompt_count", json_integer(t->count));
-	json_object_set_new(o, "url", out_url(lang, "tools", t->key));
-	json_array_append_new(c->arr, o);
+	json_object_set_new(o, "url", out_url(pg->lang, "tools", t->key));
+	json_array_append_new(pg->arr, o);
 }
 
 /*
@@ -143,48 +115,37 @@ tool_one(const struct toolrow *t, void *arg)
 void
 api_tools_list(struct lz_req *r)
 {
-	enum { P_Q, P_CATEGORY, P_LANG, P_LIMIT, P_OFFSET, P__MAX };
-	static const struct lz_param params[P__MAX] = {
-		[P_Q] = PARAM_Q,
-		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
-		    val_prompt_categories, LZ_PF_ANY },
-		[P_LANG] = PARAM_LANG,
-		[P_LIMIT] = PARAM_LIMIT(20),
-		[P_OFFSET] = PARAM_OFFSET,
-	};
+	static const struct lz_param category =
+	    PARAM_CATEGORY(val_prompt_categories);
 	const struct lz_query	*q;
-	struct lz_pval		 v[P__MAX];
-	struct toolctx		 c;
+	struct listpage		 pg;
 	long long		 count;
-	char			*qf = NULL;
+	int			 legacy;
 	json_t			*j;
 
 	if ((q = lz_req_query(r)) == NULL)
 		return;
-	if (lz_req_params(r, params, P__MAX, v) == -1 ||
-	    out_cached(r, params, P__MAX, v, q->n == 0))
+	legacy = q->n == 0;
+	if (list_begin(r, LIST_Q | LIST_LANG, &category, LIST_LIMIT_DEF, legacy,
+	    &pg))
 		return;
-	c.legacy = q->n == 0;
-	c.lang = (enum lang)v[P_LANG].i;
-	c.arr = json_array();
-	qf = search_fold_dup(v[P_Q].s);
-	count = pstore_tools(&prompts.db, v[P_CATEGORY].set ?
-	    val_prompt_categories[v[P_CATEGORY].i] : NULL, qf, r->now_ms,
-	    c.legacy ? 0 : v[P_OFFSET].i, c.legacy ? -1 : (long)v[P_LIMIT].i,
-	    tool_one, &c);
-	free(qf);
+	count = pstore_tools(&prompts.db, pg.own.set ?
+	    val_prompt_categories[pg.own.i] : NULL, pg.q, pg.now,
+	    legacy ? 0 : pg.offset, legacy ? -1 : pg.limit, tool_one, &pg);
+	free(pg.q);
 	if (count < 0) {
-		json_decref(c.arr);
+		json_decref(pg.arr);
 		out_dberr(r);
 		return;
 	}
 	j = out_obj();
-	if (!c.legacy) {
+	if (!legacy) {
 		json_object_set_new(j, "count", json_integer(count));
-		out_paging(j, v[P_LIMIT].i, v[P_OFFSET].i, count);
-		json_object_set_new(j, "lang", json_string(lang_names[c.lang]));
+		out_paging(j, pg.limit, pg.offset, count);
+		json_object_set_new(j, "lang", json_string(
+		    lang_names[pg.lang]));
 	}
-	json_object_set_new(j, "tools", c.arr);
+	json_object_set_new(j, "tools", pg.arr);
 	out_ok(r, j);
 }
 

@@ -13,8 +13,8 @@
 
 struct collctx {
 	enum lang	 lang;
-	json_t		*arr;		/* list */
-	json_t		*one;		/* detail */
+	json_t		*arr;		/* the items */
+	json_t		*one;		/* the collection */
 	int64_t		 id;
 };
 
@@ -42,33 +42,23 @@ collection_json(const struct collrow *c, enum lang lang)
 static void
 list_one(const struct collrow *c, void *arg)
 {
-	struct collctx	*x = arg;
+	struct listpage	*pg = arg;
 
-	json_array_append_new(x->arr, collection_json(c, x->lang));
+	json_array_append_new(pg->arr, collection_json(c, pg->lang));
+}
+
+static long long
+collections_fetch(struct listpage *pg)
+{
+	return pstore_collections(&prompts.db, pg->offset, pg->limit,
+	    list_one, pg);
 }
 
 void
 api_collections_list(struct lz_req *r)
 {
-	enum { P_LANG, P_LIMIT, P_OFFSET, P__MAX };
-	static const struct lz_param params[P__MAX] = {
-		[P_LANG] = PARAM_LANG,
-		[P_LIMIT] = PARAM_LIMIT(20),
-		[P_OFFSET] = PARAM_OFFSET,
-	};
-	struct lz_pval	 v[P__MAX];
-	struct collctx	 x;
-	long long	 count;
-
-	if (lz_req_params(r, params, P__MAX, v) == -1 ||
-	    out_cached(r, params, P__MAX, v, 0))
-		return;
-	x.lang = (enum lang)v[P_LANG].i;
-	x.arr = json_array();
-	count = pstore_collections(&prompts.db, v[P_OFFSET].i,
-	    (long)v[P_LIMIT].i, list_one, &x);
-	out_counted(r, "collections", x.arr, count, v[P_LIMIT].i,
-	    v[P_OFFSET].i);
+	list_answer(r, "collections", LIST_LANG | LIST_COUNT, NULL,
+	    collections_fetch);
 }
 
 static void

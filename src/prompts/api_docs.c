@@ -5,12 +5,9 @@
  */
 #include "config.h"
 
-#include <stdlib.h>
-
 #include "prompts.h"
 #include "pstore.h"
 #include "resp.h"
-#include "search.h"
 #include "util.h"
 #include "values.h"
 
@@ -41,52 +38,28 @@ tutorial_json(const struct tutrow *t)
 static void
 tutorial_one(const struct tutrow *t, void *arg)
 {
-	json_array_append_new(arg, tutorial_json(t));
+	struct listpage	*pg = arg;
+
+	json_array_append_new(pg->arr, tutorial_json(t));
+}
+
+static long long
+tutorials_fetch(struct listpage *pg)
+{
+	return pstore_tutorials(&prompts.db, pg->q, pg->offset, pg->limit,
+	    tutorial_one, pg);
 }
 
 void
 api_tutorials_list(struct lz_req *r)
 {
-	enum { P_Q, P_LIMIT, P_OFFSET, P__MAX };
-	static const struct lz_param params[P__MAX] = {
-		[P_Q] = PARAM_Q,
-		[P_LIMIT] = PARAM_LIMIT(20),
-		[P_OFFSET] = PARAM_OFFSET,
-	};
-	struct lz_pval	 v[P__MAX];
-	long long	 total;
-	char		*q = NULL;
-	json_t		*arr;
-
-	if (lz_req_params(r, params, P__MAX, v) == -1 ||
-	    out_cached(r, params, P__MAX, v, 0))
-		return;
-	q = search_fold_dup(v[P_Q].s);
-	arr = json_array();
-	total = pstore_tutorials(&prompts.db, q, v[P_OFFSET].i,
-	    (long)v[P_LIMIT].i, tutorial_one, arr);
-	free(q);
-	out_page(r, "tutorials", arr, total, v[P_LIMIT].i, v[P_OFFSET].i);
+	list_answer(r, "tutorials", LIST_Q, NULL, tutorials_fetch);
 }
 
 static void
 tutorial_detail(const struct tutrow *t, void *arg)
 {
 	*(json_t **)arg = tutorial_json(t);
-}
-
-void
-api_tutorials_get(struct lz_req *r)
-{
-	json_t	*t = NULL;
-	int	 rc;
-
-	if (lz_req_params(r, NULL, 0, NULL) == -1 ||
-	    out_cached(r, NULL, 0, NULL, 0))
-		return;
-	rc = val_slug_ok(r->args[0]) ? pstore_tutorial(&prompts.db,
-	    r->args[0], tutorial_detail, &t) : 0;
-	out_item(r, rc, "tutorial", t);
 }
 
 /* ---- keywords --------------------------------------------------------- */
@@ -119,35 +92,27 @@ keyword_json(const struct kwrow *k, int detail)
 static void
 keyword_one(const struct kwrow *k, void *arg)
 {
-	json_array_append_new(arg, keyword_json(k, 0));
+	struct listpage	*pg = arg;
+
+	json_array_append_new(pg->arr, keyword_json(k, 0));
+}
+
+static const struct lz_param keyword_category =
+    PARAM_CATEGORY(val_keyword_categories);
+
+static long long
+keywords_fetch(struct listpage *pg)
+{
+	return pstore_keywords(&prompts.db, pg->q, pg->own.set ?
+	    val_keyword_categories[pg->own.i] : NULL, pg->offset, pg->limit,
+	    keyword_one, pg);
 }
 
 void
 api_keywords_list(struct lz_req *r)
 {
-	enum { P_Q, P_CATEGORY, P_LIMIT, P_OFFSET, P__MAX };
-	static const struct lz_param params[P__MAX] = {
-		[P_Q] = PARAM_Q,
-		[P_CATEGORY] = { "category", LZ_PT_ENUM, 0, 0, 0,
-		    val_keyword_categories, LZ_PF_ANY },
-		[P_LIMIT] = PARAM_LIMIT(20),
-		[P_OFFSET] = PARAM_OFFSET,
-	};
-	struct lz_pval	 v[P__MAX];
-	long long	 total;
-	char		*q = NULL;
-	json_t		*arr;
-
-	if (lz_req_params(r, params, P__MAX, v) == -1 ||
-	    out_cached(r, params, P__MAX, v, 0))
-		return;
-	q = search_fold_dup(v[P_Q].s);
-	arr = json_array();
-	total = pstore_keywords(&prompts.db, q, v[P_CATEGORY].set ?
-	    val_keyword_categories[v[P_CATEGORY].i] : NULL, v[P_OFFSET].i,
-	    (long)v[P_LIMIT].i, keyword_one, arr);
-	free(q);
-	out_page(r, "keywords", arr, total, v[P_LIMIT].i, v[P_OFFSET].i);
+	list_answer(r, "keywords", LIST_Q, &keyword_category,
+	    keywords_fetch);
 }
 
 static void
@@ -156,16 +121,33 @@ keyword_detail(const struct kwrow *k, void *arg)
 	*(json_t **)arg = keyword_json(k, 1);
 }
 
-void
-api_keywords_get(struct lz_req *r)
+/* ---- details ----------------------------------------------------------- */
+
+/* One text by its slug: a tutorial, or with kw a keyword. */
+static void
+text_get(struct lz_req *r, int kw)
 {
-	json_t	*k = NULL;
-	int	 rc;
+	json_t	*o = NULL;
+	int	 rc = 0;
 
 	if (lz_req_params(r, NULL, 0, NULL) == -1 ||
 	    out_cached(r, NULL, 0, NULL, 0))
 		return;
-	rc = val_slug_ok(r->args[0]) ? pstore_keyword(&prompts.db,
-	    r->args[0], keyword_detail, &k) : 0;
-	out_item(r, rc, "keyword", k);
+	if (val_slug_ok(r->args[0]))
+		rc = kw ? pstore_keyword(&prompts.db, r->args[0],
+		    keyword_detail, &o) : pstore_tutorial(&prompts.db,
+		    r->args[0], tutorial_detail, &o);
+	out_item(r, rc, kw ? "keyword" : "tutorial", o);
+}
+
+void
+api_tutorials_get(struct lz_req *r)
+{
+	text_get(r, 0);
+}
+
+void
+api_keywords_get(struct lz_req *r)
+{
+	text_get(r, 1);
 }

@@ -293,15 +293,31 @@ write_collections(struct import *m, struct lz_db *db)
 	return 0;
 }
 
+/* What literal search finds a tool or a tag by, in b: its texts (NULL:
+ * none), then its aliases. */
+static const char *
+search_aliased(struct lz_buf *b, const char *const *texts, size_t n,
+    const json_t *aliases)
+{
+	json_t	*v;
+	size_t	 i;
+
+	lz_buf_reset(b);
+	for (i = 0; i < n; i++)
+		search_field(b, texts[i]);
+	json_array_foreach(aliases, i, v)
+		search_field(b, json_string_value(v));
+	return lz_buf_str(b);
+}
+
 int
 import_write(struct import *m, const char *dbpath, const char *source,
     int64_t now, lz_progress_fn *progress, char *err, size_t errlen)
 {
 	struct lz_db	 db;
 	struct lz_buf	 b = LZ_BUF_INIT;
-	json_t		*v;
 	char		 ts[32];
-	size_t		 i, k;
+	size_t		 i;
 	int64_t		 id;
 
 	err[0] = '\0';
@@ -318,16 +334,11 @@ import_write(struct import *m, const char *dbpath, const char *source,
 
 	for (i = 0; i < m->ntools; i++) {
 		struct itool	*t = &m->tools[i];
+		const char	*texts[] = { t->t.key, t->t.label,
+		    t->t.label_en, t->t.description, t->t.description_en };
 
-		lz_buf_reset(&b);
-		search_field(&b, t->t.key);
-		search_field(&b, t->t.label);
-		search_field(&b, t->t.label_en);
-		search_field(&b, t->t.description);
-		search_field(&b, t->t.description_en);
-		json_array_foreach(t->aliases, k, v)
-			search_field(&b, json_string_value(v));
-		t->t.search = lz_buf_str(&b);
+		t->t.search = search_aliased(&b, texts, LZ_NELEM(texts),
+		    t->aliases);
 		if ((t->id = pstore_put_tool(&db, &t->t)) == -1)
 			goto dberr;
 		t->t.search = NULL;
@@ -338,13 +349,10 @@ import_write(struct import *m, const char *dbpath, const char *source,
 			goto dberr;
 	for (i = 0; i < m->ntags; i++) {
 		struct itag	*t = &m->tags[i];
+		const char	*texts[] = { t->t.label, t->t.label_en };
 
-		lz_buf_reset(&b);
-		search_field(&b, t->t.label);
-		search_field(&b, t->t.label_en);
-		json_array_foreach(t->aliases, k, v)
-			search_field(&b, json_string_value(v));
-		t->t.search = lz_buf_str(&b);
+		t->t.search = search_aliased(&b, texts, LZ_NELEM(texts),
+		    t->aliases);
 		if ((t->id = pstore_put_tag(&db, &t->t)) == -1)
 			goto dberr;
 		t->t.search = NULL;

@@ -116,6 +116,53 @@ json_t	*out_time(int64_t ms);
 /* A JSON array of strings from a stored JSON array (or []). */
 json_t	*out_json_array(const char *stored);
 
+/* ---- api_list.c: the outline the list handlers share ------------------ */
+
+/* A filter by a closed set: the row of a list's "category" parameter. */
+#define PARAM_CATEGORY(set) \
+	{ "category", LZ_PT_ENUM, 0, 0, 0, (set), LZ_PF_ANY }
+
+/* Which of the shared parameters a list takes besides limit and offset,
+ * and its envelope. */
+#define LIST_Q		0x01	/* PARAM_Q */
+#define LIST_LANG	0x02	/* PARAM_LANG */
+#define LIST_COUNT	0x04	/* count (out_counted), not total and showing */
+
+#define LIST_LIMIT_DEF	20	/* the default of limit (PARAM_LIMIT) */
+
+/*
+ * A page of a list being answered: the values of its parameters (absent
+ * ones are NULL, LANG_ZH, the defaults) and the array the row callbacks
+ * add to (their arg).
+ */
+struct listpage {
+	char		*q;		/* folded (search_fold_dup) */
+	enum lang	 lang;
+	struct lz_pval	 own;		/* of the list's own parameter */
+	long long	 offset;
+	long		 limit;
+	int64_t		 now;		/* the request's time */
+	json_t		*arr;
+};
+
+/*
+ * The parameters of a list: q and lang as flags say, its own (NULL:
+ * none), limit (limit_def by default) and offset, in that order; then
+ * out_cached with variant.  1 when that answered the request (a 400, or
+ * the cached answer).  Else 0 with pg filled and a new array; the
+ * handler frees pg->q and sends or drops pg->arr.
+ */
+int	list_begin(struct lz_req *, unsigned flags, const struct lz_param *own,
+	    long long limit_def, int variant, struct listpage *pg);
+
+/*
+ * A whole list answer: list_begin, then fetch (the list's store call:
+ * its rows into pg->arr; their number, or -1), then the envelope flags
+ * say with the rows under name.
+ */
+void	list_answer(struct lz_req *, const char *name, unsigned flags,
+	    const struct lz_param *own, long long (*fetch)(struct listpage *));
+
 /* ---- the route table's handlers --------------------------------------- */
 
 /* api_prompts.c */

@@ -72,6 +72,18 @@ long long pstore_changelog(struct lz_db *, int64_t since, int64_t now,
  * -1 on error. */
 int64_t	pstore_next_visible(struct lz_db *, int64_t now);
 
+/*
+ * The texts of a prompt in both languages (NULL: untranslated), the
+ * members of struct prow and of struct pprompt (the import renders the
+ * one from the other).  PRO entries have no full_prompt, full_prompt_en
+ * or variables.
+ */
+#define PSTORE_PROMPT_TEXTS						\
+	const char	*title, *title_en, *summary, *summary_en;	\
+	const char	*preview, *preview_en, *context, *context_en;	\
+	const char	*sample_output, *sample_output_en;		\
+	const char	*full_prompt, *full_prompt_en, *variables
+
 struct prow {
 	int64_t		 id;
 	const char	*slug, *category, *tool, *difficulty;
@@ -81,13 +93,10 @@ struct prow {
 	int		 rated;
 	double		 rating_avg;
 	long long	 rating_count;
-	const char	*title, *title_en, *summary, *summary_en;
-	/* Detail only: set by the import, which renders the detail answer
-	 * (prompt_detail_object); the last three are NULL for PRO entries.
-	 * Never read back from the database. */
-	const char	*preview, *preview_en, *context, *context_en;
-	const char	*sample_output, *sample_output_en;
-	const char	*full_prompt, *full_prompt_en, *variables;
+	/* A summary has title and summary only; the rest are set by the
+	 * import, which renders the detail answer (prompt_detail_object),
+	 * and never read back from the database. */
+	PSTORE_PROMPT_TEXTS;
 };
 
 typedef void (*prow_fn)(const struct prow *, void *);
@@ -242,10 +251,7 @@ struct pprompt {
 	int		 is_pro, rated;
 	double		 rating_avg;
 	long long	 rating_count;
-	const char	*title, *title_en, *summary, *summary_en;
-	const char	*preview, *preview_en, *context, *context_en;
-	const char	*sample_output, *sample_output_en;
-	const char	*full_prompt, *full_prompt_en, *variables;
+	PSTORE_PROMPT_TEXTS;
 	/* The detail answers rendered from the fields above (stored; the
 	 * fields only the detail shows are not). */
 	const char	*detail, *detail_en;
