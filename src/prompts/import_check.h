@@ -2,7 +2,7 @@
  * import_check.h -- the importer's own (import.h is what lzctl sees):
  * what it reads a data file into, and the checks its loaders share.
  *
- * The loaders (import_load.c) check each object of the file against its
+ * The loaders (import_load.h) check each object of the file against its
  * field table (lz_json_fields: unknown keys, types, required fields),
  * then each value against its row: the checks below take the row, which
  * holds the field's name, whether it may be empty or hold line breaks
