@@ -208,13 +208,8 @@ int
 store_link_get(struct lz_db *db, int64_t id, int64_t account_id,
     struct link *l)
 {
-	const struct lz_val	 v = LZ_I64(id);
-	struct lz_stmt		*st;
-
-	if ((st = store_stmt_of(db, set, ST_LINK_GET, ST_LINK_GET_ANY,
-	    account_id, &v, 1)) == NULL)
-		return -1;
-	return (int)lz_each(st, row_link, l);
+	return store_get_of(db, set, ST_LINK_GET, ST_LINK_GET_ANY, id,
+	    account_id, row_link, l);
 }
 
 int

@@ -96,6 +96,19 @@ store_stmt_of(struct lz_db *db, struct lz_sqlset *set, size_t own, size_t any,
 	return st;
 }
 
+int
+store_get_of(struct lz_db *db, struct lz_sqlset *set, size_t own, size_t any,
+    int64_t id, int64_t account_id, void (*fn)(struct lz_stmt *, void *),
+    void *rec)
+{
+	const struct lz_val	 v = LZ_I64(id);
+	struct lz_stmt		*st;
+
+	if ((st = store_stmt_of(db, set, own, any, account_id, &v, 1)) == NULL)
+		return -1;
+	return (int)lz_each(st, fn, rec);
+}
+
 void
 store_range(int64_t from, int64_t to, int days, struct store_range *r)
 {

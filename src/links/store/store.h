@@ -66,6 +66,11 @@ extern struct lz_sqlset store_accounts_sql, store_links_sql,
  */
 struct lz_stmt *store_stmt_of(struct lz_db *, struct lz_sqlset *, size_t own,
 	    size_t any, int64_t account_id, const struct lz_val *v, size_t n);
+/* The record of id for account_id (statement own or any, as
+ * store_stmt_of), its row read by fn into rec: 1, 0 none, -1. */
+int	store_get_of(struct lz_db *, struct lz_sqlset *, size_t own,
+	    size_t any, int64_t id, int64_t account_id,
+	    void (*fn)(struct lz_stmt *, void *), void *rec);
 
 /*
  * A range of whole hours [from, to) as the rollups hold it (DESIGN

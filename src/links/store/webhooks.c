@@ -78,13 +78,8 @@ int
 store_webhook_get(struct lz_db *db, int64_t id, int64_t account_id,
     struct webhook *w)
 {
-	const struct lz_val	 v = LZ_I64(id);
-	struct lz_stmt		*st;
-
-	if ((st = store_stmt_of(db, set, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY,
-	    account_id, &v, 1)) == NULL)
-		return -1;
-	return (int)lz_each(st, row_webhook, w);
+	return store_get_of(db, set, ST_WEBHOOK_GET, ST_WEBHOOK_GET_ANY, id,
+	    account_id, row_webhook, w);
 }
 
 /* A row of the list: the webhook and its deliveries pending. */
