@@ -147,11 +147,9 @@ store_conv_series(struct lz_db *db, int64_t link_id,
     int64_t micros, void *), void *arg)
 {
 	struct series_fn	 f = { fn, arg };
-	struct lz_stmt		*st;
 
-	st = store_stmt_range(db, set, ST_CONV_SERIES, link_id, r);
-	lz_bind_i64(st, 8, bucket_ms);
-	return lz_each(st, each_bucket, &f) < 0 ? -1 : 0;
+	return store_series(db, set, ST_CONV_SERIES, link_id, r, bucket_ms,
+	    each_bucket, &f);
 }
 
 struct breakdown_fn {

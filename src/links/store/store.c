@@ -143,6 +143,18 @@ store_stmt_range(struct lz_db *db, struct lz_sqlset *set, size_t i,
 	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
 }
 
+int
+store_series(struct lz_db *db, struct lz_sqlset *set, size_t i,
+    int64_t link_id, const struct store_range *r, int64_t bucket_ms,
+    void (*fn)(struct lz_stmt *, void *), void *arg)
+{
+	struct lz_stmt	*st;
+
+	st = store_stmt_range(db, set, i, link_id, r);
+	lz_bind_i64(st, 8, bucket_ms);
+	return lz_each(st, fn, arg) < 0 ? -1 : 0;
+}
+
 char *
 store_json_ids(const int64_t *v, size_t n)
 {

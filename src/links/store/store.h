@@ -94,6 +94,11 @@ void	store_range(int64_t from, int64_t to, int days,
  */
 struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
 	    int64_t link_id, const struct store_range *);
+/* A series: each row of statement i (as store_stmt_range), in buckets
+ * of bucket_ms ($8), to fn(arg).  0 or -1. */
+int	store_series(struct lz_db *, struct lz_sqlset *, size_t i,
+	    int64_t link_id, const struct store_range *, int64_t bucket_ms,
+	    void (*fn)(struct lz_stmt *, void *), void *arg);
 
 /*
  * cols of table's rows of link $1 where cond holds, in the three parts of
