@@ -142,6 +142,25 @@ store_login_fail_lock(struct lz_db *db, const char *scope)
 
 /* ---- password tries -------------------------------------------------- */
 
+/*
+ * Takes a try by statement take with v[0..n): 1 taken, -1 on error; or
+ * 0 refused, with *at what statement when reads with v[0..nwhen) (now
+ * when it reads nothing).
+ */
+static int
+take_try(struct lz_db *db, size_t take, size_t when, const struct lz_val *v,
+    size_t n, size_t nwhen, int64_t now, int64_t *at)
+{
+	int64_t	 tries;
+	int	 rc;
+
+	if ((rc = lz_one_i64(lz_db_stmtv(db, set, take, v, n), &tries)) != 0)
+		return rc;
+	*at = now;
+	return lz_one_i64(lz_db_stmtv(db, set, when, v, nwhen), at) == -1 ?
+	    -1 : 0;
+}
+
 int
 store_pwtry_take(struct lz_db *db, int64_t link_id, const unsigned char *net,
     size_t netlen, int64_t now, int64_t window, int max,
@@ -149,16 +168,10 @@ store_pwtry_take(struct lz_db *db, int64_t link_id, const unsigned char *net,
 {
 	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_BLOB(net, netlen),
 	    LZ_I64(now), LZ_I64(window), LZ_I64(max) };
-	int64_t			 tries;
-	int			 rc;
 
-	if ((rc = lz_one_i64(lz_db_stmtv(db, set, ST_PWTRY_TAKE, v,
-	    LZ_NELEM(v)), &tries)) != 0)
-		return rc;
 	/* Refused: when did the full window start? */
-	*window_start = now;
-	return lz_one_i64(lz_db_stmtv(db, set, ST_PWTRY_GET, v, 2),
-	    window_start) == -1 ? -1 : 0;
+	return take_try(db, ST_PWTRY_TAKE, ST_PWTRY_GET, v, LZ_NELEM(v), 2,
+	    now, window_start);
 }
 
 int
@@ -181,16 +194,10 @@ store_pwtry_link_take(struct lz_db *db, int64_t link_id, int64_t now,
 {
 	const struct lz_val	 v[] = { LZ_I64(link_id), LZ_I64(now),
 	    LZ_I64(window), LZ_I64(max), LZ_I64(longest) };
-	int64_t			 tries;
-	int			 rc;
 
-	if ((rc = lz_one_i64(lz_db_stmtv(db, set, ST_PWTRY_LINK_TAKE, v,
-	    LZ_NELEM(v)), &tries)) != 0)
-		return rc;
 	/* Refused: when does the full window end? */
-	*until = now;
-	return lz_one_i64(lz_db_stmtv(db, set, ST_PWTRY_LINK_GET, v, 1),
-	    until) == -1 ? -1 : 0;
+	return take_try(db, ST_PWTRY_LINK_TAKE, ST_PWTRY_LINK_GET, v,
+	    LZ_NELEM(v), 1, now, until);
 }
 
 int
