@@ -250,8 +250,12 @@ read_collection(struct import *m, const json_t *o, const struct imp_at *at,
 	}
 	c->updated_at = imp_time(m, o, pre, &f[CO_UPDATED_AT].f);
 	load_items(m, ic, json_object_get(o, f[CO_ITEMS].f.name), pre);
-	if (c->slug == NULL)
+	if (c->slug == NULL) {
+		/* Dropped: its slot takes the next collection. */
+		free(ic->items);
+		memset(ic, 0, sizeof(*ic));
 		return 0;
+	}
 	if (ic->published) {
 		m->stored_colls++;
 		for (k = 0; k < ic->nitems; k++)

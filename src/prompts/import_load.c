@@ -104,6 +104,8 @@ load_record(struct import *m, const json_t *o, const struct imp_at *at)
 	char			*rec = l->base + *l->n * l->size;
 	int			 nerr = m->nerr;
 
+	/* The slot of a record dropped before may hold its counts. */
+	memset(rec, 0, l->size);
 	if (r->read != NULL) {
 		if (!r->read(m, o, at, rec))
 			return;

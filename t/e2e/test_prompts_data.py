@@ -201,6 +201,14 @@ class Data(unittest.TestCase):
             "is not another keyword")
         bad(lambda d: d["keywords"][0].update(category="Camera"),
             "'category' must be one of technique")
+        # A collection dropped for its slug, then a shorter one: its slot
+        # once kept the first one's item count (lzctl wrote past the
+        # second one's items and crashed).
+        bad(lambda d: (d["collections"][0].update(slug="Not A Slug"),
+                       d["collections"][1].update(
+                           status="published",
+                           items=d["collections"][1]["items"][:1])),
+            "collections[0]: 'slug' must be")
         # Several problems: all reported in one run.
         err = bad(lambda d: (d["prompts"][0].update(tool="x"),
                              d["prompts"][3].update(difficulty="easy")),
