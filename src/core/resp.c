@@ -91,18 +91,6 @@ lz_resp_has_header(const struct lz_req *r, const char *name)
  * The header block goes through one buffer of the worker's, kept from
  * request to request: a response costs no allocation of its own.
  */
-/* n >= 0 in decimal: every answer's head has two (printf is slower). */
-static void
-put_num(struct lz_buf *b, long long n)
-{
-	char	 d[24], *p = d + sizeof(d);
-
-	do
-		*--p = (char)('0' + n % 10);
-	while ((n /= 10) > 0 && p > d);
-	lz_buf_add(b, p, (size_t)(d + sizeof(d) - p));
-}
-
 static int
 send_head(struct lz_req *r, int status, const char *ctype, long long len)
 {
@@ -116,7 +104,7 @@ send_head(struct lz_req *r, int status, const char *ctype, long long len)
 	r->status = status;
 	lz_buf_reset(&h);
 	lz_buf_puts(&h, "Status: ");
-	put_num(&h, status);
+	lz_buf_putll(&h, status);
 	lz_buf_putc(&h, ' ');
 	lz_buf_puts(&h, lz_status_text(status));
 	lz_buf_puts(&h, "\r\n");
@@ -127,7 +115,7 @@ send_head(struct lz_req *r, int status, const char *ctype, long long len)
 	}
 	if (status != 204 && status != 304 && len >= 0) {
 		lz_buf_puts(&h, "Content-Length: ");
-		put_num(&h, len);
+		lz_buf_putll(&h, len);
 		lz_buf_puts(&h, "\r\n");
 	}
 	lz_buf_puts(&h, "X-Request-Id: ");
