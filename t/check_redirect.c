@@ -559,6 +559,7 @@ files_in(const char *dir)
 
 START_TEST(t_journal_own)
 {
+	_Alignas(8) unsigned char	 rec[CLICKREC_SIZE];
 	struct click	 c;
 	char		 err[256];
 	int		 i;
@@ -579,8 +580,10 @@ START_TEST(t_journal_own)
 	ck_assert_int_eq(q1("SELECT clicks FROM links"), 4);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks WHERE referrer_host "
 	    "= 'www.example.org' AND variant = '1' AND country = 'TW'"), 5);
+	/* Records cut after their referrer: 5 of the same length. */
 	ck_assert_int_eq(q1("SELECT pos FROM click_journals"),
-	    5 * CLICKREC_SIZE);
+	    5 * (long long)clicklog_pack_short(&c, rec));
+	ck_assert_int_lt(clicklog_pack_short(&c, rec), 256);
 	/* A second tick moves nothing twice. */
 	clicklog_tick(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 5);
@@ -596,8 +599,9 @@ END_TEST
 
 START_TEST(t_journal_rotate)
 {
+	_Alignas(8) unsigned char	 rec[CLICKREC_SIZE];
 	struct click	 c;
-	char		 err[256], p[600];
+	char		 err[256], p[600], ref[1000];
 	int		 i, lock;
 	long long	 second;
 
@@ -607,9 +611,12 @@ START_TEST(t_journal_rotate)
 	    "created_at) SELECT account_id, 'two', target_url, 1 FROM links "
 	    "WHERE slug = 'abc'");
 	second = q1("SELECT id FROM links WHERE slug = 'two'");
-	/* 8 MiB of records: the size at which a journal is replaced. */
+	/* 8 MiB of records: the size at which a journal is replaced.
+	 * Referrers at their longest make records of CLICKREC_SIZE. */
+	snprintf(ref, sizeof(ref), "https://example.org/%0900d", 7);
 	for (i = 0; i < 8192; i++) {
-		click_of(&c, i % 3 == 2 ? second : link_id, "");
+		click_of(&c, i % 3 == 2 ? second : link_id, ref);
+		ck_assert_int_eq(clicklog_pack_short(&c, rec), CLICKREC_SIZE);
 		c.bot = i % 7 == 0;
 		ck_assert_int_eq(clicklog_append(&c), 0);
 	}
@@ -635,7 +642,39 @@ START_TEST(t_journal_rotate)
 	    "(SELECT id FROM links WHERE slug = 'two')"));
 	ck_assert_int_eq(files_in(jdir), 2);
 	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 1);
-	ck_assert_int_eq(q1("SELECT pos FROM click_journals"), CLICKREC_SIZE);
+	ck_assert_int_eq(q1("SELECT pos FROM click_journals"),
+	    (long long)clicklog_pack_short(&c, rec));
+}
+END_TEST
+
+/* Records of every length fill pages, each page's end a pad. */
+START_TEST(t_journal_pages)
+{
+	struct click	 c;
+	char		 err[256], ref[1000];
+	long long	 sum = 0;
+	int		 i;
+
+	ck_assert_int_eq(clicklog_open(&db, jdir, "", err, sizeof(err)), 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(ref, sizeof(ref), "https://example.org/%0*d",
+		    (i * 37) % 880, i);
+		sum += strlen(ref) < CLICK_REFERRER_MAX ? (long long)strlen(ref) :
+		    CLICK_REFERRER_MAX - 1;
+		click_of(&c, link_id, ref);
+		ck_assert_int_eq(clicklog_append(&c), 0);
+	}
+	clicklog_tick(&db);
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 300);
+	/* Each referrer whole, as long as CLICK_REFERRER_MAX allows. */
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks WHERE referrer LIKE "
+	    "'https://example.org/%'"), 300);
+	ck_assert_int_eq(q1("SELECT max(length(referrer)) FROM clicks"),
+	    CLICK_REFERRER_MAX - 1);
+	ck_assert_int_eq(q1("SELECT sum(length(referrer)) FROM clicks"),
+	    sum);
+	clicklog_close(&db);
+	ck_assert_int_eq(files_in(jdir), 1);
 }
 END_TEST
 
@@ -668,13 +707,17 @@ START_TEST(t_journal_thread)
 }
 END_TEST
 
-/* Writes n records as a dead worker's journal would hold them. */
+/*
+ * Writes n records as a dead worker's journal would hold them: whole
+ * ones (CLK1, as lz wrote them before it cut records short) or short.
+ */
 static void
-dead_journal(const char *name, int n, int torn)
+dead_journal(const char *name, int n, int torn, int whole)
 {
 	_Alignas(8) unsigned char	 rec[CLICKREC_SIZE];
 	struct click			 c;
 	char				 p[600];
+	size_t				 len;
 	int				 fd, i;
 
 	snprintf(p, sizeof(p), "%s/%s", jdir, name);
@@ -682,8 +725,12 @@ dead_journal(const char *name, int n, int torn)
 	ck_assert_int_ge(fd, 0);
 	for (i = 0; i < n; i++) {
 		click_of(&c, link_id, "");
-		clicklog_pack(&c, rec);
-		ck_assert_int_eq(write(fd, rec, sizeof(rec)), sizeof(rec));
+		if (whole) {
+			clicklog_pack(&c, rec);
+			len = sizeof(rec);
+		} else
+			len = clicklog_pack_short(&c, rec);
+		ck_assert_int_eq(write(fd, rec, len), len);
 	}
 	if (torn)
 		ck_assert_int_eq(write(fd, rec, 100), 100);
@@ -697,13 +744,15 @@ START_TEST(t_journal_dead)
 
 	ck_assert_int_eq(mkdir(jdir, 0750), 0);
 	/* A worker died after 3 records and half a fourth. */
-	dead_journal("w111-aaaa.j", 3, 1);
+	dead_journal("w111-aaaa.j", 3, 1, 1);
 	/* Another had 4, of which 2 were moved before it died. */
-	dead_journal("w222-bbbb.j", 4, 0);
+	dead_journal("w222-bbbb.j", 4, 0, 1);
 	ck_assert_int_eq(store_journal_set(&db, "w222-bbbb.j",
 	    2 * CLICKREC_SIZE), 0);
 	/* A third is alive: it holds its lock. */
-	dead_journal("w333-cccc.j", 2, 0);
+	dead_journal("w333-cccc.j", 2, 0, 1);
+	/* And one of short records, of which half the last is written. */
+	dead_journal("w555-eeee.j", 5, 1, 0);
 	snprintf(p, sizeof(p), "%s/w333-cccc.j", jdir);
 	fd = open(p, O_RDWR);
 	ck_assert_int_eq(flock(fd, LOCK_EX), 0);
@@ -714,8 +763,8 @@ START_TEST(t_journal_dead)
 	    "%s", err);
 	/* The dead ones are moved to their end, the live one as far as it
 	 * is written. */
-	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 3 + 2 + 2);
-	ck_assert_int_eq(q1("SELECT clicks FROM links"), 7);
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 3 + 2 + 2 + 5);
+	ck_assert_int_eq(q1("SELECT clicks FROM links"), 12);
 	ck_assert_int_eq(files_in(jdir), 3);	/* ours, the live one, lock */
 	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 1);
 	ck_assert_int_eq(q1("SELECT pos FROM click_journals WHERE name = "
@@ -723,7 +772,7 @@ START_TEST(t_journal_dead)
 	/* Its worker dies: the next move removes it, moving nothing twice. */
 	close(fd);
 	ck_assert_int_eq(clicklog_collect(&db, jdir), 0);
-	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 7);
+	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 12);
 	ck_assert_int_eq(files_in(jdir), 2);
 	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 0);
 }
@@ -832,6 +881,7 @@ suite(void)
 	tcase_add_test(tc, t_journal_dead);
 	tcase_add_test(tc, t_journal_rotate);
 	tcase_add_test(tc, t_journal_thread);
+	tcase_add_test(tc, t_journal_pages);
 	tcase_add_test(tc, t_click_cap);
 	tcase_add_test(tc, t_linkcache);
 	suite_add_tcase(s, tc);

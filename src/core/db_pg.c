@@ -793,14 +793,15 @@ copy_field(struct lz_buf *b, const struct lz_val *v)
 {
 	static const char	 hex[] = "0123456789abcdef";
 	const unsigned char	*p;
-	size_t			 i;
+	char			 x[64];
+	size_t			 i, k;
 
 	switch (v->type) {
 	case LZ_V_NULL:
 		lz_buf_puts(b, "\\N");
 		break;
 	case LZ_V_I64:
-		lz_buf_printf(b, "%lld", (long long)v->i);
+		lz_buf_putll(b, (long long)v->i);
 		break;
 	case LZ_V_DOUBLE:
 		lz_buf_printf(b, "%.17g", v->d);
@@ -814,9 +815,12 @@ copy_field(struct lz_buf *b, const struct lz_val *v)
 	case LZ_V_BLOB:
 		/* bytea's \x form, its backslash escaped for COPY. */
 		lz_buf_puts(b, "\\\\x");
-		for (i = 0, p = v->p; i < v->len; i++) {
-			lz_buf_putc(b, hex[p[i] >> 4]);
-			lz_buf_putc(b, hex[p[i] & 0xf]);
+		for (i = 0, p = v->p; i < v->len; i += k) {
+			for (k = 0; k < sizeof(x) / 2 && i + k < v->len; k++) {
+				x[2 * k] = hex[p[i + k] >> 4];
+				x[2 * k + 1] = hex[p[i + k] & 0xf];
+			}
+			lz_buf_add(b, x, 2 * k);
 		}
 		break;
 	}

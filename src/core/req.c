@@ -151,11 +151,57 @@ lz_path_decode(const char *s, size_t len)
 	return out;
 }
 
+/*
+ * The parameters every request reads, found in one pass over the
+ * environment by lz_req_begin (FCGX_GetParam scans it for each name:
+ * a dozen scans of some 30 strings a request).
+ */
+#define COMMON(s)	{ s, sizeof(s) - 1 }
+static const struct {
+	const char	*name;
+	size_t		 len;
+} common[LZ_REQ_COMMON] = {
+	COMMON("REQUEST_ID"), COMMON("REQUEST_METHOD"), COMMON("REMOTE_ADDR"),
+	COMMON("HTTP_USER_AGENT"), COMMON("CONTENT_TYPE"),
+	COMMON("CONTENT_LENGTH"), COMMON("REQUEST_URI"),
+	COMMON("DOCUMENT_URI"), COMMON("QUERY_STRING"),
+	COMMON("HTTP_X_FORWARDED_FOR"), COMMON("HTTP_REFERER"),
+	COMMON("HTTP_COOKIE"), COMMON("HTTP_IF_NONE_MATCH"),
+	COMMON("HTTP_HOST"),
+};
+#undef COMMON
+
+/* Fills r->common[]; the first of a name sent twice wins, as it does in
+ * FCGX_GetParam. */
+static void
+find_common(struct lz_req *r)
+{
+	char	**e;
+	size_t	  i, n;
+
+	for (e = r->fcgi->envp; *e != NULL; e++) {
+		n = strcspn(*e, "=");
+		if ((*e)[n] != '=')
+			continue;
+		for (i = 0; i < LZ_NELEM(common); i++)
+			if (common[i].len == n && r->common[i] == NULL &&
+			    memcmp(*e, common[i].name, n) == 0) {
+				r->common[i] = *e + n + 1;
+				break;
+			}
+	}
+}
+
 const char *
 lz_req_param(const struct lz_req *r, const char *name)
 {
+	size_t	 i;
+
 	if (r->fcgi == NULL)
 		return NULL;
+	for (i = 0; i < LZ_NELEM(common); i++)
+		if (strcmp(name, common[i].name) == 0)
+			return r->common[i];
 	return FCGX_GetParam(name, r->fcgi->envp);
 }
 
@@ -168,6 +214,8 @@ lz_req_begin(struct lz_req *r, FCGX_Request *f)
 
 	memset(r, 0, sizeof(*r));
 	r->fcgi = f;
+	if (f != NULL)
+		find_common(r);
 	r->t0_us = lz_mono_us();
 	r->now_ms = lz_now_ms();
 	r->content_length = -1;

@@ -48,6 +48,8 @@ struct lz_verr {
 void	lz_verr_set(struct lz_verr *, int status, const char *code,
 	    const char *param, const char *fmt, ...) LZ_PRINTF(5, 6);
 
+#define LZ_REQ_COMMON	14	/* parameters found in one pass */
+
 struct lz_req {
 	FCGX_Request	*fcgi;		/* NULL in unit tests */
 	unsigned	 meth;		/* one LZ_M_* bit */
@@ -79,6 +81,7 @@ struct lz_req {
 	void		*app;		/* the application's per-request data */
 	char		 ridbuf[40];
 	char		 addrbuf[64];
+	const char	*common[LZ_REQ_COMMON];	/* see lz_req_param */
 };
 
 /* Trusted proxies (CIDR list) for the client address, set once. */

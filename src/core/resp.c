@@ -48,11 +48,20 @@ void
 lz_resp_header(struct lz_req *r, const char *name, const char *fmt, ...)
 {
 	va_list	 ap;
-	size_t	 start = r->hdrs.len, i;
+	size_t	 start, i;
 
-	lz_buf_printf(&r->hdrs, "%s: ", name);
+	lz_buf_puts(&r->hdrs, name);
+	lz_buf_puts(&r->hdrs, ": ");
+	start = r->hdrs.len;
 	va_start(ap, fmt);
-	lz_buf_vprintf(&r->hdrs, fmt, ap);
+	/* Most values are a string as it is (a redirect's are): no
+	 * printf for them. */
+	if (strcmp(fmt, "%s") == 0)
+		lz_buf_puts(&r->hdrs, va_arg(ap, const char *));
+	else if (strchr(fmt, '%') == NULL)
+		lz_buf_puts(&r->hdrs, fmt);
+	else
+		lz_buf_vprintf(&r->hdrs, fmt, ap);
 	va_end(ap);
 	/* Header injection guard: no CR/LF from values ever. */
 	for (i = start; i < r->hdrs.len; i++)
@@ -94,14 +103,21 @@ send_head(struct lz_req *r, int status, const char *ctype, long long len)
 	}
 	r->status = status;
 	lz_buf_reset(&h);
-	lz_buf_printf(&h, "Status: %d %s\r\n", status, lz_status_text(status));
+	lz_buf_puts(&h, "Status: ");
+	lz_buf_putll(&h, status);
+	lz_buf_putc(&h, ' ');
+	lz_buf_puts(&h, lz_status_text(status));
+	lz_buf_puts(&h, "\r\n");
 	if (ctype != NULL) {
 		lz_buf_puts(&h, "Content-Type: ");
 		lz_buf_puts(&h, ctype);
 		lz_buf_puts(&h, "\r\n");
 	}
-	if (status != 204 && status != 304 && len >= 0)
-		lz_buf_printf(&h, "Content-Length: %lld\r\n", len);
+	if (status != 204 && status != 304 && len >= 0) {
+		lz_buf_puts(&h, "Content-Length: ");
+		lz_buf_putll(&h, len);
+		lz_buf_puts(&h, "\r\n");
+	}
 	lz_buf_puts(&h, "X-Request-Id: ");
 	lz_buf_puts(&h, r->request_id);
 	lz_buf_puts(&h, "\r\n");

@@ -130,14 +130,36 @@ lz_buf_vprintf(struct lz_buf *b, const char *fmt, va_list ap)
 	va_list	 ap2;
 	int	 n;
 
+	/* Into the room there is; only what does not fit is formatted
+	 * twice (most calls fit: printf is the cost). */
+	buf_grow(b, 63);
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
+	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap2);
 	va_end(ap2);
-	if (n < 0)
+	if (n < 0) {
+		b->p[b->len] = '\0';
 		return;
-	buf_grow(b, (size_t)n);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= b->cap - b->len) {
+		buf_grow(b, (size_t)n);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
+}
+
+void
+lz_buf_putll(struct lz_buf *b, long long n)
+{
+	char			 d[24], *p = d + sizeof(d);
+	unsigned long long	 u = n < 0 ? 0ULL - (unsigned long long)n :
+	    (unsigned long long)n;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (n < 0)
+		*--p = '-';
+	lz_buf_add(b, p, (size_t)(d + sizeof(d) - p));
 }
 
 void

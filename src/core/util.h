@@ -53,6 +53,8 @@ struct lz_buf {
 void	 lz_buf_add(struct lz_buf *, const void *, size_t);
 void	 lz_buf_puts(struct lz_buf *, const char *);
 void	 lz_buf_putc(struct lz_buf *, char);
+/* n in decimal, without printf (hot paths). */
+void	 lz_buf_putll(struct lz_buf *, long long n);
 void	 lz_buf_printf(struct lz_buf *, const char *, ...) LZ_PRINTF(2, 3);
 void	 lz_buf_vprintf(struct lz_buf *, const char *, va_list);
 void	 lz_buf_reset(struct lz_buf *);

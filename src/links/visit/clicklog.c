@@ -6,9 +6,11 @@
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -34,11 +36,16 @@
 #include "visit/clicklog.h"
 #include "visit/target.h"
 
-#define REC_MAGIC	0x314b4c43u	/* "CLK1" */
+#define REC_MAGIC	0x314b4c43u	/* "CLK1": a whole struct rec */
+#define REC2_MAGIC	0x324b4c43u	/* "CLK2": one cut after its referrer */
+#define PAD_MAGIC	0x444150aau	/* the rest of a page, unused */
 #define REC_END		0x0a4b4c43u
 #define REC_BOT		0x01
+#define REC_LEN(flags)	((flags) >> 16)	/* of CLK2 and PAD */
+#define PAGE		4096		/* no record crosses one */
 
 #define BATCH		1024		/* records read at once */
+#define CHUNK_BYTES	(BATCH * CLICKREC_SIZE)	/* the most that holds */
 #define CHUNKS_PG	16		/* BATCHes per transaction on
 					   PostgreSQL (move) */
 #define ROTATE_BYTES	(8 * 1024 * 1024)
@@ -99,7 +106,8 @@ static struct journal	 own = { -1, "", "", NULL, 0 };
 static char		*jdir;
 static char		 jprefix[LZ_HOST_ID_MAX + 2];	/* "host_id/" */
 static int		 lockfd = -1;	/* the mover's lock */
-static unsigned char	*batch;		/* BATCH records */
+static unsigned char	*raw;		/* CHUNK_BYTES as read */
+static unsigned char	*batch;		/* BATCH records, whole */
 static struct click	*clicks;	/* those of them that check out */
 
 /* The mover thread, when running, and how to stop it. */
@@ -141,6 +149,24 @@ clicklog_pack(const struct click *c, unsigned char rec[CLICKREC_SIZE])
 	put(r->suffix, sizeof(r->suffix), c->suffix);
 	put(r->referrer, sizeof(r->referrer), c->referrer);
 	r->end = REC_END;
+}
+
+size_t
+clicklog_pack_short(const struct click *c, unsigned char rec[CLICKREC_SIZE])
+{
+	struct rec	*r = (struct rec *)(void *)rec;
+	size_t		 len;
+	uint32_t	 end = REC_END;
+
+	clicklog_pack(c, rec);
+	/* Its referrer and NUL, then the end, to a multiple of 8. */
+	len = offsetof(struct rec, referrer) + strlen(r->referrer) + 1 +
+	    sizeof(end);
+	len = (len + 7) & ~(size_t)7;
+	r->magic = REC2_MAGIC;
+	r->flags |= (uint32_t)len << 16;
+	memcpy(rec + len - sizeof(end), &end, sizeof(end));
+	return len;
 }
 
 int
@@ -275,28 +301,62 @@ store_one(struct lz_db *db, const struct batch_links *bl, struct click *c,
 }
 
 /*
- * The records of a batch that check out, into clicks[]: in a live
- * journal up to one that does not (still being written), in a dead one
- * all but those (damaged, logged).  Returns the records read past.
+ * The journal item at p, the file's bytes from pos (avail of them read):
+ * its length, and in *click whether it is a click record, then copied
+ * whole into rec for clicklog_unpack; 0 when it is not all there (yet);
+ * -1 when p holds no item.  An item is a CLK1 record (the whole struct,
+ * as journals held them before the records were cut short), a CLK2 one
+ * (cut after its referrer) or a pad to the end of the page.
  */
 static long
-unpack(const struct journal *j, int64_t pos, long n, int live, long *nc)
+item(const unsigned char *p, size_t avail, int64_t pos, unsigned char *rec,
+    int *click)
 {
-	long	 i;
+	struct rec	*r = (struct rec *)(void *)rec;
+	uint32_t	 magic, flags, end;
+	size_t		 len, room = PAGE - (size_t)(pos % PAGE);
 
-	for (i = *nc = 0; i < n; i++) {
-		if (clicklog_unpack(batch + i * CLICKREC_SIZE,
-		    &clicks[*nc]) == 0) {
-			(*nc)++;
-			continue;
-		}
-		if (live)
-			break;
-		lz_log(LZ_LOG_ERR, "click journal %s: record at %lld is "
-		    "damaged; skipped", j->name,
-		    (long long)(pos + i * CLICKREC_SIZE));
+	*click = 0;
+	if (avail < 2 * sizeof(uint32_t))
+		return 0;
+	memcpy(&magic, p, sizeof(magic));
+	memcpy(&flags, p + sizeof(magic), sizeof(flags));
+	switch (magic) {
+	case REC_MAGIC:
+		len = CLICKREC_SIZE;
+		break;
+	case REC2_MAGIC:
+		len = REC_LEN(flags);
+		if (len < offsetof(struct rec, referrer) + 1 + sizeof(end) ||
+		    len > CLICKREC_SIZE)
+			return -1;
+		break;
+	case PAD_MAGIC:
+		len = REC_LEN(flags);
+		if (len != room)
+			return -1;
+		return avail < len ? 0 : (long)len;
+	default:
+		return -1;
 	}
-	return i;
+	if (len % 8 != 0 || len > room)
+		return -1;
+	if (avail < len)
+		return 0;
+	*click = 1;
+	if (magic == REC_MAGIC) {
+		memcpy(rec, p, len);
+		return (long)len;
+	}
+	memcpy(&end, p + len - sizeof(end), sizeof(end));
+	if (end != REC_END)
+		return -1;
+	memset(rec, 0, CLICKREC_SIZE);
+	memcpy(rec, p, len - sizeof(end));
+	r->magic = REC_MAGIC;
+	r->flags &= 0xffff;
+	r->end = REC_END;
+	return (long)len;
 }
 
 /* Stores nc clicks of clicks[], in the transaction open.  Returns the
@@ -324,36 +384,59 @@ store_chunk(struct lz_db *db, long nc, int64_t now,
 }
 
 /*
- * Reads up to BATCH records of j at pos into batch[] and their clicks
- * into clicks[] (unpack).  Returns the records read past (0: none to
- * move) with their clicks in *nc, *whole set when it read all it asked
- * for; or -1.
+ * Reads the items of j from pos (up to CHUNK_BYTES, at most BATCH
+ * clicks) and the clicks of those that check out into batch[] and
+ * clicks[]: in a live journal up to one that does not (still being
+ * written), in a dead one all but those (damaged, logged).  Returns the
+ * bytes read past (0: none to move) with their clicks in *nc, *whole set
+ * unless an item that does not check out stopped it; or -1.
  */
 static long
 read_chunk(const struct journal *j, int64_t pos, int live, long *nc,
     int *whole)
 {
-	ssize_t	 got;
-	long	 n, i;
+	unsigned char	*rec;
+	ssize_t		 got;
+	size_t		 off = 0, want;
+	long		 len;
+	int		 click;
 
 	*nc = 0;
-	*whole = 0;
-	if (pos + CLICKREC_SIZE > j->size)
+	*whole = 1;
+	if (pos >= j->size)
 		return 0;
-	n = (long)((j->size - pos) / CLICKREC_SIZE);
-	if (n > BATCH)
-		n = BATCH;
-	if ((got = pread(j->fd, batch, (size_t)n * CLICKREC_SIZE,
-	    (off_t)pos)) < 0) {
+	want = (size_t)(j->size - pos) < CHUNK_BYTES ?
+	    (size_t)(j->size - pos) : CHUNK_BYTES;
+	if ((got = pread(j->fd, raw, want, (off_t)pos)) < 0) {
 		lz_log(LZ_LOG_ERR, "click journal %s: read: %s", j->name,
 		    strerror(errno));
 		return -1;
 	}
-	if ((n = (long)(got / CLICKREC_SIZE)) == 0)
-		return 0;
-	i = unpack(j, pos, n, live, nc);
-	*whole = i == n;
-	return i;
+	while (off < (size_t)got && *nc < BATCH) {
+		rec = batch + *nc * CLICKREC_SIZE;
+		len = item(raw + off, (size_t)got - off, pos + (int64_t)off,
+		    rec, &click);
+		if (len == 0)
+			break;
+		if (len > 0 && (!click ||
+		    clicklog_unpack(rec, &clicks[*nc]) == 0)) {
+			*nc += click;
+			off += (size_t)len;
+			continue;
+		}
+		if (live) {
+			*whole = 0;
+			break;
+		}
+		lz_log(LZ_LOG_ERR, "click journal %s: record at %lld is "
+		    "damaged; skipped", j->name, (long long)(pos + (int64_t)off));
+		/* To the next place an item can start. */
+		off += len > 0 ? (size_t)len : CLICKREC_SIZE -
+		    (size_t)((pos + (int64_t)off) % CLICKREC_SIZE);
+	}
+	if (off > (size_t)got)
+		off = (size_t)got;
+	return (long)off;
 }
 
 /*
@@ -396,7 +479,7 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 		for (c = 0; i > 0; ) {
 			if ((got = store_chunk(db, nc, now, &tally)) == -1)
 				break;
-			at += i * CLICKREC_SIZE;
+			at += i;
 			stored += got;
 			if (++c == chunks || !whole)
 				break;
@@ -541,8 +624,9 @@ move_other(struct lz_db *db, const char *name)
 		free(j.path);
 		return 0;
 	}
-	/* A live worker's writes end at i_size only once complete. */
-	j.size = st.st_size - st.st_size % CLICKREC_SIZE;
+	/* A live worker's writes end at i_size only once complete (no
+	 * record crosses a page); a dead one's may end in half a record. */
+	j.size = st.st_size;
 	if ((n = move(db, &j, !dead, &pos)) < 0) {
 		close(j.fd);
 		free(j.path);
@@ -813,6 +897,7 @@ clicklog_open(struct lz_db *db, const char *dir, const char *host_id,
 	free(jdir);
 	jdir = xstrdup(dir);
 	if (batch == NULL) {
+		raw = xmalloc(CHUNK_BYTES);
 		batch = xmalloc(BATCH * CLICKREC_SIZE);
 		clicks = xcalloc(BATCH, sizeof(*clicks));
 	}
@@ -837,19 +922,45 @@ int
 clicklog_append(const struct click *c)
 {
 	_Alignas(8) unsigned char	 rec[CLICKREC_SIZE];
+	static const unsigned char	 zero[PAGE];
+	uint32_t			 pad[2];
+	struct iovec			 iov[3];
+	size_t				 len, room, want;
 	ssize_t				 n;
+	int				 niov = 0;
 
 	if (own.fd == -1)
 		return -1;
-	clicklog_pack(c, rec);
-	n = pwrite(own.fd, rec, sizeof(rec), (off_t)own.size);
-	if (n == (ssize_t)sizeof(rec)) {
+	len = clicklog_pack_short(c, rec);
+	/*
+	 * No record crosses a page: i_size, which readers of a live journal
+	 * go by, grows a page at a time within one write.  One that would
+	 * goes on the next page, the rest of this one a pad.
+	 */
+	room = PAGE - (size_t)(own.size % PAGE);
+	if (len > room) {
+		pad[0] = PAD_MAGIC;
+		pad[1] = (uint32_t)room << 16;
+		iov[niov].iov_base = pad;
+		iov[niov++].iov_len = sizeof(pad);
+		if (room > sizeof(pad)) {
+			iov[niov].iov_base = (void *)(uintptr_t)zero;
+			iov[niov++].iov_len = room - sizeof(pad);
+		}
+	} else
+		room = 0;
+	iov[niov].iov_base = rec;
+	iov[niov++].iov_len = len;
+	want = room + len;
+	n = pwritev(own.fd, iov, niov, (off_t)own.size);
+	if (n == (ssize_t)want) {
 		own.size += n;
 		return 0;
 	}
 	lz_log(LZ_LOG_ERR, "click journal %s: write: %s", own.path,
 	    n < 0 ? strerror(errno) : "short write");
-	/* Never leave half a record: the next one must start aligned. */
+	/* Never leave half a record: the next one must start where this
+	 * one did. */
 	if (n > 0 && ftruncate(own.fd, (off_t)own.size) == -1)
 		lz_log(LZ_LOG_ERR, "click journal %s: truncate: %s", own.path,
 		    strerror(errno));

@@ -4,9 +4,10 @@
  * A served redirect's click must never be lost, yet a write transaction
  * per redirect would make every worker queue for SQLite's write lock.  So
  * each worker appends its clicks to a journal file of its own, one
- * pwrite(2) of a fixed-size record before it answers: once the call
- * returns the record is in the page cache, which outlives the worker even
- * under SIGKILL.
+ * pwrite(2) of a record before it answers: once the call returns the
+ * record is in the page cache, which outlives the worker even under
+ * SIGKILL.  A record is the click's fields cut after its referrer
+ * (about 170 bytes without one, 1,024 at most), and none crosses a page.
  *
  * About once a second one worker's mover thread -- whichever takes the
  * mover's lock, a flock(2) on "mover.lock" -- moves the new records of
@@ -33,8 +34,7 @@
 struct click;
 struct lz_db;
 
-#define CLICKREC_SIZE	1024	/* divides the page size: a record is
-				   never split across pages */
+#define CLICKREC_SIZE	1024	/* the most a record takes */
 
 /*
  * Opens this worker's journal in dir (made when missing) and, unless
@@ -82,6 +82,10 @@ char	*clicklog_dir(const char *dir, const char *links_db);
 
 /* Record encoding, for the unit tests; rec is 8-byte aligned. */
 void	clicklog_pack(const struct click *, unsigned char rec[CLICKREC_SIZE]);
+/* The record as a journal holds it: cut after its referrer (CLK2).
+ * Returns its length, a multiple of 8, at most CLICKREC_SIZE. */
+size_t	clicklog_pack_short(const struct click *,
+	    unsigned char rec[CLICKREC_SIZE]);
 /* Fills c with pointers into rec (which it NUL-terminates field by
  * field); 0, or -1 when rec is not a click record. */
 int	clicklog_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c);
