@@ -33,6 +33,7 @@
 #include "utf8.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
+#include "visit/clickrec.h"
 #include "visit/linkcache.h"
 #include "visit/pages.h"
 #include "visit/target.h"
@@ -336,8 +337,8 @@ START_TEST(t_record)
 
 	click_of(&c, 42, "https://t.co/x");
 	c.bot = 1;
-	clicklog_pack(&c, rec);
-	ck_assert_int_eq(clicklog_unpack(rec, &d), 0);
+	clickrec_pack(&c, rec);
+	ck_assert_int_eq(clickrec_unpack(rec, &d), 0);
 	ck_assert_int_eq(d.link_id, 42);
 	ck_assert_int_eq(d.at, 1700000000123LL);
 	ck_assert_str_eq(d.suffix, "fb");
@@ -352,12 +353,12 @@ START_TEST(t_record)
 	ck_assert_int_eq(d.bot, 1);
 
 	rec[0] ^= 1;
-	ck_assert_int_eq(clicklog_unpack(rec, &d), -1);
+	ck_assert_int_eq(clickrec_unpack(rec, &d), -1);
 	rec[0] ^= 1;
 	rec[CLICKREC_SIZE - 1] ^= 1;
-	ck_assert_int_eq(clicklog_unpack(rec, &d), -1);
+	ck_assert_int_eq(clickrec_unpack(rec, &d), -1);
 	memset(rec, 0, sizeof(rec));
-	ck_assert_int_eq(clicklog_unpack(rec, &d), -1);
+	ck_assert_int_eq(clickrec_unpack(rec, &d), -1);
 }
 END_TEST
 
@@ -582,8 +583,8 @@ START_TEST(t_journal_own)
 	    "= 'www.example.org' AND variant = '1' AND country = 'TW'"), 5);
 	/* Records cut after their referrer: 5 of the same length. */
 	ck_assert_int_eq(q1("SELECT pos FROM click_journals"),
-	    5 * (long long)clicklog_pack_short(&c, rec));
-	ck_assert_int_lt(clicklog_pack_short(&c, rec), 256);
+	    5 * (long long)clickrec_pack_short(&c, rec));
+	ck_assert_int_lt(clickrec_pack_short(&c, rec), 256);
 	/* A second tick moves nothing twice. */
 	clicklog_tick(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 5);
@@ -616,7 +617,7 @@ START_TEST(t_journal_rotate)
 	snprintf(ref, sizeof(ref), "https://example.org/%0900d", 7);
 	for (i = 0; i < 8192; i++) {
 		click_of(&c, i % 3 == 2 ? second : link_id, ref);
-		ck_assert_int_eq(clicklog_pack_short(&c, rec), CLICKREC_SIZE);
+		ck_assert_int_eq(clickrec_pack_short(&c, rec), CLICKREC_SIZE);
 		c.bot = i % 7 == 0;
 		ck_assert_int_eq(clicklog_append(&c), 0);
 	}
@@ -643,7 +644,7 @@ START_TEST(t_journal_rotate)
 	ck_assert_int_eq(files_in(jdir), 2);
 	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 1);
 	ck_assert_int_eq(q1("SELECT pos FROM click_journals"),
-	    (long long)clicklog_pack_short(&c, rec));
+	    (long long)clickrec_pack_short(&c, rec));
 }
 END_TEST
 
@@ -726,10 +727,10 @@ dead_journal(const char *name, int n, int torn, int whole)
 	for (i = 0; i < n; i++) {
 		click_of(&c, link_id, "");
 		if (whole) {
-			clicklog_pack(&c, rec);
+			clickrec_pack(&c, rec);
 			len = sizeof(rec);
 		} else
-			len = clicklog_pack_short(&c, rec);
+			len = clickrec_pack_short(&c, rec);
 		ck_assert_int_eq(write(fd, rec, len), len);
 	}
 	if (torn)

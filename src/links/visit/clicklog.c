@@ -34,15 +34,8 @@
 #include "util.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
+#include "visit/clickrec.h"
 #include "visit/target.h"
-
-#define REC_MAGIC	0x314b4c43u	/* "CLK1": a whole struct rec */
-#define REC2_MAGIC	0x324b4c43u	/* "CLK2": one cut after its referrer */
-#define PAD_MAGIC	0x444150aau	/* the rest of a page, unused */
-#define REC_END		0x0a4b4c43u
-#define REC_BOT		0x01
-#define REC_LEN(flags)	((flags) >> 16)	/* of CLK2 and PAD */
-#define PAGE		4096		/* no record crosses one */
 
 #define BATCH		1024		/* records read at once */
 #define CHUNK_BYTES	(BATCH * CLICKREC_SIZE)	/* the most that holds */
@@ -70,26 +63,6 @@
 #define WAL_TRIM_BACKOFF_MS	(30 * 1000)
 #define WAL_TRIM_EVERY_MS	1000
 
-/* A journal record.  Strings are NUL-terminated within their field. */
-struct rec {
-	uint32_t	 magic;
-	uint32_t	 flags;
-	int64_t		 link_id;
-	int64_t		 at;
-	unsigned char	 visitor[VISITOR_ID_LEN];
-	char		 country[4];
-	char		 device[8];
-	char		 os[16];
-	char		 browser[16];
-	char		 variant[VARIANT_MAX];
-	char		 suffix[SUFFIX_MAX + 4];	/* NUL, padding */
-	char		 referrer[CLICK_REFERRER_MAX];
-	uint32_t	 end;
-};
-
-_Static_assert(sizeof(struct rec) == CLICKREC_SIZE,
-    "a journal record is CLICKREC_SIZE bytes");
-
 #define JOURNAL_NAME_MAX	64
 /* Its name in click_journals: "host_id/" and the file's name. */
 #define JOURNAL_KEY_MAX		(LZ_HOST_ID_MAX + 1 + JOURNAL_NAME_MAX)
@@ -116,88 +89,7 @@ static int		 mover_on;
 static int		 mover_stop[2] = { -1, -1 };
 static struct lz_db	 mover_db;
 
-/* ---- records --------------------------------------------------------- */
 
-/* Copies s into a zeroed field of len bytes, cut to fit with its NUL. */
-static void
-put(char *dst, size_t len, const char *s)
-{
-	size_t	 n;
-
-	if (s == NULL)
-		return;
-	n = strnlen(s, len - 1);
-	memcpy(dst, s, n);
-}
-
-void
-clicklog_pack(const struct click *c, unsigned char rec[CLICKREC_SIZE])
-{
-	struct rec	*r = (struct rec *)(void *)rec;
-
-	memset(r, 0, sizeof(*r));
-	r->magic = REC_MAGIC;
-	r->flags = c->bot ? REC_BOT : 0;
-	r->link_id = c->link_id;
-	r->at = c->at;
-	memcpy(r->visitor, c->visitor, VISITOR_ID_LEN);
-	put(r->country, sizeof(r->country), c->country);
-	put(r->device, sizeof(r->device), c->device);
-	put(r->os, sizeof(r->os), c->os);
-	put(r->browser, sizeof(r->browser), c->browser);
-	put(r->variant, sizeof(r->variant), c->variant);
-	put(r->suffix, sizeof(r->suffix), c->suffix);
-	put(r->referrer, sizeof(r->referrer), c->referrer);
-	r->end = REC_END;
-}
-
-size_t
-clicklog_pack_short(const struct click *c, unsigned char rec[CLICKREC_SIZE])
-{
-	struct rec	*r = (struct rec *)(void *)rec;
-	size_t		 len;
-	uint32_t	 end = REC_END;
-
-	clicklog_pack(c, rec);
-	/* Its referrer and NUL, then the end, to a multiple of 8. */
-	len = offsetof(struct rec, referrer) + strlen(r->referrer) + 1 +
-	    sizeof(end);
-	len = (len + 7) & ~(size_t)7;
-	r->magic = REC2_MAGIC;
-	r->flags |= (uint32_t)len << 16;
-	memcpy(rec + len - sizeof(end), &end, sizeof(end));
-	return len;
-}
-
-int
-clicklog_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c)
-{
-	struct rec	*r = (struct rec *)(void *)rec;
-
-	if (r->magic != REC_MAGIC || r->end != REC_END || r->link_id <= 0)
-		return -1;
-	r->country[sizeof(r->country) - 1] = '\0';
-	r->device[sizeof(r->device) - 1] = '\0';
-	r->os[sizeof(r->os) - 1] = '\0';
-	r->browser[sizeof(r->browser) - 1] = '\0';
-	r->variant[sizeof(r->variant) - 1] = '\0';
-	r->suffix[sizeof(r->suffix) - 1] = '\0';
-	r->referrer[sizeof(r->referrer) - 1] = '\0';
-	memset(c, 0, sizeof(*c));
-	c->link_id = r->link_id;
-	c->at = r->at;
-	memcpy(c->country, r->country, sizeof(c->country));
-	c->country[sizeof(c->country) - 1] = '\0';
-	c->device = r->device;
-	c->os = r->os;
-	c->browser = r->browser;
-	c->variant = r->variant;
-	c->suffix = r->suffix;
-	c->referrer = r->referrer;
-	memcpy(c->visitor, r->visitor, VISITOR_ID_LEN);
-	c->bot = (r->flags & REC_BOT) != 0;
-	return 0;
-}
 
 /* ---- moving records into the database -------------------------------- */
 
@@ -300,65 +192,6 @@ store_one(struct lz_db *db, const struct batch_links *bl, struct click *c,
 	return rc < 0 ? -1 : 1;
 }
 
-/*
- * The journal item at p, the file's bytes from pos (avail of them read):
- * its length, and in *click whether it is a click record, then copied
- * whole into rec for clicklog_unpack; 0 when it is not all there (yet);
- * -1 when p holds no item.  An item is a CLK1 record (the whole struct,
- * as journals held them before the records were cut short), a CLK2 one
- * (cut after its referrer) or a pad to the end of the page.
- */
-static long
-item(const unsigned char *p, size_t avail, int64_t pos, unsigned char *rec,
-    int *click)
-{
-	struct rec	*r = (struct rec *)(void *)rec;
-	uint32_t	 magic, flags, end;
-	size_t		 len, room = PAGE - (size_t)(pos % PAGE);
-
-	*click = 0;
-	if (avail < 2 * sizeof(uint32_t))
-		return 0;
-	memcpy(&magic, p, sizeof(magic));
-	memcpy(&flags, p + sizeof(magic), sizeof(flags));
-	switch (magic) {
-	case REC_MAGIC:
-		len = CLICKREC_SIZE;
-		break;
-	case REC2_MAGIC:
-		len = REC_LEN(flags);
-		if (len < offsetof(struct rec, referrer) + 1 + sizeof(end) ||
-		    len > CLICKREC_SIZE)
-			return -1;
-		break;
-	case PAD_MAGIC:
-		len = REC_LEN(flags);
-		if (len != room)
-			return -1;
-		return avail < len ? 0 : (long)len;
-	default:
-		return -1;
-	}
-	if (len % 8 != 0 || len > room)
-		return -1;
-	if (avail < len)
-		return 0;
-	*click = 1;
-	if (magic == REC_MAGIC) {
-		memcpy(rec, p, len);
-		return (long)len;
-	}
-	memcpy(&end, p + len - sizeof(end), sizeof(end));
-	if (end != REC_END)
-		return -1;
-	memset(rec, 0, CLICKREC_SIZE);
-	memcpy(rec, p, len - sizeof(end));
-	r->magic = REC_MAGIC;
-	r->flags &= 0xffff;
-	r->end = REC_END;
-	return (long)len;
-}
-
 /* Stores nc clicks of clicks[], in the transaction open.  Returns the
  * clicks stored, or -1. */
 static long
@@ -414,12 +247,12 @@ read_chunk(const struct journal *j, int64_t pos, int live, long *nc,
 	}
 	while (off < (size_t)got && *nc < BATCH) {
 		rec = batch + *nc * CLICKREC_SIZE;
-		len = item(raw + off, (size_t)got - off, pos + (int64_t)off,
+		len = clickrec_item(raw + off, (size_t)got - off, pos + (int64_t)off,
 		    rec, &click);
 		if (len == 0)
 			break;
 		if (len > 0 && (!click ||
-		    clicklog_unpack(rec, &clicks[*nc]) == 0)) {
+		    clickrec_unpack(rec, &clicks[*nc]) == 0)) {
 			*nc += click;
 			off += (size_t)len;
 			continue;
@@ -922,7 +755,7 @@ int
 clicklog_append(const struct click *c)
 {
 	_Alignas(8) unsigned char	 rec[CLICKREC_SIZE];
-	static const unsigned char	 zero[PAGE];
+	static const unsigned char	 zero[CLICKREC_PAGE];
 	uint32_t			 pad[2];
 	struct iovec			 iov[3];
 	size_t				 len, room, want;
@@ -931,24 +764,20 @@ clicklog_append(const struct click *c)
 
 	if (own.fd == -1)
 		return -1;
-	len = clicklog_pack_short(c, rec);
+	len = clickrec_pack_short(c, rec);
 	/*
 	 * No record crosses a page: i_size, which readers of a live journal
 	 * go by, grows a page at a time within one write.  One that would
 	 * goes on the next page, the rest of this one a pad.
 	 */
-	room = PAGE - (size_t)(own.size % PAGE);
-	if (len > room) {
-		pad[0] = PAD_MAGIC;
-		pad[1] = (uint32_t)room << 16;
+	if ((room = clickrec_pad(own.size, len, pad)) > 0) {
 		iov[niov].iov_base = pad;
 		iov[niov++].iov_len = sizeof(pad);
 		if (room > sizeof(pad)) {
 			iov[niov].iov_base = (void *)(uintptr_t)zero;
 			iov[niov++].iov_len = room - sizeof(pad);
 		}
-	} else
-		room = 0;
+	}
 	iov[niov].iov_base = rec;
 	iov[niov++].iov_len = len;
 	want = room + len;

@@ -34,8 +34,6 @@
 struct click;
 struct lz_db;
 
-#define CLICKREC_SIZE	1024	/* the most a record takes */
-
 /*
  * Opens this worker's journal in dir (made when missing) and, unless
  * another worker is moving, moves the journals there.  host_id (lz.conf,
@@ -79,15 +77,5 @@ long	clicklog_collect(struct lz_db *, const char *dir);
 /* The journal directory: dir if set, else "clicks" beside the database
  * (of PostgreSQL: in /var/lib/lz).  Caller frees. */
 char	*clicklog_dir(const char *dir, const char *links_db);
-
-/* Record encoding, for the unit tests; rec is 8-byte aligned. */
-void	clicklog_pack(const struct click *, unsigned char rec[CLICKREC_SIZE]);
-/* The record as a journal holds it: cut after its referrer (CLK2).
- * Returns its length, a multiple of 8, at most CLICKREC_SIZE. */
-size_t	clicklog_pack_short(const struct click *,
-	    unsigned char rec[CLICKREC_SIZE]);
-/* Fills c with pointers into rec (which it NUL-terminates field by
- * field); 0, or -1 when rec is not a click record. */
-int	clicklog_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c);
 
 #endif
