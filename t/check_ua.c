@@ -98,6 +98,45 @@ START_TEST(corpus)
 }
 END_TEST
 
+/* The memo answers as ua_parse() does: first looks, repeats, slots taken
+ * over by other headers, headers too long to keep. */
+START_TEST(memo_same)
+{
+	static char	 line[LINE_MAX_UA];
+	static char	 uas[400][LINE_MAX_UA];
+	struct ua_info	 a, b;
+	FILE		*fp = open_data("ua-corpus.tsv");
+	char		*p;
+	int		 i, pass, n = 0;
+
+	while (n < 399 && next_line(fp, line, sizeof(line))) {
+		p = line;
+		for (i = 0; i < 7 && p != NULL; i++)
+			if ((p = strchr(p, '\t')) != NULL)
+				p++;
+		ck_assert_ptr_nonnull(p);
+		snprintf(uas[n++], sizeof(uas[0]), "%s", p);
+	}
+	fclose(fp);
+	memset(uas[n], 'A', 500);	/* too long for the memo */
+	memcpy(uas[n], "Googlebot/2.1 ", 14);
+	uas[n++][500] = '\0';
+	ck_assert_int_ge(n, 200);
+	for (pass = 0; pass < 3; pass++)
+		for (i = 0; i < n; i++) {
+			ua_parse(uas[i], &a);
+			ua_parse_memo(uas[i], &b);
+			ck_assert_msg(a.device == b.device && a.os == b.os &&
+			    a.browser == b.browser && a.bot == b.bot &&
+			    a.preview == b.preview && a.inapp == b.inapp,
+			    "pass %d: %s", pass, uas[i]);
+		}
+	ua_parse(NULL, &a);
+	ua_parse_memo(NULL, &b);
+	ck_assert(a.bot == b.bot && a.os == b.os);
+}
+END_TEST
+
 /* Share of the headers of name that ua_parse() calls bots, in 1/1000. */
 static int
 bot_permille(const char *name, int *count)
@@ -260,6 +299,7 @@ main(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, corpus);
+	tcase_add_test(tc, memo_same);
 	tcase_add_test(tc, crawlers_are_bots);
 	tcase_add_test(tc, browsers_are_people);
 	tcase_add_test(tc, edges);

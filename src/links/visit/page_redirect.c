@@ -483,7 +483,7 @@ redirect_visit(struct lz_req *r)
 		v.posted = 1;
 	}
 
-	ua_parse(r->user_agent, &v.ua);
+	ua_parse_memo(r->user_agent, &v.ua);
 	v.bot = v.ua.bot || v.ua.preview;
 	if (!v.posted && v.ua.inapp != UA_INAPP_NONE && v.l->escape_inapp &&
 	    !v.bot && !wants_stay(r)) {

@@ -26,7 +26,10 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <sodium.h>
 
 #include "util.h"
 #include "visit/ua.h"
@@ -434,4 +437,44 @@ ua_parse(const char *ua, struct ua_info *out)
 	else if (br != NULL && (strcmp(out->os, "ios") == 0 ||
 	    strcmp(out->os, "macos") == 0))
 		out->browser = "webview";	/* no Safari token */
+}
+
+/* ---- the memo -------------------------------------------------------- */
+
+#define MEMO_SLOTS	256	/* direct-mapped */
+#define MEMO_UA_MAX	384	/* longer ones are parsed every time */
+
+struct memo {
+	char		 ua[MEMO_UA_MAX];	/* "": empty slot */
+	struct ua_info	 info;
+};
+
+void
+ua_parse_memo(const char *ua, struct ua_info *out)
+{
+	static struct memo	*memo;
+	static unsigned char	 key[crypto_shorthash_KEYBYTES];
+	unsigned char		 h[crypto_shorthash_BYTES];
+	struct memo		*m;
+	size_t			 n;
+
+	if (ua == NULL || (n = strlen(ua)) == 0 || n >= MEMO_UA_MAX) {
+		ua_parse(ua, out);
+		return;
+	}
+	if (memo == NULL) {
+		if ((memo = calloc(MEMO_SLOTS, sizeof(*memo))) == NULL) {
+			ua_parse(ua, out);
+			return;
+		}
+		randombytes_buf(key, sizeof(key));
+	}
+	/* Keyed: User-Agents chosen to collide gain nothing. */
+	crypto_shorthash(h, (const unsigned char *)ua, n, key);
+	m = &memo[(h[0] | (unsigned)h[1] << 8) % MEMO_SLOTS];
+	if (memcmp(m->ua, ua, n + 1) != 0) {
+		ua_parse(ua, &m->info);
+		memcpy(m->ua, ua, n + 1);
+	}
+	*out = m->info;
 }

@@ -47,6 +47,14 @@ struct ua_info {
  */
 void		 ua_parse(const char *ua, struct ua_info *out);
 
+/*
+ * ua_parse() through a small per-process memo of the last answers (a
+ * site's visitors send a few hundred distinct User-Agents, not one per
+ * visit): the same answer, a hash and a comparison instead of a scan
+ * of the tables.  Not for threads other than the worker's.
+ */
+void		 ua_parse_memo(const char *ua, struct ua_info *out);
+
 /* "desktop", "mobile", "tablet". */
 const char	*ua_device_name(enum ua_device);
 /* "" for UA_INAPP_NONE, else "line", "facebook", "instagram",
