@@ -362,51 +362,6 @@ START_TEST(t_record)
 }
 END_TEST
 
-/* A record as journals hold it: a torn one never checks out, and a zero
- * word is the end of what was written. */
-START_TEST(t_record_short)
-{
-	_Alignas(8) unsigned char	 rec[CLICKREC_SIZE], out[CLICKREC_SIZE];
-	unsigned char			 torn[CLICKREC_SIZE];
-	struct click			 c, d;
-	size_t				 len, i;
-	int				 click;
-
-	click_of(&c, 42, "https://t.co/x");
-	len = clickrec_pack_short(&c, rec);
-	ck_assert_uint_eq(len % 8, 0);
-	ck_assert_uint_lt(len, 200);
-	ck_assert_int_eq(clickrec_item(rec, len, 0, out, &click), (long)len);
-	ck_assert_int_eq(click, 1);
-	ck_assert_int_eq(clickrec_unpack(out, &d), 0);
-	ck_assert_str_eq(d.referrer, "https://t.co/x");
-	ck_assert_int_eq(d.link_id, 42);
-	/* Not all there yet. */
-	ck_assert_int_eq(clickrec_item(rec, len - 8, 0, out, &click), 0);
-	/* Any byte but the magic's changed: it does not check out. */
-	for (i = 4; i < len; i++) {
-		rec[i] ^= 0x20;
-		ck_assert_int_eq(clickrec_item(rec, len, 0, out, &click) > 0 &&
-		    clickrec_unpack(out, &d) == 0 && d.link_id == 42 &&
-		    strcmp(d.referrer, "https://t.co/x") == 0 &&
-		    strcmp(d.country, "TW") == 0, 0);
-		rec[i] ^= 0x20;
-	}
-	/* Read while it was being written: the magic and the first half. */
-	memset(torn, 0, sizeof(torn));
-	memcpy(torn, rec, len / 2);
-	memcpy(torn + sizeof(uint32_t), &rec[sizeof(uint32_t)], 4);
-	ck_assert_int_eq(clickrec_item(torn, len, 0, out, &click), -1);
-	/* The magic not yet written. */
-	memset(torn, 0, sizeof(torn));
-	memcpy(torn + 4, rec + 4, len - 4);
-	ck_assert_int_eq(clickrec_item(torn, len, 0, out, &click), -2);
-	/* A record never crosses a page. */
-	ck_assert_int_eq(clickrec_item(rec, len, CLICKREC_PAGE - 8, out,
-	    &click), -1);
-}
-END_TEST
-
 /* ---- pages.c --------------------------------------------------------- */
 
 START_TEST(t_pages_escape)
@@ -928,7 +883,6 @@ suite(void)
 	tcase_add_test(tc, t_journal_rotate);
 	tcase_add_test(tc, t_journal_thread);
 	tcase_add_test(tc, t_journal_pages);
-	tcase_add_test(tc, t_record_short);
 	tcase_add_test(tc, t_click_cap);
 	tcase_add_test(tc, t_linkcache);
 	suite_add_tcase(s, tc);

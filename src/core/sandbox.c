@@ -55,7 +55,7 @@ apply_seccomp(char *err, size_t errlen)
 	}
 	/*
 	 * A binary tree of the refused calls rather than a list: every
-	 * call a worker makes (read and write of each redirect) is
+	 * call a worker makes (read, write, pwrite of each redirect) is
 	 * one allowed and would otherwise be compared with each of them.
 	 * Older libseccomp lacks it; the list works the same, slower.
 	 */

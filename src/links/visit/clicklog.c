@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -42,11 +41,7 @@
 #define CHUNK_BYTES	(BATCH * CLICKREC_SIZE)	/* the most that holds */
 #define CHUNKS_PG	16		/* BATCHes per transaction on
 					   PostgreSQL (move) */
-#define STEP_BYTES	(64 * 1024)	/* read at a time */
 #define ROTATE_BYTES	(8 * 1024 * 1024)
-#define ALLOC_BYTES	(1024 * 1024)	/* a journal grows by */
-#define MAP_BYTES	(ROTATE_BYTES + ALLOC_BYTES)	/* written through
-					   the mapping; past it, pwritev */
 #define LOCK_NAME	"mover.lock"
 #define MOVE_EVERY_MS	20		/* between moves, all workers */
 #define MOVE_IDLE_MS	1000		/* a mover's wait after moving none */
@@ -73,19 +68,14 @@
 #define JOURNAL_KEY_MAX		(LZ_HOST_ID_MAX + 1 + JOURNAL_NAME_MAX)
 
 struct journal {
-	int		 fd;
-	char		 name[JOURNAL_NAME_MAX];	/* of the file */
-	char		 key[JOURNAL_KEY_MAX];		/* in the database */
-	char		*path;
-	int64_t		 size;	/* bytes written (own) or complete */
-	/* Own: the file mapped (MAP_BYTES), or NULL, and its bytes
-	 * allocated (fallocate: a write through the mapping never meets a
-	 * full disk). */
-	unsigned char	*map;
-	int64_t		 alloc;
+	int	 fd;
+	char	 name[JOURNAL_NAME_MAX];	/* of the file */
+	char	 key[JOURNAL_KEY_MAX];		/* in the database */
+	char	*path;
+	int64_t	 size;		/* bytes written (own) or complete */
 };
 
-static struct journal	 own = { -1, "", "", NULL, 0, NULL, 0 };
+static struct journal	 own = { -1, "", "", NULL, 0 };
 static char		*jdir;
 static char		 jprefix[LZ_HOST_ID_MAX + 2];	/* "host_id/" */
 static int		 lockfd = -1;	/* the mover's lock */
@@ -228,14 +218,11 @@ store_chunk(struct lz_db *db, long nc, int64_t now,
 
 /*
  * Reads the items of j from pos (up to CHUNK_BYTES, at most BATCH
- * clicks, STEP_BYTES at a time) and the clicks of those that check out
- * into batch[] and clicks[], up to the end of what was written (a zero
- * word: journals are written through a mapping of space allocated
- * ahead): in a live journal up to one that does not check out (still
- * being written), in a dead one all but those (damaged, logged).
- * Returns the bytes read past (0: none to move) with their clicks in
- * *nc, *whole set unless an item that does not check out stopped it; or
- * -1.
+ * clicks) and the clicks of those that check out into batch[] and
+ * clicks[]: in a live journal up to one that does not (still being
+ * written), in a dead one all but those (damaged, logged).  Returns the
+ * bytes read past (0: none to move) with their clicks in *nc, *whole set
+ * unless an item that does not check out stopped it; or -1.
  */
 static long
 read_chunk(const struct journal *j, int64_t pos, int live, long *nc,
@@ -243,37 +230,26 @@ read_chunk(const struct journal *j, int64_t pos, int live, long *nc,
 {
 	unsigned char	*rec;
 	ssize_t		 got;
-	size_t		 have = 0, off = 0, want;
+	size_t		 off = 0, want;
 	long		 len;
 	int		 click;
 
 	*nc = 0;
 	*whole = 1;
-	while (*nc < BATCH) {
-		/* A whole record at hand, unless the file or raw ends. */
-		while (have - off < CLICKREC_SIZE && have < CHUNK_BYTES &&
-		    pos + (int64_t)have < j->size) {
-			want = CHUNK_BYTES - have;
-			if (want > STEP_BYTES)
-				want = STEP_BYTES;
-			if ((int64_t)want > j->size - pos - (int64_t)have)
-				want = (size_t)(j->size - pos - (int64_t)have);
-			if ((got = pread(j->fd, raw + have, want,
-			    (off_t)(pos + (int64_t)have))) < 0) {
-				lz_log(LZ_LOG_ERR, "click journal %s: read: %s",
-				    j->name, strerror(errno));
-				return -1;
-			}
-			if (got == 0)
-				break;
-			have += (size_t)got;
-		}
-		if (off >= have)
-			break;
+	if (pos >= j->size)
+		return 0;
+	want = (size_t)(j->size - pos) < CHUNK_BYTES ?
+	    (size_t)(j->size - pos) : CHUNK_BYTES;
+	if ((got = pread(j->fd, raw, want, (off_t)pos)) < 0) {
+		lz_log(LZ_LOG_ERR, "click journal %s: read: %s", j->name,
+		    strerror(errno));
+		return -1;
+	}
+	while (off < (size_t)got && *nc < BATCH) {
 		rec = batch + *nc * CLICKREC_SIZE;
-		len = clickrec_item(raw + off, have - off, pos + (int64_t)off,
+		len = clickrec_item(raw + off, (size_t)got - off, pos + (int64_t)off,
 		    rec, &click);
-		if (len == 0 || len == -2)
+		if (len == 0)
 			break;
 		if (len > 0 && (!click ||
 		    clickrec_unpack(rec, &clicks[*nc]) == 0)) {
@@ -291,8 +267,8 @@ read_chunk(const struct journal *j, int64_t pos, int live, long *nc,
 		off += len > 0 ? (size_t)len : CLICKREC_SIZE -
 		    (size_t)((pos + (int64_t)off) % CLICKREC_SIZE);
 	}
-	if (off > have)
-		off = have;
+	if (off > (size_t)got)
+		off = (size_t)got;
 	return (long)off;
 }
 
@@ -376,70 +352,6 @@ is_journal_name(const char *s)
 	    strcmp(s + n - 2, ".j") == 0 && strchr(s, '/') == NULL;
 }
 
-/*
- * Allocates a journal's space up to at least want bytes, ALLOC_BYTES at
- * a time.  0, or -1 (a full disk: the caller writes otherwise).
- */
-static int
-grow(struct journal *j, int64_t want)
-{
-	int64_t	 to = (want + ALLOC_BYTES - 1) / ALLOC_BYTES * ALLOC_BYTES;
-	int	 rc;
-
-	if (to > MAP_BYTES)
-		to = MAP_BYTES;
-	if ((rc = posix_fallocate(j->fd, j->alloc, to - j->alloc)) != 0) {
-		lz_log(LZ_LOG_ERR, "click journal %s: allocate: %s", j->path,
-		    strerror(rc));
-		return -1;
-	}
-	j->alloc = to;
-	return 0;
-}
-
-/*
- * Maps a new journal of this worker for writing: a click then costs a
- * copy into the page cache instead of a system call, and is as safe
- * there (the page cache outlives the worker).  Where the file system
- * cannot allocate ahead the journal is written with pwritev(2).
- */
-static void
-map_journal(struct journal *j)
-{
-	void	*p;
-
-	j->map = NULL;
-	j->alloc = 0;
-	if (grow(j, ALLOC_BYTES) == -1)
-		return;
-	p = mmap(NULL, MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, j->fd,
-	    0);
-	if (p == MAP_FAILED) {
-		lz_log(LZ_LOG_WARN, "click journal %s: mmap: %s", j->path,
-		    strerror(errno));
-		return;
-	}
-	j->map = p;
-}
-
-/*
- * Ends the writing of a journal of this worker: unmapped, and its space
- * allocated ahead given back, so that it ends at its last record like a
- * journal that was written with pwritev.
- */
-static void
-settle(struct journal *j)
-{
-	if (j->map == NULL)
-		return;
-	(void)munmap(j->map, MAP_BYTES);
-	j->map = NULL;
-	if (j->alloc > j->size && ftruncate(j->fd, (off_t)j->size) == -1)
-		lz_log(LZ_LOG_WARN, "click journal %s: truncate: %s", j->path,
-		    strerror(errno));
-	j->alloc = 0;
-}
-
 /* Creates and locks a new journal of this worker in j. */
 static int
 create(struct journal *j, char *err, size_t errlen)
@@ -480,7 +392,6 @@ create(struct journal *j, char *err, size_t errlen)
 		}
 		j->fd = fd;
 		j->size = 0;
-		map_journal(j);
 		return 0;
 	}
 	snprintf(err, errlen, "click journal: cannot create a journal in %s",
@@ -656,7 +567,6 @@ rotate(void)
 		own = old;
 		return;
 	}
-	settle(&old);
 	close(old.fd);
 	free(old.path);
 }
@@ -841,25 +751,6 @@ clicklog_open(struct lz_db *db, const char *dir, const char *host_id,
 	return 0;
 }
 
-/* Writes a record of len bytes (and the pad before it, room bytes)
- * through the mapping, its magic last. */
-static void
-put_mapped(unsigned char *at, const unsigned char *rec, size_t len,
-    const uint32_t pad[2], size_t room)
-{
-	uint32_t	 magic;
-
-	if (room > 0) {
-		memcpy(at + sizeof(pad[0]), &pad[1], sizeof(pad[1]));
-		__atomic_store_n((uint32_t *)(void *)at, pad[0],
-		    __ATOMIC_RELEASE);
-		at += room;
-	}
-	memcpy(at + sizeof(magic), rec + sizeof(magic), len - sizeof(magic));
-	memcpy(&magic, rec, sizeof(magic));
-	__atomic_store_n((uint32_t *)(void *)at, magic, __ATOMIC_RELEASE);
-}
-
 int
 clicklog_append(const struct click *c)
 {
@@ -876,21 +767,10 @@ clicklog_append(const struct click *c)
 	len = clickrec_pack_short(c, rec);
 	/*
 	 * No record crosses a page: i_size, which readers of a live journal
-	 * written with pwritev go by, grows a page at a time within one
-	 * write.  One that would goes on the next page, the rest of this one
-	 * a pad.
+	 * go by, grows a page at a time within one write.  One that would
+	 * goes on the next page, the rest of this one a pad.
 	 */
-	room = clickrec_pad(own.size, len, pad);
-	want = room + len;
-	if (own.map != NULL && own.size + (int64_t)want <= MAP_BYTES) {
-		if (own.size + (int64_t)want > own.alloc &&
-		    grow(&own, own.size + (int64_t)want) == -1)
-			return -1;
-		put_mapped(own.map + own.size, rec, len, pad, room);
-		own.size += (int64_t)want;
-		return 0;
-	}
-	if (room > 0) {
+	if ((room = clickrec_pad(own.size, len, pad)) > 0) {
 		iov[niov].iov_base = pad;
 		iov[niov++].iov_len = sizeof(pad);
 		if (room > sizeof(pad)) {
@@ -900,6 +780,7 @@ clicklog_append(const struct click *c)
 	}
 	iov[niov].iov_base = rec;
 	iov[niov++].iov_len = len;
+	want = room + len;
 	n = pwritev(own.fd, iov, niov, (off_t)own.size);
 	if (n == (ssize_t)want) {
 		own.size += n;
@@ -909,14 +790,9 @@ clicklog_append(const struct click *c)
 	    n < 0 ? strerror(errno) : "short write");
 	/* Never leave half a record: the next one must start where this
 	 * one did. */
-	if (n > 0) {
-		if (ftruncate(own.fd, (off_t)own.size) == -1)
-			lz_log(LZ_LOG_ERR, "click journal %s: truncate: %s",
-			    own.path, strerror(errno));
-		/* Mapped pages past the end are no longer backed. */
-		if (own.alloc > own.size)
-			own.alloc = own.size;
-	}
+	if (n > 0 && ftruncate(own.fd, (off_t)own.size) == -1)
+		lz_log(LZ_LOG_ERR, "click journal %s: truncate: %s", own.path,
+		    strerror(errno));
 	return -1;
 }
 
@@ -949,7 +825,6 @@ clicklog_close(struct lz_db *db)
 	mover_end();
 	if (own.fd == -1)
 		return;
-	settle(&own);
 	if (lockfd != -1 && flock(lockfd, LOCK_EX) == 0) {
 		if (move(db, &own, 1, &pos) >= 0 && pos == own.size)
 			retire(db, &own);

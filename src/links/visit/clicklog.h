@@ -3,13 +3,11 @@
  *
  * A served redirect's click must never be lost, yet a write transaction
  * per redirect would make every worker queue for SQLite's write lock.  So
- * each worker appends its clicks to a journal file of its own before it
- * answers, copied into a shared mapping of the file (space allocated a
- * MiB ahead; pwritev(2) where that cannot be): once copied the record is
- * in the page cache, which outlives the worker even under SIGKILL.  A
- * record is the click's fields cut after its referrer (about 170 bytes
- * without one, 1,024 at most) with a checksum, and none crosses a page
- * (clickrec.h).
+ * each worker appends its clicks to a journal file of its own, one
+ * pwrite(2) of a record before it answers: once the call returns the
+ * record is in the page cache, which outlives the worker even under
+ * SIGKILL.  A record is the click's fields cut after its referrer
+ * (about 170 bytes without one, 1,024 at most), and none crosses a page.
  *
  * About once a second one worker's mover thread -- whichever takes the
  * mover's lock, a flock(2) on "mover.lock" -- moves the new records of

@@ -6,23 +6,14 @@
  * records were cut short; they are still read).  A CLK2 record is the
  * same cut after its referrer's NUL, padded to a multiple of 8, with
  * REC_END in its last four bytes and its length in the flags' high half.
- * A CLK3 record, what journals are written with now, is a CLK2 one whose
- * last four bytes are a checksum of all but its magic instead: a worker
- * writes its journal through a shared mapping while a mover may read it
- * (clicklog.c), the magic last, so a record read while it is being
- * written either has no magic yet or does not check out.  A journal's
- * unwritten rest is zeroes: an item starting with a zero word is the end
- * of what was written.  No record crosses a page: the rest of a page a
- * record would cross is a PAD item.  Records are in the host's byte
- * order.
+ * No record crosses a page: the rest of a page a record would cross is
+ * a PAD item.  Records are in the host's byte order.
  */
 #include "config.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-#include <sodium.h>
 
 #include "link.h"
 #include "visit/click.h"
@@ -31,11 +22,10 @@
 
 #define REC_MAGIC	0x314b4c43u	/* "CLK1": a whole struct rec */
 #define REC2_MAGIC	0x324b4c43u	/* "CLK2": one cut after its referrer */
-#define REC3_MAGIC	0x334b4c43u	/* "CLK3": CLK2 with a checksum */
 #define PAD_MAGIC	0x444150aau	/* the rest of a page, unused */
 #define REC_END		0x0a4b4c43u
 #define REC_BOT		0x01
-#define REC_LEN(flags)	((flags) >> 16)	/* of CLK2, CLK3 and PAD */
+#define REC_LEN(flags)	((flags) >> 16)	/* of CLK2 and PAD */
 
 /* A journal record.  Strings are NUL-terminated within their field. */
 struct rec {
@@ -90,38 +80,21 @@ clickrec_pack(const struct click *c, unsigned char rec[CLICKREC_SIZE])
 	r->end = REC_END;
 }
 
-/* The checksum of a CLK3 record of len bytes: SipHash (with a key known
- * to all, it guards against torn reads, not forgers) of all but its
- * magic and its last four bytes. */
-static uint32_t
-check_of(const unsigned char *rec, size_t len)
-{
-	static const unsigned char	 key[crypto_shorthash_KEYBYTES];
-	unsigned char			 h[crypto_shorthash_BYTES];
-	uint32_t			 v;
-
-	crypto_shorthash(h, rec + sizeof(uint32_t), len - 2 *
-	    sizeof(uint32_t), key);
-	memcpy(&v, h, sizeof(v));
-	return v;
-}
-
 size_t
 clickrec_pack_short(const struct click *c, unsigned char rec[CLICKREC_SIZE])
 {
 	struct rec	*r = (struct rec *)(void *)rec;
 	size_t		 len;
-	uint32_t	 check;
+	uint32_t	 end = REC_END;
 
 	clickrec_pack(c, rec);
-	/* Its referrer and NUL, then the checksum, to a multiple of 8. */
+	/* Its referrer and NUL, then the end, to a multiple of 8. */
 	len = offsetof(struct rec, referrer) + strlen(r->referrer) + 1 +
-	    sizeof(check);
+	    sizeof(end);
 	len = (len + 7) & ~(size_t)7;
-	r->magic = REC3_MAGIC;
+	r->magic = REC2_MAGIC;
 	r->flags |= (uint32_t)len << 16;
-	check = check_of(rec, len);
-	memcpy(rec + len - sizeof(check), &check, sizeof(check));
+	memcpy(rec + len - sizeof(end), &end, sizeof(end));
 	return len;
 }
 
@@ -159,17 +132,17 @@ clickrec_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c)
  * The journal item at p, the file's bytes from pos (avail of them read):
  * its length, and in *click whether it is a click record, then copied
  * whole into rec for clickrec_unpack; 0 when it is not all there (yet);
- * -1 when p holds no item; -2 when it holds a zero word (nothing written
- * here yet).
+ * -1 when p holds no item.  An item is a CLK1 record (the whole struct,
+ * as journals held them before the records were cut short), a CLK2 one
+ * (cut after its referrer) or a pad to the end of the page.
  */
 long
-clickrec_item(const unsigned char *p, size_t avail, int64_t pos,
-    unsigned char *rec, int *click)
+clickrec_item(const unsigned char *p, size_t avail, int64_t pos, unsigned char *rec,
+    int *click)
 {
 	struct rec	*r = (struct rec *)(void *)rec;
 	uint32_t	 magic, flags, end;
-	size_t		 len, room = CLICKREC_PAGE -
-			    (size_t)(pos % CLICKREC_PAGE);
+	size_t		 len, room = CLICKREC_PAGE - (size_t)(pos % CLICKREC_PAGE);
 
 	*click = 0;
 	if (avail < 2 * sizeof(uint32_t))
@@ -177,13 +150,10 @@ clickrec_item(const unsigned char *p, size_t avail, int64_t pos,
 	memcpy(&magic, p, sizeof(magic));
 	memcpy(&flags, p + sizeof(magic), sizeof(flags));
 	switch (magic) {
-	case 0:
-		return -2;
 	case REC_MAGIC:
 		len = CLICKREC_SIZE;
 		break;
 	case REC2_MAGIC:
-	case REC3_MAGIC:
 		len = REC_LEN(flags);
 		if (len < offsetof(struct rec, referrer) + 1 + sizeof(end) ||
 		    len > CLICKREC_SIZE)
@@ -207,7 +177,7 @@ clickrec_item(const unsigned char *p, size_t avail, int64_t pos,
 		return (long)len;
 	}
 	memcpy(&end, p + len - sizeof(end), sizeof(end));
-	if (magic == REC2_MAGIC ? end != REC_END : end != check_of(p, len))
+	if (end != REC_END)
 		return -1;
 	memset(rec, 0, CLICKREC_SIZE);
 	memcpy(rec, p, len - sizeof(end));

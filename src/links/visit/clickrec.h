@@ -16,7 +16,7 @@ struct click;
  * cut short; rec is 8-byte aligned.  For the unit tests. */
 void	clickrec_pack(const struct click *, unsigned char rec[CLICKREC_SIZE]);
 
-/* The record as a journal holds it: cut after its referrer (CLK3).
+/* The record as a journal holds it: cut after its referrer (CLK2).
  * Returns its length, a multiple of 8, at most CLICKREC_SIZE. */
 size_t	clickrec_pack_short(const struct click *,
 	    unsigned char rec[CLICKREC_SIZE]);
@@ -29,8 +29,7 @@ int	clickrec_unpack(unsigned char rec[CLICKREC_SIZE], struct click *c);
  * The journal item at p, the file's bytes from pos (avail of them read):
  * its length, and in *click whether it is a click record, then copied
  * whole into rec (CLICKREC_SIZE, 8-byte aligned) for clickrec_unpack; 0
- * when it is not all there (yet); -1 when p holds no item; -2 when p
- * starts with a zero word: the end of what was written.
+ * when it is not all there (yet); -1 when p holds no item.
  */
 long	clickrec_item(const unsigned char *p, size_t avail, int64_t pos,
 	    unsigned char *rec, int *click);
