@@ -35,6 +35,7 @@
 #include "util.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
+#include "visit/clickrec.h"
 
 #define LINKS		100
 #define PER_JOURNAL	100000	/* a dead worker's rotated journal */
@@ -120,7 +121,7 @@ journals(const char *dir, const int64_t *ids, long n)
 		c.referrer = refs[i % 3];
 		randombytes_buf(c.visitor, sizeof(c.visitor));
 		c.bot = i % 10 == 9;
-		clicklog_pack(&c, rec);
+		clickrec_pack(&c, rec);
 		if (write(fd, rec, sizeof(rec)) != (ssize_t)sizeof(rec))
 			die(path, "short write");
 	}

@@ -34,6 +34,7 @@
 #include "util.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
+#include "visit/clickrec.h"
 
 static void
 die(const char *what, const char *why)
@@ -158,7 +159,7 @@ main(int argc, char *argv[])
 		snprintf((char *)c.visitor, sizeof(c.visitor), "%015lu",
 		    (unsigned long)((x >> 32) % (uint64_t)visitors));
 		c.bot = (x >> 40) % 20 == 0;
-		clicklog_pack(&c, rec);
+		clickrec_pack(&c, rec);
 		if (write(fd, rec, sizeof(rec)) != (ssize_t)sizeof(rec))
 			die(path, "write");
 		if ((i + 1) % per_move == 0 || i + 1 == n) {
