@@ -89,8 +89,6 @@ static int		 mover_on;
 static int		 mover_stop[2] = { -1, -1 };
 static struct lz_db	 mover_db;
 
-
-
 /* ---- moving records into the database -------------------------------- */
 
 /*
