@@ -300,6 +300,23 @@ lz_streq_ct(const char *a, const char *b)
 	return sodium_memcmp(a, b, la) == 0;
 }
 
+uint64_t
+lz_hash_keyed(const void *p, size_t n)
+{
+	static unsigned char	 key[crypto_shorthash_KEYBYTES];
+	static int		 keyed;
+	unsigned char		 h[crypto_shorthash_BYTES];
+	uint64_t		 v;
+
+	if (!keyed) {
+		randombytes_buf(key, sizeof(key));
+		keyed = 1;
+	}
+	crypto_shorthash(h, p, n, key);
+	memcpy(&v, h, sizeof(v));
+	return v;
+}
+
 size_t
 lz_discard(char *p, size_t size, size_t n, void *arg)
 {

@@ -94,6 +94,14 @@ void	 lz_bits_str(unsigned bits, const struct lz_bitname *tab, size_t n,
 /* Constant-time equality of two strings of possibly different length. */
 int	 lz_streq_ct(const char *a, const char *b);
 
+/*
+ * SipHash of p under a random key of this process, made at the first
+ * call: the slot of a table that visitors fill (slugs, User-Agents,
+ * cached answers' keys), so that keys chosen to collide gain nothing.
+ * Not for threads other than the worker's.
+ */
+uint64_t lz_hash_keyed(const void *p, size_t n);
+
 /* A libcurl write callback that keeps nothing. */
 size_t	 lz_discard(char *p, size_t size, size_t n, void *arg);
 

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "cache.h"
 #include "util.h"
 
@@ -31,29 +29,12 @@ struct entry {
 static struct entry	**buckets;
 static size_t		  nbuckets;
 static struct entry	 *newest, *oldest;
-static unsigned char	  hkey[crypto_shorthash_KEYBYTES];
-static int		  keyed;
 static struct cache_stats st;
 
 static size_t
 entry_size(size_t keylen, size_t len)
 {
 	return sizeof(struct entry) + keylen + len;
-}
-
-static uint64_t
-hash_of(const void *key, size_t keylen)
-{
-	unsigned char	 h[crypto_shorthash_BYTES];
-	uint64_t	 v;
-
-	if (!keyed) {
-		randombytes_buf(hkey, sizeof(hkey));
-		keyed = 1;
-	}
-	crypto_shorthash(h, key, keylen, hkey);
-	memcpy(&v, h, sizeof(v));
-	return v;
 }
 
 static struct entry **
@@ -149,7 +130,7 @@ cache_get(const void *key, size_t keylen, struct cache_hit *hit)
 	struct entry	*e;
 
 	if (st.entries == 0 ||
-	    (e = *slot_of(hash_of(key, keylen), key, keylen)) == NULL) {
+	    (e = *slot_of(lz_hash_keyed(key, keylen), key, keylen)) == NULL) {
 		st.misses++;
 		return 0;
 	}
@@ -175,7 +156,7 @@ cache_put(const void *key, size_t keylen, const char *body, size_t len,
 	if (st.entries >= nbuckets)
 		grow();
 	e = xmalloc(size);
-	e->hash = hash_of(key, keylen);
+	e->hash = lz_hash_keyed(key, keylen);
 	e->keylen = keylen;
 	e->len = len;
 	memcpy(e->etag, etag, LZ_ETAG_SIZE);

@@ -5,10 +5,9 @@
 
 #include <string.h>
 
-#include <sodium.h>
-
 #include "link.h"
 #include "store/links.h"
+#include "util.h"
 #include "visit/linkcache.h"
 
 struct slot {
@@ -17,21 +16,11 @@ struct slot {
 };
 
 static struct slot	 slots[LINKCACHE_SLOTS];
-static unsigned char	 hkey[crypto_shorthash_KEYBYTES];
-static int		 keyed;
-
-/* SipHash with a random key: slugs chosen to collide gain nothing. */
+/* Keyed: slugs chosen to collide gain nothing. */
 static struct slot *
 slot_of(const char *slug)
 {
-	unsigned char	 h[crypto_shorthash_BYTES];
-
-	if (!keyed) {
-		randombytes_buf(hkey, sizeof(hkey));
-		keyed = 1;
-	}
-	crypto_shorthash(h, (const unsigned char *)slug, strlen(slug), hkey);
-	return &slots[(h[0] | (unsigned)h[1] << 8) % LINKCACHE_SLOTS];
+	return &slots[lz_hash_keyed(slug, strlen(slug)) % LINKCACHE_SLOTS];
 }
 
 int

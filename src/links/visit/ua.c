@@ -29,8 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "util.h"
 #include "visit/ua.h"
 
@@ -453,8 +451,6 @@ void
 ua_parse_memo(const char *ua, struct ua_info *out)
 {
 	static struct memo	*memo;
-	static unsigned char	 key[crypto_shorthash_KEYBYTES];
-	unsigned char		 h[crypto_shorthash_BYTES];
 	struct memo		*m;
 	size_t			 n;
 
@@ -462,16 +458,12 @@ ua_parse_memo(const char *ua, struct ua_info *out)
 		ua_parse(ua, out);
 		return;
 	}
-	if (memo == NULL) {
-		if ((memo = calloc(MEMO_SLOTS, sizeof(*memo))) == NULL) {
-			ua_parse(ua, out);
-			return;
-		}
-		randombytes_buf(key, sizeof(key));
+	if (memo == NULL &&
+	    (memo = calloc(MEMO_SLOTS, sizeof(*memo))) == NULL) {
+		ua_parse(ua, out);
+		return;
 	}
-	/* Keyed: User-Agents chosen to collide gain nothing. */
-	crypto_shorthash(h, (const unsigned char *)ua, n, key);
-	m = &memo[(h[0] | (unsigned)h[1] << 8) % MEMO_SLOTS];
+	m = &memo[lz_hash_keyed(ua, n) % MEMO_SLOTS];
 	if (memcmp(m->ua, ua, n + 1) != 0) {
 		ua_parse(ua, &m->info);
 		memcpy(m->ua, ua, n + 1);
