@@ -791,9 +791,8 @@ copy_text(struct lz_buf *b, const char *s, size_t len)
 static void
 copy_field(struct lz_buf *b, const struct lz_val *v)
 {
-	static const char	 hex[] = "0123456789abcdef";
 	const unsigned char	*p;
-	char			 x[64];
+	char			 x[65];	/* 32 bytes in hex, and a NUL */
 	size_t			 i, k;
 
 	switch (v->type) {
@@ -816,10 +815,9 @@ copy_field(struct lz_buf *b, const struct lz_val *v)
 		/* bytea's \x form, its backslash escaped for COPY. */
 		lz_buf_puts(b, "\\\\x");
 		for (i = 0, p = v->p; i < v->len; i += k) {
-			for (k = 0; k < sizeof(x) / 2 && i + k < v->len; k++) {
-				x[2 * k] = hex[p[i + k] >> 4];
-				x[2 * k + 1] = hex[p[i + k] & 0xf];
-			}
+			k = v->len - i < sizeof(x) / 2 ? v->len - i :
+			    sizeof(x) / 2;
+			sodium_bin2hex(x, sizeof(x), p + i, k);
 			lz_buf_add(b, x, 2 * k);
 		}
 		break;
@@ -903,7 +901,8 @@ pg_bulk_row(struct lz_stmt *s, const struct lz_val *v, size_t n)
 		    "bulk rows outside a transaction");
 		return -1;
 	}
-	lz_stmts_add(&p->bulk, s, &st->listed);
+	if (!st->listed)	/* a call per row on the mover's path */
+		lz_stmts_add(&p->bulk, s, &st->listed);
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			lz_buf_putc(&st->rows, '\t');
