@@ -248,6 +248,21 @@ def cpu_seconds(pids):
     return total / tick
 
 
+def server_cpu_seconds():
+    """CPU seconds used so far by the PostgreSQL server of this run (its
+    postmaster, the backends it has reaped and those alive), or None
+    without one."""
+    if _server is None:
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    with open(os.path.join(_server.data, "postmaster.pid")) as f:
+        pm = int(f.readline())
+    with open("/proc/%d/stat" % pm) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    reaped = (int(fields[13]) + int(fields[14])) / tick
+    return cpu_seconds([pm] + children(pm)) + reaped
+
+
 def children(pid):
     """The pids of the children of pid (a pool's workers)."""
     out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)],
@@ -256,29 +271,38 @@ def children(pid):
 
 
 def rounds(cases, n=3, seconds=5, connections=32, script=None, pids=None,
-           cpu=None):
+           cpu=None, server=None):
     """Runs each (name, url, headers) case n times, interleaved; returns
     {name: [(rps, p50, p99, bad), ...]}.  With pids (name -> the FastCGI
     workers serving that case), cpu gets {name: [microseconds of worker
-    CPU per request, ...]}: less disturbed by a busy machine than req/s."""
+    CPU per request, ...]}: less disturbed by a busy machine than req/s.
+    With server (a dict) and a PostgreSQL server of the run, server gets
+    the same of that server's CPU."""
     res = {name: [] for name, _, _ in cases}
     for _ in range(n):
         for name, url, headers in cases:
             c0 = cpu_seconds(pids[name]) if pids else 0
+            s0 = server_cpu_seconds() if server is not None else None
             r = wrk(url, seconds, connections, headers=headers,
                     script=script)
             res[name].append(r)
+            done = max(r[0] * seconds, 1)
             if pids:
                 c1 = cpu_seconds(pids[name])
-                cpu.setdefault(name, []).append(
-                    (c1 - c0) / max(r[0] * seconds, 1) * 1e6)
+                cpu.setdefault(name, []).append((c1 - c0) / done * 1e6)
+            if s0 is not None:
+                server.setdefault(name, []).append(
+                    (server_cpu_seconds() - s0) / done * 1e6)
     return res
 
 
-def report_cpu(cpu):
-    print("\nFastCGI worker CPU per request (user + system, median):")
+def report_cpu(cpu, server=None):
+    print("\nFastCGI worker CPU per request (user + system, median)%s:" % (
+        "; PostgreSQL server's" if server else ""))
     for name, xs in cpu.items():
-        print("  %-26s %6.1f us" % (name, median(xs)))
+        print("  %-26s %6.1f us%s" % (
+            name, median(xs), "  %6.1f us" % median(server[name])
+            if server and name in server else ""))
     sys.stdout.flush()
 
 
