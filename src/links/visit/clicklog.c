@@ -44,7 +44,6 @@
 #define ROTATE_BYTES	(8 * 1024 * 1024)
 #define LOCK_NAME	"mover.lock"
 #define MOVE_EVERY_MS	20		/* between moves, all workers */
-#define MOVE_EVERY_MS_PG 100		/* the same on PostgreSQL */
 #define MOVE_IDLE_MS	1000		/* a mover's wait after moving none */
 /*
  * The WAL, kept bounded by the mover (lz_db_wal_trim): over SQLite's
@@ -571,27 +570,12 @@ rotate(void)
 }
 
 /*
- * Between moves while clicks come in.  SQLite's moves run in the
- * worker, as a burst of CPU its requests wait behind: small ones, often
- * (mover_main).  PostgreSQL's run in the server, where each costs a
- * round of statements besides its clicks' COPY, and the one server
- * moves every host's clicks: bench/redirect, the server's CPU per click
- * 8.1-8.7 us with a move every 100 ms against 10.1-11.1 us every 20 ms,
- * with the redirects' p99 unchanged.
- */
-static int
-move_every_ms(struct lz_db *db)
-{
-	return lz_db_is_sqlite(db) ? MOVE_EVERY_MS : MOVE_EVERY_MS_PG;
-}
-
-/*
- * 1 when no worker has moved for move_every_ms(): the mtime of the lock
+ * 1 when no worker has moved for MOVE_EVERY_MS: the mtime of the lock
  * file is when the last move ended.  Fewer, bigger transactions rewrite
  * fewer half-filled pages into SQLite's log.
  */
 static int
-move_due(struct lz_db *db)
+move_due(void)
 {
 	struct stat	 st;
 	struct timespec	 now;
@@ -602,9 +586,13 @@ move_due(struct lz_db *db)
 		return 1;
 	ms = (int64_t)(now.tv_sec - st.st_mtim.tv_sec) * 1000 +
 	    (now.tv_nsec - st.st_mtim.tv_nsec) / 1000000;
-	return ms >= move_every_ms(db) || ms < 0;
+	return ms >= MOVE_EVERY_MS || ms < 0;
 }
 
+/*
+ * Takes the mover's lock (waiting for it when wait) and moves; when
+ * spaced, only if no worker has moved in the last MOVE_EVERY_MS.
+ */
 /* After a move: the WAL back under WAL_TRIM_BYTES (db.h). */
 static void
 wal_trim(struct lz_db *db)
@@ -631,10 +619,6 @@ wal_trim(struct lz_db *db)
 	last = copied;
 }
 
-/*
- * Takes the mover's lock (waiting for it when wait) and moves; when
- * spaced, only if no worker has moved in the last move_every_ms().
- */
 static long
 move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 {
@@ -643,7 +627,7 @@ move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 	if (lockfd == -1 || flock(lockfd, LOCK_EX | (wait ? 0 : LOCK_NB)) ==
 	    -1)
 		return 0;
-	if (!spaced || move_due(db)) {
+	if (!spaced || move_due()) {
 		n = move_all(db, with_own);
 		wal_trim(db);
 		(void)futimens(lockfd, NULL);
@@ -657,10 +641,10 @@ move_locked(struct lz_db *db, int wait, int with_own, int spaced)
  * with its own database connection, so that neither the moving nor
  * SQLite's checkpoints (which wait for the disk) hold up the worker's
  * requests.  About once a second; while clicks come in, every
- * move_every_ms(): on SQLite a move is a burst of CPU that requests
- * wait behind, so many small ones (bench/redirect, wrk's p99 of a
- * simple link: 45 ms with a move a second, 6 ms with one every 20 ms).
- * At nice 10, for the same reason.
+ * MOVE_EVERY_MS: a move is a burst of CPU that requests wait behind, so
+ * many small ones (bench/redirect, wrk's p99 of a simple link: 45 ms with
+ * a move a second, 6 ms with one every 20 ms).  At nice 10, for the same
+ * reason.
  */
 static void *
 mover_main(void *arg)
@@ -674,8 +658,7 @@ mover_main(void *arg)
 	pfd.events = POLLIN;
 	for (;;) {
 		pfd.revents = 0;
-		if (poll(&pfd, 1, n > 0 ? move_every_ms(&mover_db) :
-		    MOVE_IDLE_MS) != 0 &&
+		if (poll(&pfd, 1, n > 0 ? MOVE_EVERY_MS : MOVE_IDLE_MS) != 0 &&
 		    (pfd.revents || errno != EINTR))
 			break;
 		n = move_locked(&mover_db, 0, 0, 1);
