@@ -589,10 +589,6 @@ move_due(void)
 	return ms >= MOVE_EVERY_MS || ms < 0;
 }
 
-/*
- * Takes the mover's lock (waiting for it when wait) and moves; when
- * spaced, only if no worker has moved in the last MOVE_EVERY_MS.
- */
 /* After a move: the WAL back under WAL_TRIM_BYTES (db.h). */
 static void
 wal_trim(struct lz_db *db)
@@ -619,6 +615,10 @@ wal_trim(struct lz_db *db)
 	last = copied;
 }
 
+/*
+ * Takes the mover's lock (waiting for it when wait) and moves; when
+ * spaced, only if no worker has moved in the last MOVE_EVERY_MS.
+ */
 static long
 move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 {
