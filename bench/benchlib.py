@@ -234,18 +234,27 @@ def wrk(url, seconds=5, connections=32, threads=2, headers=(), script=None):
     return rps, pct(50), pct(99), int(bad.group(1)) if bad else 0
 
 
-def cpu_seconds(pids):
-    """User + system CPU seconds used so far by the processes pids."""
-    tick = os.sysconf("SC_CLK_TCK")
+def proc_stat(pid):
+    """The fields of /proc/pid/stat after the command's name: [11] and
+    [12] are its user and system ticks, [13] and [14] those of the
+    children it has reaped."""
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pids, reaped=()):
+    """User + system CPU seconds used so far by the processes pids, and
+    by the children those in reaped have waited for."""
     total = 0
     for pid in pids:
         try:
-            with open("/proc/%d/stat" % pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
+            fields = proc_stat(pid)
         except OSError:
-            pass
-    return total / tick
+            continue
+        total += int(fields[11]) + int(fields[12])
+        if pid in reaped:
+            total += int(fields[13]) + int(fields[14])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def server_cpu_seconds():
@@ -254,13 +263,9 @@ def server_cpu_seconds():
     without one."""
     if _server is None:
         return None
-    tick = os.sysconf("SC_CLK_TCK")
     with open(os.path.join(_server.data, "postmaster.pid")) as f:
         pm = int(f.readline())
-    with open("/proc/%d/stat" % pm) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    reaped = (int(fields[13]) + int(fields[14])) / tick
-    return cpu_seconds([pm] + children(pm)) + reaped
+    return cpu_seconds([pm] + children(pm), reaped=(pm,))
 
 
 def children(pid):
