@@ -94,6 +94,19 @@ def wait_for(cond, timeout=10.0, what="condition"):
     raise TimeoutError("timed out waiting for " + what)
 
 
+def proc_status(pid):
+    """/proc/PID/status as a dict of its fields; None once pid is gone."""
+    out = {}
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for ln in f:
+                k, _, v = ln.partition(":")
+                out[k] = v.strip()
+    except FileNotFoundError:
+        return None
+    return out
+
+
 def unix_connectable(path):
     if not os.path.exists(path):
         return False
@@ -286,6 +299,26 @@ class Instance:
         out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(sup)],
                              capture_output=True, text=True).stdout
         return [int(x) for x in out.split()]
+
+    def confined_workers(self, name, n=None, timeout=20.0):
+        """Wait until pool name has n workers (default: self.workers), each
+        past its sandbox: a fresh worker sets no_new_privs, then Landlock,
+        then seccomp, and is only worth asserting on after that.  Returns
+        their /proc statuses by pid; a worker that never loads its filter
+        times this out."""
+        n = self.workers if n is None else n
+        got = {}
+
+        def ready():
+            got.clear()
+            for pid in self.worker_pids(name):
+                st = proc_status(pid)
+                if st is None or st.get("Seccomp") != "2":
+                    return False
+                got[pid] = st
+            return len(got) == n
+        wait_for(ready, timeout, what=name + " workers confined")
+        return dict(got)
 
     def log(self, name):
         try:

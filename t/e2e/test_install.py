@@ -204,8 +204,8 @@ http {
         self.run_user(os.path.join(sbin, "lz-hooks"), "-f", conf)
         # The pool runs as the unprivileged user and never had root.
         if self.user:
-            st = open("/proc/%d/status" % links.pid).read()
-            self.assertRegex(st, r"Uid:\s+%d\s" % self.user.pw_uid)
+            st = lzenv.proc_status(links.pid)
+            self.assertEqual(st["Uid"].split()[0], str(self.user.pw_uid))
 
         for p in (nginx, links, pools["lz-prompts"]):
             p.terminate()

@@ -31,14 +31,7 @@ USER = "nobody"
 GDB = shutil.which("gdb")
 
 
-def status(pid):
-    """/proc/PID/status as a dict of its fields."""
-    out = {}
-    with open("/proc/%d/status" % pid) as f:
-        for ln in f:
-            k, _, v = ln.partition(":")
-            out[k] = v.strip()
-    return out
+status = lzenv.proc_status
 
 
 @unittest.skipUnless(os.geteuid() == 0, "dropping root needs root")
@@ -58,8 +51,7 @@ class Privileges(unittest.TestCase):
         try:
             inst.start()
             for p in ("lz-links", "lz-prompts"):
-                lzenv.wait_for(lambda: len(inst.worker_pids(p)) ==
-                               inst.workers, what=p + " workers")
+                inst.confined_workers(p)
         except Exception:
             inst.stop()
             raise
