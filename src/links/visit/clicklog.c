@@ -601,6 +601,17 @@ wal_trim(struct lz_db *db)
 	if (now < next_ms)
 		return;
 	rc = lz_db_wal_trim(db, WAL_TRIM_BYTES, WAL_TRIM_WAIT_MS, &copied);
+	if (rc == 2 && copied == -1) {
+		/*
+		 * Another connection held the checkpoint lock (a commit's
+		 * automatic checkpoint, lz-hooks'): this try did not run,
+		 * cost nothing, and says nothing of readers.  The next move
+		 * tries again.  Counted as a failed try, three of these --
+		 * frequent under a heavy write load -- took a busy moment for
+		 * a long reader and stopped trimming for 30 s.
+		 */
+		return;
+	}
 	if (rc != 0)
 		next_ms = now + WAL_TRIM_EVERY_MS;
 	if (rc != 2) {
@@ -612,6 +623,9 @@ wal_trim(struct lz_db *db)
 		next_ms = now + WAL_TRIM_BACKOFF_MS;
 	else if (copied != last)
 		stuck = 1;
+	lz_log(LZ_LOG_DEBUG, "WAL trim busy: %d frames copied back (%d), "
+	    "try %d, next in %lld ms", copied, last, stuck,
+	    (long long)(next_ms - now));
 	last = copied;
 }
 
