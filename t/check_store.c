@@ -9,12 +9,14 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <check.h>
+#include <sqlite3.h>
 
 #include "db.h"
 #include "link.h"
@@ -263,6 +265,58 @@ START_TEST(stmt_transactions)
 	ck_assert_int_eq(lz_db_begin_read(&tdb), 1);
 	ck_assert_int_eq(lz_db_begin_read(&tdb), 0);
 	ck_assert_int_eq(lz_db_commit(&tdb), 0);
+}
+END_TEST
+
+/*
+ * lz_db_checkpoint's answers, which the click mover and lz-hooks steer
+ * by: 1 done; 2 a reader still in the WAL, its frames known; 0 another
+ * connection checkpointing, nothing done.  The last is played by an
+ * open-file-description lock on the checkpoint byte of the -shm file,
+ * the lock SQLite's unix VFS takes (byte 120 + WAL_CKPT_LOCK, 1).
+ */
+START_TEST(sqlite_checkpoint_answers)
+{
+	char		 path[128];
+	sqlite3		*rd;
+	struct flock	 fl;
+	int		 fd, frames, copied;
+
+	/* As lz_db_migrate leaves every database of lz's. */
+	ck_assert_int_eq(lz_db_exec(&tdb, "PRAGMA journal_mode=WAL"), 0);
+	put(1, "a");
+	ck_assert_int_gt(lz_db_wal_bytes(&tdb), 0);
+	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 1);
+	ck_assert_int_eq(lz_db_wal_bytes(&tdb), 0);
+
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	ck_assert_int_eq(sqlite3_open(path, &rd), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(rd, "BEGIN; SELECT count(*) FROM t",
+	    NULL, NULL, NULL), SQLITE_OK);
+	put(2, "b");
+	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 2);
+	ck_assert_int_gt(frames, 0);
+	ck_assert_int_eq(sqlite3_exec(rd, "COMMIT", NULL, NULL, NULL),
+	    SQLITE_OK);
+	ck_assert_int_eq(sqlite3_close(rd), SQLITE_OK);
+	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 1);
+
+	snprintf(path, sizeof(path), "%s/t.db-shm", dir);
+	ck_assert_int_ne(fd = open(path, O_RDWR), -1);
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = 120 + 1;
+	fl.l_len = 1;
+	ck_assert_int_eq(fcntl(fd, F_OFD_SETLK, &fl), 0);
+	put(3, "c");
+	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 0);
+	ck_assert_int_gt(lz_db_wal_bytes(&tdb), 0);
+	fl.l_type = F_UNLCK;
+	ck_assert_int_eq(fcntl(fd, F_OFD_SETLK, &fl), 0);
+	close(fd);
+	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 1);
+	ck_assert_int_eq(lz_db_wal_bytes(&tdb), 0);
 }
 END_TEST
 
@@ -738,6 +792,8 @@ main(void)
 		tcase_add_test(t, stmt_blobs);
 		tcase_add_test(t, stmt_failures);
 		tcase_add_test(t, stmt_transactions);
+		if (!pg)	/* PostgreSQL has no WAL of ours */
+			tcase_add_test(t, sqlite_checkpoint_answers);
 		suite_add_tcase(s, t);
 		t = tcase_create(pg ? "links (postgresql)" : "links");
 		tcase_add_checked_fixture(t, pg ? links_setup_pg :

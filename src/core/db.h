@@ -380,28 +380,23 @@ int	lz_db_is_sqlite(struct lz_db *);
 /*
  * Checkpoints the WAL into the database and truncates it, waiting at most
  * wait_ms for the readers of the moment (new writers wait meanwhile).
- * Returns 1 done, 2 a reader stayed in the WAL, -1 error (logged); with
- * the WAL's frames in *frames and those copied back in *copied.
+ * Returns 1 done (or no WAL: PostgreSQL); 2 a reader stayed in the WAL,
+ * with the WAL's frames in *frames and those copied back in *copied: under
+ * load *copied moves on from one try to the next, while a long read
+ * transaction holds it where its snapshot began; 0 another connection was
+ * checkpointing (a commit's automatic checkpoint, another program's), so
+ * nothing was done and nothing is known of readers -- SQLite does not
+ * wait for that one; -1 error (logged).
+ *
+ * SQLite's automatic checkpoints copy the WAL back but can start it over
+ * only when no reader is in it, which under steady load never happens: the
+ * WAL would grow without end.  The click mover and lz-hooks call this to
+ * keep it bounded (lz-links(8), "The WAL").
  */
 int	lz_db_checkpoint(struct lz_db *, int wait_ms, int *frames,
 	    int *copied);
 /* The size of the WAL file in bytes (0 when there is none). */
 long long lz_db_wal_bytes(struct lz_db *);
-/*
- * Keeps the WAL bounded under load.  SQLite's automatic checkpoints copy
- * the WAL back into the database but can start it over only when no
- * reader is in it, which under steady load never happens (checkpoint
- * starvation): the WAL would grow without end.  When the WAL file is over
- * max_bytes, this checkpoints it and truncates it (lz_db_checkpoint).
- * Call it from one place, off the request path, about once a second.
- * Returns 1 truncated, 0 not over max_bytes, 2 readers stayed in it, -1
- * error (logged).  After 2, *copied is how many of its frames are copied
- * back: under load it moves on from one try to the next, while a long
- * read transaction (lz-hooks reports those) holds it where its snapshot
- * began.
- */
-int	lz_db_wal_trim(struct lz_db *, long long max_bytes, int wait_ms,
-	    int *copied);
 
 /*
  * Copies the database src to dst (created when create) with SQLite's

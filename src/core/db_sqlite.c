@@ -467,6 +467,9 @@ lz_db_checkpoint(struct lz_db *db, int wait_ms, int *frames, int *copied)
 	sqlite3_busy_timeout(db->h, LZ_DB_BUSY_MS);
 	if (rc == SQLITE_OK)
 		return 1;
+	/* Both counts -1: the checkpoint lock was another connection's. */
+	if ((rc & 0xff) == SQLITE_BUSY && *frames == -1)
+		return 0;
 	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
 		return 2;
 	lz_log(LZ_LOG_WARN, "%s: WAL checkpoint: %s", db->path,
@@ -487,23 +490,6 @@ lz_db_wal_bytes(struct lz_db *db)
 	rc = stat(wal, &st);
 	free(wal);
 	return rc == -1 ? 0 : (long long)st.st_size;
-}
-
-int
-lz_db_wal_trim(struct lz_db *db, long long max_bytes, int wait_ms,
-    int *copied)
-{
-	long long	 size = lz_db_wal_bytes(db);
-	int		 frames, done, rc;
-
-	if (size <= max_bytes)
-		return 0;
-	if ((rc = lz_db_checkpoint(db, wait_ms, &frames, &done)) == 1)
-		lz_log(LZ_LOG_DEBUG, "%s: WAL of %lld bytes checkpointed and "
-		    "truncated", db->path, size);
-	else if (rc == 2)
-		*copied = done;
-	return rc;
 }
 
 int

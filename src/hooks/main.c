@@ -68,16 +68,19 @@ checkpoint(struct lz_db *db)
 {
 	int	 frames, copied, rc, tries = 0;
 
-	/* frames -1: another connection was checkpointing (a commit's
-	 * automatic checkpoint, the click mover's), so this one did not
-	 * run at all; it runs when that one is done. */
+	/* 0: another connection was checkpointing (a commit's automatic
+	 * checkpoint, the click mover's), so this one did not run at all;
+	 * it runs when that one is done. */
 	while ((rc = lz_db_checkpoint(db, CHECKPOINT_BUSY_MS, &frames,
-	    &copied)) == 2 && frames == -1 && ++tries < 20)
+	    &copied)) == 0 && ++tries < 20)
 		usleep(50000);
 	switch (rc) {
 	case 1:
 		lz_log(LZ_LOG_DEBUG, "wal checkpoint: %d frames, truncated",
 		    copied);
+		break;
+	case 0:
+		lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; next run");
 		break;
 	case 2:
 		if (frames <= 0) {

@@ -318,7 +318,7 @@ class Instance:
                 got[pid] = st
             return len(got) == n
         wait_for(ready, timeout, what=name + " workers confined")
-        return dict(got)
+        return got
 
     def log(self, name):
         try:

@@ -31,9 +31,6 @@ USER = "nobody"
 GDB = shutil.which("gdb")
 
 
-status = lzenv.proc_status
-
-
 @unittest.skipUnless(os.geteuid() == 0, "dropping root needs root")
 class Privileges(unittest.TestCase):
 
@@ -70,7 +67,7 @@ class Privileges(unittest.TestCase):
         """Process pid runs as the user, without capabilities; confined:
         under no_new_privs and a seccomp filter too."""
         uid, gid = str(self.pw.pw_uid), str(self.pw.pw_gid)
-        s = status(pid)
+        s = lzenv.proc_status(pid)
         self.assertEqual(s["Uid"].split(), [uid] * 4, what)
         self.assertEqual(s["Gid"].split(), [gid] * 4, what)
         self.assertEqual(s["Groups"].split(), [gid], what)
@@ -214,7 +211,7 @@ class Privileges(unittest.TestCase):
         try:
             # Confined once its database is open (or never: a failure).
             lzenv.wait_for(lambda: p.poll() is not None or
-                           status(p.pid)["Seccomp"] == "2",
+                           lzenv.proc_status(p.pid)["Seccomp"] == "2",
                            what="lz-hooks confined")
             self.assertIsNone(p.poll(), inst.log("lz-hooks"))
             self.assertDropped(p.pid, "lz-hooks", True)

@@ -46,7 +46,7 @@
 #define MOVE_EVERY_MS	20		/* between moves, all workers */
 #define MOVE_IDLE_MS	1000		/* a mover's wait after moving none */
 /*
- * The WAL, kept bounded by the mover (lz_db_wal_trim): over SQLite's
+ * The WAL, kept bounded by the mover (lz_db_checkpoint): over SQLite's
  * automatic checkpoint size (1000 pages) it is truncated.  Tries fail
  * now and then under load (a reader still in the WAL after
  * WAL_TRIM_WAIT_MS), but each copies more of the WAL back than the one
@@ -595,33 +595,40 @@ move_due(void)
 	return ms >= MOVE_EVERY_MS || ms < 0;
 }
 
-/* After a move: the WAL back under WAL_TRIM_BYTES (db.h). */
+/* After a move: the WAL back under WAL_TRIM_BYTES (see above). */
 static void
 wal_trim(struct lz_db *db)
 {
 	static int64_t	 next_ms;
 	static int	 stuck, last = -1;
 	int64_t		 now = lz_mono_us() / 1000;
-	int		 copied = -1, rc;
+	long long	 size;
+	int		 frames, copied, rc;
 
-	if (now < next_ms && (stuck > 0 ||
-	    lz_db_wal_bytes(db) <= WAL_TRIM_HIGH_BYTES))
+	if (now < next_ms && stuck > 0)
 		return;
-	rc = lz_db_wal_trim(db, WAL_TRIM_BYTES, WAL_TRIM_WAIT_MS, &copied);
-	if (rc == 2 && copied == -1) {
-		/*
-		 * Another connection held the checkpoint lock (a commit's
-		 * automatic checkpoint, lz-hooks'): this try did not run,
-		 * cost nothing, and says nothing of readers.  The next move
-		 * tries again.  Counted as a failed try, three of these --
-		 * frequent under a heavy write load -- took a busy moment for
-		 * a long reader and stopped trimming for 30 s.
-		 */
+	if ((size = lz_db_wal_bytes(db)) <= WAL_TRIM_BYTES) {
+		stuck = 0;	/* truncated meanwhile (lz-hooks) */
+		last = -1;
 		return;
 	}
-	if (rc != 0)
-		next_ms = now + WAL_TRIM_EVERY_MS;
+	if (now < next_ms && size <= WAL_TRIM_HIGH_BYTES)
+		return;
+	/*
+	 * 0: another connection held the checkpoint lock, so this try did
+	 * not run, cost nothing and says nothing of readers; the next move
+	 * tries again.  (Counted as a failed try, three of these -- frequent
+	 * under a heavy write load -- once took a busy moment for a long
+	 * reader and stopped trimming for 30 s.)
+	 */
+	if ((rc = lz_db_checkpoint(db, WAL_TRIM_WAIT_MS, &frames,
+	    &copied)) == 0)
+		return;
+	next_ms = now + WAL_TRIM_EVERY_MS;
 	if (rc != 2) {
+		if (rc == 1)
+			lz_log(LZ_LOG_DEBUG, "WAL of %lld bytes checkpointed "
+			    "and truncated", size);
 		stuck = 0;
 		last = -1;
 		return;
