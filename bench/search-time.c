@@ -34,6 +34,7 @@
 #include "lztime.h"
 #include "prompts.h"
 #include "req.h"
+#include "serve.h"
 
 static int64_t
 cpu_us(void)

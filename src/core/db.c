@@ -706,7 +706,8 @@ void
 lz_col_val(struct lz_stmt *s, int col, struct lz_val *v)
 {
 	memset(v, 0, sizeof(*v));
-	switch ((v->type = s->db->ops->col_type(s, col))) {
+	v->type = (enum lz_vtype)s->db->ops->col_type(s, col);
+	switch (v->type) {
 	case LZ_V_NULL:
 		break;
 	case LZ_V_I64:

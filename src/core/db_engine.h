@@ -15,7 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
+/* db.h's types, by name only: db.h is the public face of db.c, this is
+ * its back door, and neither includes the other. */
+struct lz_db;
+struct lz_sql;
+struct lz_stmts;
+struct lz_val;
 
 /* A statement of a set on one connection. */
 struct lz_stmt {
@@ -79,8 +84,8 @@ struct lz_dbops {
 	/* NULL when empty or NULL; *len its bytes. */
 	const void	*(*col_blob)(struct lz_stmt *, int, size_t *len);
 	int		(*col_count)(struct lz_stmt *);
-	/* What the column of the current row holds. */
-	enum lz_vtype	(*col_type)(struct lz_stmt *, int);
+	/* What the column of the current row holds: an enum lz_vtype. */
+	int		(*col_type)(struct lz_stmt *, int);
 
 	/* One row of a bulk statement, kept back (NULL: the statement
 	 * runs at once); and the rows kept back, sent.  0 or -1. */

@@ -740,7 +740,7 @@ pg_col_count(struct lz_stmt *s)
 	return PST(s)->res ? PQnfields(PST(s)->res) : 0;
 }
 
-static enum lz_vtype
+static int
 pg_col_type(struct lz_stmt *s, int col)
 {
 	size_t	 len;

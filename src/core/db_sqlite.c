@@ -397,7 +397,7 @@ sq_col_count(struct lz_stmt *s)
 	return sqlite3_column_count(ST(s));
 }
 
-static enum lz_vtype
+static int
 sq_col_type(struct lz_stmt *s, int col)
 {
 	switch (sqlite3_column_type(ST(s), col)) {

@@ -9,7 +9,7 @@
 
 #include "jbody.h"
 #include "lztime.h"
-#include "req.h"
+#include "verr.h"
 #include "utf8.h"
 #include "util.h"
 

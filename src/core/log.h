@@ -6,7 +6,7 @@
 #ifndef LZ_LOG_H
 #define LZ_LOG_H
 
-#include "util.h"
+#include "cdefs.h"
 
 enum lz_loglevel {
 	LZ_LOG_ERR = 0,

@@ -33,6 +33,7 @@
 #include "lztime.h"
 #include "pool.h"
 #include "req.h"
+#include "serve.h"
 #include "util.h"
 
 struct worker {

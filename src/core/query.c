@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "query.h"
-#include "req.h"
+#include "verr.h"
 #include "utf8.h"
 #include "util.h"
 

@@ -1,10 +1,11 @@
 /*
  * req.h -- one FastCGI request: what came in, what goes out.
  *
- * A worker owns one struct lz_req at a time.  lz_req_begin() fills it from
+ * A worker owns one struct lz_req at a time.  lz_req_fill() fills it from
  * the FastCGI params; handlers read it and answer through resp.h exactly
- * once; lz_req_end() logs the request and frees everything the request
- * allocated.
+ * once; lz_req_free() frees everything the request allocated.  What
+ * answers around that -- a request line that cannot be parsed, a query
+ * or body that does not fit, a request nobody answered -- is serve.h's.
  */
 #ifndef LZ_REQ_H
 #define LZ_REQ_H
@@ -17,6 +18,7 @@
 
 #include "query.h"
 #include "util.h"
+#include "verr.h"
 
 /* Request methods, as bits so a route can accept several. */
 enum {
@@ -32,21 +34,6 @@ enum {
 
 #define LZ_REQ_MAXARGS	4
 #define LZ_BODY_MAX	(64 * 1024)	/* DESIGN 3.1 */
-
-/*
- * A validation failure, filled by the pure parsers (query.c, jbody.c and
- * the applications' validators) and turned into the DESIGN 3.1 error body
- * by lz_resp_verr().
- */
-struct lz_verr {
-	int	 status;		/* HTTP status, normally 400 */
-	char	 code[48];		/* snake_case error code */
-	char	 param[128];		/* the field at fault, or "" */
-	char	 msg[256];		/* a human sentence */
-};
-
-void	lz_verr_set(struct lz_verr *, int status, const char *code,
-	    const char *param, const char *fmt, ...) LZ_PRINTF(5, 6);
 
 #define LZ_REQ_COMMON	14	/* parameters found in one pass */
 
@@ -87,48 +74,18 @@ struct lz_req {
 /* Trusted proxies (CIDR list) for the client address, set once. */
 int	 lz_req_set_trusted_proxies(const char *list, char *err, size_t);
 
-/* Fills req from a freshly accepted FastCGI request.  Returns 0, or -1
- * after answering 400 for a request line that cannot be parsed. */
-int	 lz_req_begin(struct lz_req *, FCGX_Request *);
-/* Answers 500 if nothing answered, logs, frees per-request memory. */
-void	 lz_req_end(struct lz_req *, int access_log);
+/*
+ * Fills req from a freshly accepted FastCGI request (f NULL: an empty
+ * one, for unit tests).  Returns 0, or -1 with e filled when the
+ * request line cannot be parsed (req then has a path of "/" to answer
+ * on).  serve.h's lz_req_begin() is this with the answer.
+ */
+int	 lz_req_fill(struct lz_req *, FCGX_Request *f, struct lz_verr *e);
+/* Frees what the request allocated. */
+void	 lz_req_free(struct lz_req *);
 
 /* A FastCGI param ("HTTP_AUTHORIZATION", "REMOTE_ADDR"), or NULL. */
 const char *lz_req_param(const struct lz_req *, const char *name);
-
-/*
- * The parsed query string.  Returns NULL after answering 400 when the
- * query string is malformed (bad escapes, %00, controls, bad UTF-8,
- * repeated names).
- */
-const struct lz_query *lz_req_query(struct lz_req *);
-/*
- * Checks the query against the table params[0..n) (lz_params) into v,
- * answering 400 when it does not fit.  0, or -1 after answering.
- */
-struct lz_param;
-struct lz_pval;
-int	 lz_req_params(struct lz_req *, const struct lz_param *, size_t n,
-	    struct lz_pval *v);
-
-/*
- * Reads the request body (at most LZ_BODY_MAX bytes).  Returns 0, or -1
- * after answering 413.
- */
-int	 lz_req_body(struct lz_req *);
-
-/*
- * Reads the body as a JSON object: answers 415 when the content type is
- * not application/json, 413 when too large, 400 invalid_json when it does
- * not parse or is not an object (duplicate keys included).  Returns a new
- * reference, or NULL after answering.
- */
-json_t	*lz_req_json(struct lz_req *);
-/* lz_req_json for a JSON merge patch (RFC 7396): the content type may
- * also be application/merge-patch+json.  A patch that is not an object
- * is refused too (400 invalid_json): what it would do to a resource is
- * replace it whole. */
-json_t	*lz_req_json_merge(struct lz_req *);
 
 /* Percent-decodes a path; returns NULL for %00, bad escapes, controls or
  * invalid UTF-8.  Caller frees. */

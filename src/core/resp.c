@@ -224,20 +224,6 @@ lz_resp_cached(struct lz_req *r, const char *ctype, const char *body,
 	lz_resp_tagged(r, ctype, body, len, cache_control, etag);
 }
 
-void
-lz_resp_openapi(struct lz_req *r, const char *doc, size_t len)
-{
-	/* Strict like every other path: no query parameter is taken. */
-	if (lz_req_params(r, NULL, 0, NULL) == -1)
-		return;
-	/* Public, like the API's man page: any page may read it (lz-prompts
-	 * says so on every answer already). */
-	if (!lz_resp_has_header(r, "Access-Control-Allow-Origin"))
-		lz_resp_header(r, "Access-Control-Allow-Origin", "*");
-	lz_resp_cached(r, "application/json; charset=utf-8", doc, len,
-	    "public, max-age=60");
-}
-
 #define JSON_FLAGS	(JSON_COMPACT | JSON_REAL_PRECISION(15))
 #define JSON_FAILED	"{\"ok\":false,\"error\":\"internal_error\"}"
 

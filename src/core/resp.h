@@ -51,9 +51,6 @@ void	lz_resp_verr(struct lz_req *, const struct lz_verr *);
  * ETag. */
 void	lz_resp_cached(struct lz_req *, const char *ctype, const char *body,
 	    size_t len, const char *cache_control);
-/* GET of a service's OpenAPI document (embedded at build): no query
- * parameter, CORS open, cached for a minute with an ETag. */
-void	lz_resp_openapi(struct lz_req *, const char *doc, size_t len);
 /* The same in two steps, for answers kept with their ETag: the ETag of
  * body (quoted, NUL-terminated), and the answer with an ETag made so. */
 #define LZ_ETAG_SIZE	35

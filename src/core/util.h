@@ -13,17 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LZ_NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-#if defined(__GNUC__)
-#define LZ_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#define LZ_UNUSED __attribute__((unused))
-#define LZ_NORETURN __attribute__((noreturn))
-#else
-#define LZ_PRINTF(f, a)
-#define LZ_UNUSED
-#define LZ_NORETURN
-#endif
+#include "cdefs.h"
 
 void *xmalloc(size_t);
 void *xcalloc(size_t, size_t);

@@ -16,6 +16,7 @@
 #include "pool.h"
 #include "query.h"
 #include "resp.h"
+#include "serve.h"
 #include "stats.h"
 #include "store/clicks.h"
 #include "util.h"

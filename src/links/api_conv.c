@@ -28,6 +28,7 @@
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
+#include "serve.h"
 #include "store/accounts.h"
 #include "visit/linkcache.h"
 #include "visit/ua.h"

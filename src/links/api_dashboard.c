@@ -21,6 +21,7 @@
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
+#include "serve.h"
 #include "session.h"
 #include "store/accounts.h"
 #include "store/links.h"

@@ -15,6 +15,7 @@
 #include "linkops.h"
 #include "query.h"
 #include "resp.h"
+#include "serve.h"
 #include "store/links.h"
 #include "util.h"
 

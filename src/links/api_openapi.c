@@ -10,6 +10,7 @@
 
 #include "ctx.h"
 #include "resp.h"
+#include "serve.h"
 
 extern const char	 lz_links_openapi[];
 extern const size_t	 lz_links_openapi_len;

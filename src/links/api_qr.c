@@ -12,6 +12,7 @@
 #include "qr.h"
 #include "query.h"
 #include "resp.h"
+#include "serve.h"
 #include "util.h"
 
 /* The image of a link stays what it is as long as its slug: a day. */

@@ -14,6 +14,7 @@
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
+#include "serve.h"
 #include "stats.h"
 
 #define BUCKETS_HOUR	744	/* 31 days of hours */

@@ -12,6 +12,7 @@
 #include "prompts.h"
 #include "pstore.h"
 #include "resp.h"
+#include "serve.h"
 #include "util.h"
 #include "values.h"
 

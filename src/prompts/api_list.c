@@ -10,6 +10,7 @@
 
 #include "prompts.h"
 #include "search.h"
+#include "serve.h"
 
 int
 list_begin(struct lz_req *r, unsigned flags, const struct lz_param *own,

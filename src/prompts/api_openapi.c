@@ -6,6 +6,7 @@
 
 #include "prompts.h"
 #include "resp.h"
+#include "serve.h"
 
 extern const char	 lz_prompts_openapi[];
 extern const size_t	 lz_prompts_openapi_len;

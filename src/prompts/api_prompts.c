@@ -12,6 +12,7 @@
 #include "pstore.h"
 #include "resp.h"
 #include "search.h"
+#include "serve.h"
 #include "util.h"
 #include "values.h"
 

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "fcgi.h"
+#include "serve.h"
 
 /* ---- no network -------------------------------------------------------- */
 

@@ -45,6 +45,7 @@ int	lz_links_main(int, char **);
 #include "link.h"
 #include "linkops.h"
 #include "rnd.h"
+#include "serve.h"
 #include "store/accounts.h"
 #include "store/clicks.h"
 #include "visit/click.h"

@@ -32,6 +32,7 @@ int	lz_prompts_main(int, char **);
 #undef main
 
 #include "import.h"
+#include "serve.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -28,6 +28,7 @@
 #include "pwhash.h"
 #include "query.h"
 #include "resp.h"
+#include "serve.h"
 #include "store/sessions.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
