@@ -26,7 +26,7 @@
 #include <sodium.h>
 
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "lztime.h"
 #include "store/accounts.h"
 #include "store/admin.h"

@@ -19,8 +19,8 @@
 #include <sodium.h>
 
 #include "db.h"
-#include "events.h"
-#include "link.h"
+#include "webhook/events.h"
+#include "link/link.h"
 #include "lztime.h"
 #include "req.h"
 #include "store/accounts.h"
@@ -29,7 +29,7 @@
 #include "store/store.h"
 #include "util.h"
 #include "visit/click.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 #define ACCOUNTS	1000
 #define SUBSCRIBED	100	/* accounts 1..100 subscribe to click */

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "lztime.h"
 #include "store/accounts.h"
 #include "store/admin.h"

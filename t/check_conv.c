@@ -16,10 +16,10 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "amount.h"
-#include "conversion.h"
+#include "stats/amount.h"
+#include "stats/conversion.h"
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "query.h"
 #include "req.h"

@@ -18,7 +18,7 @@
 #include "store/webhooks.h"
 #include "tdb.h"
 #include "util.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 #define MIN	(60 * 1000LL)
 #define HOUR	(60 * MIN)

@@ -11,8 +11,8 @@
 #include <sodium.h>
 
 #include "conf.h"
-#include "keys.h"
-#include "link.h"
+#include "auth/keys.h"
+#include "link/link.h"
 #include "lztime.h"
 #include "req.h"
 #include "util.h"

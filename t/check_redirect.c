@@ -24,7 +24,7 @@
 #include <sodium.h>
 
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "store/accounts.h"
 #include "store/clicks.h"

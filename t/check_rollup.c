@@ -21,11 +21,11 @@
 #include <sodium.h>
 
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "lztime.h"
-#include "rollup.h"
-#include "stats.h"
+#include "stats/rollup.h"
+#include "stats/stats.h"
 #include "store/accounts.h"
 #include "store/clicks.h"
 #include "store/conversions.h"

@@ -20,7 +20,7 @@
 #include "conf.h"
 #include "ctx.h"
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "req.h"
 #include "safety/blocklist.h"
 #include "safety/canon.h"

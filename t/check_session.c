@@ -11,7 +11,7 @@
 #include <check.h>
 #include <sodium.h>
 
-#include "session.h"
+#include "auth/session.h"
 #include "util.h"
 
 #define TOK "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123-_6"

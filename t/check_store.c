@@ -19,10 +19,10 @@
 #include <sqlite3.h>
 
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "lztime.h"
 #include "pstore.h"
-#include "rollup.h"
+#include "stats/rollup.h"
 #include "store/accounts.h"
 #include "store/admin.h"
 #include "store/clicks.h"

@@ -14,8 +14,8 @@
 #include <sodium.h>
 
 #include "db.h"
-#include "events.h"
-#include "link.h"
+#include "webhook/events.h"
+#include "link/link.h"
 #include "req.h"
 #include "store/admin.h"
 #include "store/links.h"
@@ -23,7 +23,7 @@
 #include "tdb.h"
 #include "util.h"
 #include "visit/click.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 /* ---- signatures ------------------------------------------------------ */
 

@@ -11,7 +11,7 @@
 #include <check.h>
 
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "store/accounts.h"
 #include "store/admin.h"
 #include "store/links.h"

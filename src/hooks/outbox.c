@@ -14,7 +14,7 @@
 #include "store/store.h"
 #include "store/webhooks.h"
 #include "util.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 #define MINUTE	(60 * 1000LL)
 #define HOUR	(60 * MINUTE)

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 struct lz_db;
 

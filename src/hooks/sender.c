@@ -20,7 +20,7 @@
 #include "rnd.h"
 #include "sender.h"
 #include "util.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 #define LEASE_NAME_LEN	16
 #define ERROR_LEN	256

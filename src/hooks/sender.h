@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "outbox.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 struct lz_db;
 

@@ -10,14 +10,14 @@
 #include <string.h>
 
 #include "ctx.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "lztime.h"
 #include "pool.h"
 #include "query.h"
 #include "resp.h"
 #include "serve.h"
-#include "stats.h"
+#include "stats/stats.h"
 #include "store/clicks.h"
 #include "util.h"
 #include "visit/click.h"

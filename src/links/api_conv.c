@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "conf.h"
-#include "conversion.h"
+#include "stats/conversion.h"
 #include "ctx.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "lztime.h"
 #include "query.h"

@@ -12,24 +12,24 @@
 
 #include <sodium.h>
 
-#include "account.h"
+#include "auth/account.h"
 #include "addr.h"
 #include "ctx.h"
-#include "events.h"
+#include "webhook/events.h"
 #include "jbody.h"
 #include "log.h"
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
 #include "serve.h"
-#include "session.h"
+#include "auth/session.h"
 #include "store/accounts.h"
 #include "store/links.h"
 #include "store/sessions.h"
 #include "store/webhooks.h"
 #include "utf8.h"
 #include "util.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 #define FAIL_KEEP_MS	(86400LL * 1000)	/* failure rows kept a day */
 #define SCOPE_MAX	400	/* "pair:", a network, '|', an e-mail */

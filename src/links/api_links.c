@@ -11,8 +11,8 @@
 #include <sodium.h>
 
 #include "ctx.h"
-#include "link.h"
-#include "linkops.h"
+#include "link/link.h"
+#include "link/linkops.h"
 #include "query.h"
 #include "resp.h"
 #include "serve.h"

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "ctx.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
-#include "qr.h"
+#include "link/qr.h"
 #include "query.h"
 #include "resp.h"
 #include "serve.h"

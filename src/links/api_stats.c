@@ -8,14 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "amount.h"
+#include "stats/amount.h"
 #include "ctx.h"
-#include "link.h"
+#include "link/link.h"
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
 #include "serve.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 #define BUCKETS_HOUR	744	/* 31 days of hours */
 #define BUCKETS_DAY	366

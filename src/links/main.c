@@ -17,7 +17,7 @@
 #include "resp.h"
 #include "route.h"
 #include "service.h"
-#include "session.h"
+#include "auth/session.h"
 #include "store/sessions.h"
 #include "store/store.h"
 #include "util.h"

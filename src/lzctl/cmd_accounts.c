@@ -10,9 +10,9 @@
 
 #include <sodium.h>
 
-#include "account.h"
+#include "auth/account.h"
 #include "ctx.h"
-#include "keys.h"
+#include "auth/keys.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "store/accounts.h"

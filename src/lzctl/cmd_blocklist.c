@@ -11,7 +11,7 @@
 
 #include "ctx.h"
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "progress.h"

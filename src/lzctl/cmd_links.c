@@ -12,13 +12,13 @@
 
 #include <jansson.h>
 
-#include "amount.h"
+#include "stats/amount.h"
 #include "ctx.h"
-#include "link.h"
-#include "linkops.h"
+#include "link/link.h"
+#include "link/linkops.h"
 #include "lzctl.h"
 #include "lztime.h"
-#include "stats.h"
+#include "stats/stats.h"
 #include "store/admin.h"
 #include "store/links.h"
 #include "store/safety.h"

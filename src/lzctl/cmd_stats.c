@@ -12,7 +12,7 @@
 #include "lzctl.h"
 #include "lztime.h"
 #include "progress.h"
-#include "rollup.h"
+#include "stats/rollup.h"
 
 /* Where the rebuild is: kept for the summary, and the progress line. */
 static void

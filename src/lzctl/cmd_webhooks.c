@@ -19,7 +19,7 @@
 #include "store/admin.h"
 #include "store/webhooks.h"
 #include "util.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 static int
 load_key(unsigned char key[WEBHOOK_KEY_BYTES])

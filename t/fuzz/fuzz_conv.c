@@ -13,9 +13,9 @@
 
 #include <jansson.h>
 
-#include "amount.h"
-#include "conversion.h"
-#include "link.h"
+#include "stats/amount.h"
+#include "stats/conversion.h"
+#include "link/link.h"
 #include "query.h"
 #include "req.h"
 #include "resp.h"

@@ -39,18 +39,18 @@ int	lz_links_main(int, char **);
 #include "../../src/links/main.c"
 #undef main
 
-#include "account.h"
+#include "auth/account.h"
 #include "keyfile.h"
-#include "keys.h"
-#include "link.h"
-#include "linkops.h"
+#include "auth/keys.h"
+#include "link/link.h"
+#include "link/linkops.h"
 #include "rnd.h"
 #include "serve.h"
 #include "store/accounts.h"
 #include "store/clicks.h"
 #include "visit/click.h"
 #include "visit/linkcache.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

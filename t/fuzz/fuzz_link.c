@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "link.h"
+#include "link/link.h"
 #include "req.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -22,7 +22,7 @@
 #include <jansson.h>
 
 #include "jbody.h"
-#include "link.h"
+#include "link/link.h"
 #include "req.h"
 #include "util.h"
 

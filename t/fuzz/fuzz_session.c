@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "auth/session.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

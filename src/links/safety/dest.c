@@ -9,7 +9,7 @@
 #include <curl/curl.h>
 
 #include "ctx.h"
-#include "link.h"
+#include "link/link.h"
 #include "req.h"
 #include "safety/dest.h"
 #include "safety/scan.h"

@@ -12,7 +12,7 @@
 #include "addr.h"
 #include "conf.h"
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "req.h"
 #include "safety/blocklist.h"

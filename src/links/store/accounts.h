@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "keys.h"
+#include "auth/keys.h"
 
 struct lz_db;
 

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"

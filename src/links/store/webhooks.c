@@ -9,7 +9,7 @@
 #include "store/store.h"
 #include "store/webhooks.h"
 #include "util.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 #define WEBHOOK_COLS \
 	"w.id, w.account_id, w.url, w.events, w.secret_box, w.created_at, " \

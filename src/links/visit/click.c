@@ -10,8 +10,8 @@
 
 #include <curl/curl.h>
 
-#include "events.h"
-#include "link.h"
+#include "webhook/events.h"
+#include "link/link.h"
 #include "store/clicks.h"
 #include "store/store.h"
 #include "utf8.h"

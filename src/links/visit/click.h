@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "events.h"
-#include "rollup.h"
+#include "webhook/events.h"
+#include "stats/rollup.h"
 
 struct link;
 struct lz_db;

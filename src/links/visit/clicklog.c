@@ -25,7 +25,7 @@
 
 #include "conf.h"
 #include "db.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "lztime.h"
 #include "store/clicks.h"

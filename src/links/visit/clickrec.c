@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "link.h"
+#include "link/link.h"
 #include "visit/click.h"
 #include "visit/target.h"
 #include "visit/clickrec.h"

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "link.h"
+#include "link/link.h"
 #include "store/links.h"
 #include "util.h"
 #include "visit/linkcache.h"

@@ -15,7 +15,7 @@
 #include <sodium.h>
 
 #include "html.h"
-#include "link.h"
+#include "link/link.h"
 #include "req.h"
 #include "resp.h"
 #include "visit/pages.h"

@@ -10,7 +10,7 @@
 #include <curl/curl.h>
 #include <jansson.h>
 
-#include "link.h"
+#include "link/link.h"
 #include "query.h"
 #include "safety/idn.h"
 #include "util.h"

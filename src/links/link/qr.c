@@ -10,7 +10,7 @@
 #include <png.h>
 #include <qrencode.h>
 
-#include "qr.h"
+#include "link/qr.h"
 #include "util.h"
 
 /* Module x, y of the symbol (outside it: the quiet zone) is dark. */

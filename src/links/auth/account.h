@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "keys.h"
+#include "auth/keys.h"
 
 /* 1 when s looks like an e-mail address we accept (no spaces, quotes or
  * angle brackets, one '@', at most 254 bytes). */

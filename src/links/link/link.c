@@ -11,11 +11,11 @@
 
 #include <sodium.h>
 
-#include "amount.h"
+#include "stats/amount.h"
 #include "conf.h"
-#include "conversion.h"
+#include "stats/conversion.h"
 #include "jbody.h"
-#include "link.h"
+#include "link/link.h"
 #include "lztime.h"
 #include "req.h"
 #include "safety/dest.h"

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 struct click;
 struct link;

@@ -18,7 +18,7 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "link.h"
+#include "link/link.h"
 
 struct lz_addr;
 struct lz_conf;

@@ -7,10 +7,10 @@
 
 #include <sodium.h>
 
-#include "account.h"
+#include "auth/account.h"
 #include "ctx.h"
 #include "jbody.h"
-#include "keys.h"
+#include "auth/keys.h"
 #include "log.h"
 #include "pwhash.h"
 #include "store/accounts.h"

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conversion.h"
+#include "stats/conversion.h"
 #include "lztime.h"
-#include "stats.h"
+#include "stats/stats.h"
 #include "store/clicks.h"
 #include "store/conversions.h"
 #include "store/store.h"

@@ -23,7 +23,7 @@
 
 #include "addr.h"
 #include "ctx.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "pwhash.h"
 #include "query.h"

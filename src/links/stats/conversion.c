@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "amount.h"
-#include "conversion.h"
+#include "stats/amount.h"
+#include "stats/conversion.h"
 #include "db.h"
 #include "jbody.h"
-#include "link.h"
+#include "link/link.h"
 #include "log.h"
 #include "lztime.h"
 #include "query.h"

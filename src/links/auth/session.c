@@ -14,7 +14,7 @@
 #include "ctx.h"
 #include "log.h"
 #include "resp.h"
-#include "session.h"
+#include "auth/session.h"
 #include "store/accounts.h"
 #include "store/sessions.h"
 #include "util.h"

@@ -31,7 +31,7 @@
 
 #include <jansson.h>
 
-#include "link.h"
+#include "link/link.h"
 #include "visit/target.h"
 
 struct lz_db;

@@ -9,8 +9,8 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "events.h"
-#include "link.h"
+#include "webhook/events.h"
+#include "link/link.h"
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"
@@ -18,7 +18,7 @@
 #include "store/webhooks.h"
 #include "util.h"
 #include "visit/click.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 /*
  * A new delivery id: "dlv_" and 128 random bits in 22 base62 digits.  One

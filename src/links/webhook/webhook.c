@@ -17,7 +17,7 @@
 #include "addr.h"
 #include "conf.h"
 #include "db.h"
-#include "events.h"
+#include "webhook/events.h"
 #include "jbody.h"
 #include "keyfile.h"
 #include "log.h"
@@ -28,7 +28,7 @@
 #include "store/store.h"
 #include "store/webhooks.h"
 #include "util.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 /* WEBHOOK_EV_* by name, in the order of their bits. */
 static const struct lz_bitname event_bits[] = {

@@ -7,7 +7,7 @@
 
 #include <sodium.h>
 
-#include "keys.h"
+#include "auth/keys.h"
 #include "rnd.h"
 
 static void

@@ -12,7 +12,7 @@
 #include "db.h"
 #include "log.h"
 #include "lztime.h"
-#include "rollup.h"
+#include "stats/rollup.h"
 #include "store/clicks.h"
 #include "store/conversions.h"
 #include "store/store.h"

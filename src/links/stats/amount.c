@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amount.h"
+#include "stats/amount.h"
 
 #define EXP_CLAMP	100000L	/* beyond this an exponent only overflows */
 

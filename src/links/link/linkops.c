@@ -8,9 +8,9 @@
 #include <sodium.h>
 
 #include "ctx.h"
-#include "events.h"
-#include "link.h"
-#include "linkops.h"
+#include "webhook/events.h"
+#include "link/link.h"
+#include "link/linkops.h"
 #include "log.h"
 #include "pwhash.h"
 #include "req.h"
@@ -19,7 +19,7 @@
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
-#include "webhook.h"
+#include "webhook/webhook.h"
 
 #define SLUG_TRIES	8
 

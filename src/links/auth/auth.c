@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "ctx.h"
-#include "keys.h"
+#include "auth/keys.h"
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"
