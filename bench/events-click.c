@@ -19,7 +19,6 @@
 #include <sodium.h>
 
 #include "db.h"
-#include "webhook/events.h"
 #include "link/link.h"
 #include "lztime.h"
 #include "req.h"
@@ -29,6 +28,8 @@
 #include "store/store.h"
 #include "util.h"
 #include "visit/click.h"
+#include "webhook/events.h"
+#include "webhook/subs.h"
 #include "webhook/webhook.h"
 
 #define ACCOUNTS	1000

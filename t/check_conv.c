@@ -16,18 +16,19 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "stats/amount.h"
-#include "stats/conversion.h"
 #include "db.h"
 #include "link/link.h"
 #include "log.h"
 #include "query.h"
 #include "req.h"
 #include "resp.h"
+#include "stats/amount.h"
+#include "stats/conversion.h"
 #include "store/clicks.h"
 #include "store/links.h"
 #include "tdb.h"
 #include "visit/click.h"
+#include "visit/record.h"
 #include "visit/visitor.h"
 
 #define MIN_MS	60000LL
@@ -574,7 +575,7 @@ click(int64_t id, const char *addr, int64_t at, const char *variant,
 	visitor_id(addr, "Mozilla/5.0 test", at, c.visitor);
 	c.bot = bot;
 	ck_assert_int_eq(store_link_by_id(&tdb.db, id, &l), 1);
-	ck_assert_int_eq(click_store(&tdb.db, &l, &c, T0, 0, NULL), 1);
+	ck_assert_int_eq(record_click(&tdb.db, &l, &c, T0, 0, NULL), 1);
 	link_free(&l);
 	lz_db_reset_all(&tdb.db);
 }
@@ -628,7 +629,7 @@ END_TEST
 static void
 crowd(int64_t id, int64_t from, int64_t to, long n)
 {
-	struct click_tally	 tally;
+	struct record_tally	 tally;
 	struct click		 c;
 	struct link		 l;
 	long			 i;
@@ -644,12 +645,12 @@ crowd(int64_t id, int64_t from, int64_t to, long n)
 	for (i = 0; i < n; i++) {
 		c.at = to - (int64_t)i * (to - from) / n;
 		randombytes_buf(c.visitor, sizeof(c.visitor));
-		if (click_store(&tdb.db, &l, &c, T0, 0, &tally) != 1)
+		if (record_click(&tdb.db, &l, &c, T0, 0, &tally) != 1)
 			ck_abort_msg("click store");
 	}
-	ck_assert_int_eq(click_tally_flush(&tdb.db, &tally, T0), 0);
+	ck_assert_int_eq(record_flush(&tdb.db, &tally, T0), 0);
 	ck_assert_int_eq(lz_db_commit(&tdb.db), 0);
-	click_tally_free(&tally);
+	record_tally_free(&tally);
 	link_free(&l);
 }
 

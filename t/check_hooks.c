@@ -18,6 +18,9 @@
 #include "store/webhooks.h"
 #include "tdb.h"
 #include "util.h"
+#include "webhook/guard.h"
+#include "webhook/sign.h"
+#include "webhook/subs.h"
 #include "webhook/webhook.h"
 
 #define MIN	(60 * 1000LL)

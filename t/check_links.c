@@ -10,8 +10,8 @@
 #include <check.h>
 #include <sodium.h>
 
-#include "conf.h"
 #include "auth/keys.h"
+#include "conf.h"
 #include "link/link.h"
 #include "lztime.h"
 #include "req.h"

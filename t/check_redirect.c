@@ -36,6 +36,7 @@
 #include "visit/clickrec.h"
 #include "visit/linkcache.h"
 #include "visit/pages.h"
+#include "visit/record.h"
 #include "visit/target.h"
 #include "visit/visitor.h"
 
@@ -794,7 +795,7 @@ START_TEST(t_click_cap)
 	for (i = 0; i < 5; i++) {
 		click_of(&c, link_id, "");
 		ck_assert_int_eq(lz_db_begin(&db), 0);
-		if (click_store(&db, &l, &c, 1, CLICK_CAP, NULL) == 1) {
+		if (record_click(&db, &l, &c, 1, RECORD_CAP, NULL) == 1) {
 			served++;
 			ck_assert_int_eq(lz_db_commit(&db), 0);
 		} else
@@ -805,7 +806,7 @@ START_TEST(t_click_cap)
 	/* A bot never counts against the cap. */
 	click_of(&c, link_id, "");
 	c.bot = 1;
-	ck_assert_int_eq(click_store(&db, &l, &c, 1, CLICK_CAP, NULL), 1);
+	ck_assert_int_eq(record_click(&db, &l, &c, 1, RECORD_CAP, NULL), 1);
 	ck_assert_int_eq(q1("SELECT clicks FROM links"), 3);
 	link_free(&l);
 }

@@ -34,6 +34,7 @@
 #include "tdb.h"
 #include "util.h"
 #include "visit/click.h"
+#include "visit/record.h"
 
 #define HOUR	LZ_HOUR_MS
 #define DAY	LZ_DAY_MS
@@ -129,7 +130,7 @@ random_click(struct click *c, int64_t t)
 static void
 store_batch(const struct click *cs, size_t n, int64_t now)
 {
-	struct click_tally	 tally;
+	struct record_tally	 tally;
 	struct link		 l;
 	size_t			 i;
 
@@ -138,13 +139,13 @@ store_batch(const struct click *cs, size_t n, int64_t now)
 	for (i = 0; i < n; i++) {
 		ck_assert_int_eq(store_link_by_id(&tdb.db, cs[i].link_id, &l),
 		    1);
-		ck_assert_int_eq(click_store(&tdb.db, &l, &cs[i], now, 0,
+		ck_assert_int_eq(record_click(&tdb.db, &l, &cs[i], now, 0,
 		    &tally), 1);
 		link_free(&l);
 	}
-	ck_assert_int_eq(click_tally_flush(&tdb.db, &tally, now), 0);
+	ck_assert_int_eq(record_flush(&tdb.db, &tally, now), 0);
 	ck_assert_int_eq(lz_db_commit(&tdb.db), 0);
-	click_tally_free(&tally);
+	record_tally_free(&tally);
 	lz_db_reset_all(&tdb.db);
 }
 
@@ -156,7 +157,7 @@ store_single(const struct click *c, int64_t now)
 
 	ck_assert_int_eq(store_link_by_id(&tdb.db, c->link_id, &l), 1);
 	ck_assert_int_eq(lz_db_begin(&tdb.db), 0);
-	ck_assert_int_eq(click_store(&tdb.db, &l, c, now, CLICK_CAP, NULL),
+	ck_assert_int_eq(record_click(&tdb.db, &l, c, now, RECORD_CAP, NULL),
 	    1);
 	ck_assert_int_eq(lz_db_commit(&tdb.db), 0);
 	link_free(&l);

@@ -18,7 +18,6 @@
 
 #include "addr.h"
 #include "conf.h"
-#include "ctx.h"
 #include "db.h"
 #include "link/link.h"
 #include "req.h"
@@ -36,6 +35,11 @@
 #ifndef LZ_TEST_DATA
 #define LZ_TEST_DATA "t/data"
 #endif
+
+/* The database and configuration the scan runs with, as a pool
+ * worker's would be (setup/teardown of the "database" cases). */
+static struct lz_db	 tdb;
+static struct lz_conf	*tconf;
 
 static struct lz_conf *
 test_conf(int allow_ip)
@@ -354,8 +358,8 @@ db_setup(void)
 	ck_assert_msg(lz_db_migrate(&db, lz_links_migrations,
 	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s", err);
 	lz_db_close(&db);
-	ck_assert_int_eq(store_open(&links.db, dbpath, err, sizeof(err)), 0);
-	links.conf = test_conf(0);
+	ck_assert_int_eq(store_open(&tdb, dbpath, err, sizeof(err)), 0);
+	tconf = test_conf(0);
 	store_admin();		/* the checks look at any account's links */
 }
 
@@ -364,9 +368,9 @@ db_teardown(void)
 {
 	char	 p[80];
 
-	lz_db_close(&links.db);
-	lz_conf_free(links.conf);
-	links.conf = NULL;
+	lz_db_close(&tdb);
+	lz_conf_free(tconf);
+	tconf = NULL;
 	unlink(dbpath);
 	snprintf(p, sizeof(p), "%s-wal", dbpath);
 	unlink(p);
@@ -383,7 +387,7 @@ import_file(const char *name, enum bl_format fmt, const char *source,
 
 	snprintf(path, sizeof(path), "%s/%s", LZ_TEST_DATA, name);
 	ck_assert_ptr_nonnull(f = fopen(path, "r"));
-	ck_assert_msg(bl_import(&links.db, f, fmt, source, 0, now, NULL, st,
+	ck_assert_msg(bl_import(&tdb, f, fmt, source, 0, now, NULL, st,
 	    err, sizeof(err)) == 0, "%s: %s", name, err);
 	fclose(f);
 }
@@ -391,7 +395,7 @@ import_file(const char *name, enum bl_format fmt, const char *source,
 static int
 scan(const char *url, char *why, size_t len)
 {
-	return safety_scan(links.conf, &links.db, url, why, len);
+	return safety_scan(tconf, &tdb, url, why, len);
 }
 
 START_TEST(test_blocklist_match)
@@ -453,7 +457,7 @@ START_TEST(test_import_empty_keeps_list)
 	import_file("hosts", BL_HOSTS, "hosts", 1000, &st);
 	ck_assert_ptr_nonnull(f = fmemopen((void *)(uintptr_t)"# nothing\n",
 	    10, "r"));
-	ck_assert_int_eq(bl_import(&links.db, f, BL_HOSTS, "hosts", 0, 2000,
+	ck_assert_int_eq(bl_import(&tdb, f, BL_HOSTS, "hosts", 0, 2000,
 	    NULL, &st, err, sizeof(err)), -1);
 	ck_assert(strstr(err, "unchanged") != NULL);
 	fclose(f);
@@ -498,7 +502,7 @@ START_TEST(test_import_progress)
 	size = ftell(f);
 	rewind(f);
 	memset(&seen, 0, sizeof(seen));
-	ck_assert_msg(bl_import(&links.db, f, BL_HOSTS, "hosts", 0, 1000,
+	ck_assert_msg(bl_import(&tdb, f, BL_HOSTS, "hosts", 0, 1000,
 	    record_progress, &st, err, sizeof(err)) == 0, "%s", err);
 	fclose(f);
 	ck_assert_int_eq(st.entries, 12000);
@@ -526,7 +530,7 @@ add_link(int64_t account, const char *slug, const char *body_json)
 	l.slug = xstrdup(slug);
 	l.account_id = account;
 	l.created_at = 1000;
-	ck_assert_int_eq(store_link_insert(&links.db, &l), 0);
+	ck_assert_int_eq(store_link_insert(&tdb, &l), 0);
 	id = l.id;
 	link_free(&l);
 	return id;
@@ -539,7 +543,7 @@ START_TEST(test_recheck_flags)
 	int64_t		 acct, ok, bad, badvar;
 	long		 checked, flagged;
 
-	acct = store_account_add(&links.db, "a@example.com", "free", NULL, 1);
+	acct = store_account_add(&tdb, "a@example.com", "free", NULL, 1);
 	ok = add_link(acct, "ok1", "{\"target_url\": \"https://fine.test/\"}");
 	bad = add_link(acct, "bad1", "{\"target_url\": "
 	    "\"https://wallet-connect-sync.test/connect?ref=1\"}");
@@ -550,40 +554,41 @@ START_TEST(test_recheck_flags)
 
 	import_file("phishtank.json", BL_PHISHTANK_JSON, "phishtank", 1000,
 	    &st);
-	ck_assert_int_eq(safety_recheck(&links.db, 5000, &checked, &flagged),
+	ck_assert_int_eq(safety_recheck(&tdb, 5000, &checked, &flagged),
 	    0);
 	ck_assert_int_eq(checked, 3);
 	ck_assert_int_eq(flagged, 2);
 
-	ck_assert_int_eq(store_link_get(&links.db, ok, ACCOUNT_ANY, &l), 1);
+	ck_assert_int_eq(store_link_get(&tdb, ok, ACCOUNT_ANY, &l), 1);
 	ck_assert_int_eq(link_status(&l, 6000), STATUS_ACTIVE);
 	link_free(&l);
-	ck_assert_int_eq(store_link_get(&links.db, bad, ACCOUNT_ANY, &l), 1);
+	ck_assert_int_eq(store_link_get(&tdb, bad, ACCOUNT_ANY, &l), 1);
 	ck_assert_int_eq(link_status(&l, 6000), STATUS_DISABLED);
 	ck_assert_int_eq(l.flagged_at, 5000);
 	ck_assert(strstr(l.flag_reason, "target_url: ") == l.flag_reason);
 	ck_assert(strstr(l.flag_reason, "phishtank") != NULL);
 	link_free(&l);
-	ck_assert_int_eq(store_link_get(&links.db, badvar, ACCOUNT_ANY, &l), 1);
+	ck_assert_int_eq(store_link_get(&tdb, badvar, ACCOUNT_ANY, &l), 1);
 	ck_assert_int_eq(link_status(&l, 6000), STATUS_DISABLED);
 	ck_assert(strstr(l.flag_reason, "variants.android: ") ==
 	    l.flag_reason);
 	link_free(&l);
 
 	/* A second re-check skips flagged links; unflag clears. */
-	ck_assert_int_eq(safety_recheck(&links.db, 7000, &checked, &flagged),
+	ck_assert_int_eq(safety_recheck(&tdb, 7000, &checked, &flagged),
 	    0);
 	ck_assert_int_eq(checked, 1);
 	ck_assert_int_eq(flagged, 0);
-	ck_assert_int_eq(store_link_unflag(&links.db, bad), 1);
-	ck_assert_int_eq(store_link_unflag(&links.db, bad), 0);
-	ck_assert_int_eq(store_link_get(&links.db, bad, ACCOUNT_ANY, &l), 1);
+	ck_assert_int_eq(store_link_unflag(&tdb, bad), 1);
+	ck_assert_int_eq(store_link_unflag(&tdb, bad), 0);
+	ck_assert_int_eq(store_link_get(&tdb, bad, ACCOUNT_ANY, &l), 1);
 	ck_assert_int_eq(link_status(&l, 6000), STATUS_ACTIVE);
 	link_free(&l);
 }
 END_TEST
 
-/* link_parse reaches the scan through dest_check, naming the field. */
+/* What the API does to a create body: link_parse checks every field's
+ * syntax, then safety_link scans the destinations, naming the field. */
 START_TEST(test_link_parse_params)
 {
 	static const struct { const char *body, *code, *param; } t[] = {
@@ -615,7 +620,8 @@ START_TEST(test_link_parse_params)
 		memset(&l, 0, sizeof(l));
 		memset(&e, 0, sizeof(e));
 		body = json_loads(t[i].body, 0, NULL);
-		ck_assert_int_eq(link_parse(body, 1000, &l, &e), -1);
+		if (link_parse(body, 1000, &l, &e) == 0)
+			ck_assert_int_eq(safety_link(tconf, &tdb, &l, &e), -1);
 		ck_assert_int_eq(e.status, 400);
 		ck_assert_str_eq(e.code, t[i].code);
 		ck_assert_str_eq(e.param, t[i].param);

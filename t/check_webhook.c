@@ -14,7 +14,6 @@
 #include <sodium.h>
 
 #include "db.h"
-#include "webhook/events.h"
 #include "link/link.h"
 #include "req.h"
 #include "store/admin.h"
@@ -23,6 +22,10 @@
 #include "tdb.h"
 #include "util.h"
 #include "visit/click.h"
+#include "webhook/events.h"
+#include "webhook/guard.h"
+#include "webhook/sign.h"
+#include "webhook/subs.h"
 #include "webhook/webhook.h"
 
 /* ---- signatures ------------------------------------------------------ */

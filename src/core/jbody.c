@@ -9,9 +9,9 @@
 
 #include "jbody.h"
 #include "lztime.h"
-#include "verr.h"
 #include "utf8.h"
 #include "util.h"
+#include "verr.h"
 
 const char *
 lz_json_type_name(const json_t *j)

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "query.h"
-#include "verr.h"
 #include "utf8.h"
 #include "util.h"
+#include "verr.h"
 
 #define QUERY_MAX_PARAMS	64
 

@@ -24,12 +24,13 @@
 #include "outbox.h"
 #include "pool.h"
 #include "sender.h"
-#include "stats/rollup.h"
 #include "service.h"
+#include "stats/rollup.h"
 #include "store/admin.h"
 #include "store/clicks.h"
 #include "store/store.h"
 #include "util.h"
+#include "webhook/sign.h"
 #include "webhook/webhook.h"
 
 /* A cron run stops claiming after this long, so runs do not pile up; the

@@ -14,6 +14,7 @@
 #include "store/store.h"
 #include "store/webhooks.h"
 #include "util.h"
+#include "webhook/subs.h"
 #include "webhook/webhook.h"
 
 #define MINUTE	(60 * 1000LL)

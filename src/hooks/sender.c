@@ -20,6 +20,8 @@
 #include "rnd.h"
 #include "sender.h"
 #include "util.h"
+#include "webhook/guard.h"
+#include "webhook/sign.h"
 #include "webhook/webhook.h"
 
 #define LEASE_NAME_LEN	16

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api.h"
 #include "ctx.h"
 #include "link/link.h"
 #include "log.h"

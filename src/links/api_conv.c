@@ -20,15 +20,17 @@
 
 #include <string.h>
 
+#include "api.h"
 #include "conf.h"
-#include "stats/conversion.h"
 #include "ctx.h"
 #include "link/link.h"
 #include "log.h"
 #include "lztime.h"
 #include "query.h"
+#include "ratelimit.h"
 #include "resp.h"
 #include "serve.h"
+#include "stats/conversion.h"
 #include "store/accounts.h"
 #include "visit/linkcache.h"
 #include "visit/ua.h"

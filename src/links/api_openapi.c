@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "api.h"
 #include "ctx.h"
 #include "resp.h"
 #include "serve.h"

@@ -6,10 +6,12 @@
 
 #include <stdlib.h>
 
+#include "api.h"
+#include "conf.h"
 #include "ctx.h"
 #include "link/link.h"
-#include "log.h"
 #include "link/qr.h"
+#include "log.h"
 #include "query.h"
 #include "resp.h"
 #include "serve.h"

@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats/amount.h"
+#include "api.h"
 #include "ctx.h"
 #include "link/link.h"
 #include "lztime.h"
 #include "query.h"
 #include "resp.h"
 #include "serve.h"
+#include "stats/amount.h"
 #include "stats/stats.h"
 
 #define BUCKETS_HOUR	744	/* 31 days of hours */
@@ -25,27 +26,6 @@
 enum interval { I_HOUR, I_DAY };
 
 static const char *const intervals[] = { "hour", "day", NULL };
-
-int
-api_time_param(struct lz_req *r, const struct lz_pval *v, const char *name,
-    int64_t *ms)
-{
-	char	 buf[32];
-	int	 rc;
-
-	if (!v->set)
-		return 0;
-	if (strlen(v->s) == 10 && v->s[4] == '-' && v->s[7] == '-') {
-		snprintf(buf, sizeof(buf), "%sT00:00:00Z", v->s);
-		rc = lz_time_parse_iso(buf, ms);
-	} else
-		rc = lz_time_parse_iso(v->s, ms);
-	if (rc == -1)
-		lz_resp_error(r, 400, "invalid_parameter", name, "'%s' must be "
-		    "an ISO 8601 time with a time zone (2030-01-31T12:00:00Z) "
-		    "or a date (2030-01-31).", name);
-	return rc;
-}
 
 void
 api_links_stats(struct lz_req *r)

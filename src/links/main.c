@@ -8,22 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
+#include "auth/session.h"
+#include "auth/throttle.h"
 #include "conf.h"
 #include "ctx.h"
 #include "log.h"
 #include "lztime.h"
 #include "pool.h"
+#include "ratelimit.h"
 #include "resolve.h"
 #include "resp.h"
 #include "route.h"
 #include "service.h"
-#include "auth/session.h"
-#include "store/sessions.h"
 #include "store/store.h"
 #include "util.h"
 #include "visit/clicklog.h"
 #include "visit/geo.h"
 #include "visit/visitor.h"
+#include "webhook/sign.h"
 
 static const struct lz_route routes[] = {
 	{ LZ_M_POST,	"/api/v1/links",	RF_AUTH, api_links_create },
@@ -88,17 +91,19 @@ static const struct lz_route routes[] = {
 static int
 before(struct lz_req *r, const struct lz_route *route)
 {
-	int	 rc;
+	struct auth_caller	*who = API_WHO(r);
+	int			 rc;
 
 	if (route->flags & RF_AUTH)
-		return auth_api_key(r);
-	if ((route->flags & RF_CSRF) && !session_request_origin_ok(r)) {
+		return auth_api_key(r, &links.db, links.conf, who);
+	if ((route->flags & RF_CSRF) &&
+	    !session_request_origin_ok(r, links.conf)) {
 		lz_resp_error(r, 403, "cross_origin", NULL, "This request comes "
 		    "from another site and is refused.");
 		return -1;
 	}
 	if (route->flags & RF_SESSION) {
-		if ((rc = session_load(r)) == -1)
+		if ((rc = session_load(r, &links.db, links.conf, who)) == -1)
 			return -1;
 		if (rc == 0) {
 			lz_resp_error(r, 401, "not_signed_in", NULL, "Sign in "
@@ -106,7 +111,7 @@ before(struct lz_req *r, const struct lz_route *route)
 			    "expire).");
 			return -1;
 		}
-		if ((route->flags & RF_CSRF) && !session_csrf_ok(r)) {
+		if ((route->flags & RF_CSRF) && !session_csrf_ok(r, who)) {
 			lz_resp_error(r, 403, "csrf_token_invalid", NULL, "The "
 			    "request lacks the session's X-CSRF-Token header; "
 			    "reload the dashboard.");
@@ -173,7 +178,12 @@ worker_init(void *arg)
 		lz_db_close(&links.db);
 		return LZ_EXIT_CONFIG;
 	}
-	dash_init();
+	if (webhook_key_load(links.conf, links.hook_key, err,
+	    sizeof(err)) == -1)
+		lz_log(LZ_LOG_ERR, "webhooks: %s; the dashboard cannot add "
+		    "webhooks or rotate their secrets", err);
+	else
+		links.hook_key_ok = 1;
 	return 0;
 }
 
@@ -187,8 +197,7 @@ worker_tick(void *arg)
 	clicklog_tick(&links.db);
 	if (now - purged > 10 * 60 * 1000) {
 		purged = now;
-		(void)store_pwtry_purge(&links.db, now - LZ_DAY_MS);
-		(void)store_pwtry_link_purge(&links.db, now);
+		(void)throttle_purge(&links.db, now);
 	}
 	lz_db_reset_all(&links.db);
 }

@@ -22,6 +22,9 @@
 #include <sodium.h>
 
 #include "addr.h"
+#include "api.h"
+#include "auth/throttle.h"
+#include "conf.h"
 #include "ctx.h"
 #include "link/link.h"
 #include "log.h"
@@ -29,18 +32,17 @@
 #include "query.h"
 #include "resp.h"
 #include "serve.h"
-#include "store/sessions.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
 #include "visit/geo.h"
 #include "visit/linkcache.h"
 #include "visit/pages.h"
+#include "visit/record.h"
 #include "visit/target.h"
 #include "visit/ua.h"
 #include "visit/visitor.h"
 
 /* The longest window of a link's password ceiling (DESIGN 3.11). */
-#define PW_LINK_LONGEST_MS	(24 * 3600 * 1000LL)
 #define PW_MAX_BYTES	(128 * 4)	/* 128 characters of UTF-8 */
 #define PW_FORM_MAX	4096		/* bytes of a posted form */
 
@@ -168,52 +170,48 @@ is_form_type(const char *ct)
 	    (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
 }
 
-/* 429 with Retry-After until the time until; who is whose tries. */
+/* 429 with Retry-After wait seconds; who is whose tries. */
 static void
-too_many_tries(struct lz_req *r, int64_t until, const char *who)
+too_many_tries(struct lz_req *r, long long wait, const char *who)
 {
 	char	 text[200];
-	int64_t	 wait;
 
-	wait = (until - r->now_ms + 999) / 1000;
-	if (wait < 1)
-		wait = 1;
-	lz_resp_header(r, "Retry-After", "%lld", (long long)wait);
+	lz_resp_header(r, "Retry-After", "%lld", wait);
 	snprintf(text, sizeof(text), "Too many tries at this link's password "
-	    "%s. Try again in %lld minute%s.", who, (long long)(wait + 59) /
-	    60, wait > 60 ? "s" : "");
+	    "%s. Try again in %lld minute%s.", who, (wait + 59) / 60,
+	    wait > 60 ? "s" : "");
 	message(r, 429, "Too many tries", text);
 }
 
 /*
- * Takes a try at the link's password: one of the client network's
- * (link_password_max_failures in link_password_window) and one of the
- * link's over every network (link_password_max_failures_link, with
- * back-off).  Only then does the argon2id check run.  Returns 1 taken;
- * else answers (429 or 503) and returns 0.
+ * Takes a try at the link's password (auth/throttle.h): one of the
+ * client network's (link_password_max_failures in link_password_window)
+ * and one of the link's over every network
+ * (link_password_max_failures_link, with back-off), scopes net and all.
+ * Only then does the argon2id check run.  Returns 1 taken; else answers
+ * (429 or 503) and returns 0.
  */
 static int
-password_take(struct visit *v, const unsigned char *net, size_t netlen)
+password_take(struct visit *v, const char *net, const char *all)
 {
 	const struct lz_conf	*c = links.conf;
 	struct lz_req		*r = v->r;
-	int64_t			 window = c->link_password_window * 1000;
-	int64_t			 start, until;
+	struct throttle_rule	 one = { c->link_password_max_failures,
+	    c->link_password_window * 1000, 0 };
+	struct throttle_rule	 every = { c->link_password_max_failures_link,
+	    c->link_password_window * 1000, THROTTLE_LONGEST_MS };
+	long long		 wait;
 	int			 rc;
 
-	rc = store_pwtry_take(&links.db, v->l->id, net, netlen, r->now_ms,
-	    window, (int)c->link_password_max_failures, &start);
+	rc = throttle_take(&links.db, net, &one, r->now_ms, &wait);
 	if (rc == 1) {
-		rc = store_pwtry_link_take(&links.db, v->l->id, r->now_ms,
-		    window, (int)c->link_password_max_failures_link,
-		    PW_LINK_LONGEST_MS, &until);
+		rc = throttle_take(&links.db, all, &every, r->now_ms, &wait);
 		if (rc != 1)
-			(void)store_pwtry_give_back(&links.db, v->l->id, net,
-			    netlen);
+			(void)throttle_give_back(&links.db, net);
 		if (rc == 0)
-			too_many_tries(r, until, "from everywhere");
+			too_many_tries(r, wait, "from everywhere");
 	} else if (rc == 0)
-		too_many_tries(r, start + window, "from your network");
+		too_many_tries(r, wait, "from your network");
 	if (rc == -1)
 		unavailable(r);
 	return rc == 1;
@@ -229,7 +227,7 @@ password_check(struct visit *v)
 	struct lz_req	*r = v->r;
 	struct lz_query	 q;
 	struct lz_verr	 e;
-	unsigned char	 net[VISITOR_NET_LEN];
+	char		 net[THROTTLE_SCOPE_MAX], all[THROTTLE_SCOPE_MAX];
 	const char	*pw;
 	int		 rc, ok = 0;
 
@@ -252,8 +250,9 @@ password_check(struct visit *v)
 		password_form(v, 400, "Enter the password.");
 		goto out;
 	}
-	visitor_net(r->remote_addr, net);
-	if (!password_take(v, net, sizeof(net)))
+	throttle_scope_link(v->l->id, r->remote_addr, net, sizeof(net));
+	throttle_scope_link(v->l->id, NULL, all, sizeof(all));
+	if (!password_take(v, net, all))
 		goto out;
 	ok = strlen(pw) <= PW_MAX_BYTES && v->l->password_hash != NULL &&
 	    lz_pwhash_ok(v->l->password_hash, pw);
@@ -262,8 +261,8 @@ password_check(struct visit *v)
 		goto out;
 	}
 	/* A right password gives its tries back: only wrong ones add up. */
-	(void)store_pwtry_give_back(&links.db, v->l->id, net, sizeof(net));
-	(void)store_pwtry_link_give_back(&links.db, v->l->id);
+	(void)throttle_give_back(&links.db, net);
+	(void)throttle_give_back(&links.db, all);
 out:
 	for (size_t i = 0; i < q.n; i++)
 		sodium_memzero(q.kv[i].val, strlen(q.kv[i].val));
@@ -314,8 +313,8 @@ record(struct visit *v, const char *variant, const char *target)
 	}
 	if (lz_db_begin(&links.db) == -1)
 		goto fail;
-	rc = click_store(&links.db, v->l, &c, r->now_ms,
-	    v->l->max_clicks ? CLICK_CAP : 0, NULL);
+	rc = record_click(&links.db, v->l, &c, r->now_ms,
+	    v->l->max_clicks ? RECORD_CAP : 0, NULL);
 	if (rc == 1 && lz_db_commit(&links.db) == 0)
 		return 0;
 	lz_db_rollback(&links.db);

@@ -11,7 +11,6 @@
 #include <sodium.h>
 
 #include "auth/account.h"
-#include "ctx.h"
 #include "auth/keys.h"
 #include "lzctl.h"
 #include "lztime.h"
@@ -40,7 +39,8 @@ account_add(struct ctl_args *a)
 		return 1;
 	}
 	ctl_links_open();
-	if ((id = account_create(email, plan, NULL, lz_now_ms())) < 0)
+	if ((id = account_create(&ctl_links_db, email, plan, NULL,
+	    lz_now_ms())) < 0)
 		return 1;
 	if (id == 0) {
 		ctl_err("an account with e-mail %s exists", email);
@@ -64,7 +64,7 @@ account_list(struct ctl_args *a)
 {
 	(void)a;
 	printf("ID\tEMAIL\tPLAN\tSTATUS\tCREATED\n");
-	return store_account_list(&links.db, print_account, NULL) < 0;
+	return store_account_list(&ctl_links_db, print_account, NULL) < 0;
 }
 
 static int
@@ -76,7 +76,7 @@ account_show(struct ctl_args *a)
 
 	if ((id = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
-	if (store_account_get(&links.db, id, NULL, &acct) != 1)
+	if (store_account_get(&ctl_links_db, id, NULL, &acct) != 1)
 		return 1;
 	lz_time_fmt_date(lz_now_ms(), date, sizeof(date));
 	snprintf(month, sizeof(month), "%.7s", date);
@@ -84,8 +84,8 @@ account_show(struct ctl_args *a)
 	    "status:   %s\nlinks:    %lld\ncalls:    %lld this month "
 	    "(%s)\n", (long long)acct.id, acct.email, acct.plan,
 	    acct.disabled ? "disabled" : "active",
-	    store_link_count(&links.db, acct.id),
-	    store_usage_get(&links.db, acct.id, month), month);
+	    store_link_count(&ctl_links_db, acct.id),
+	    store_usage_get(&ctl_links_db, acct.id, month), month);
 	return 0;
 }
 
@@ -100,7 +100,7 @@ account_plan(struct ctl_args *a)
 	}
 	if ((id = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
-	return store_account_set_plan(&links.db, id, a->argv[1]) == 1 ? 0 : 1;
+	return store_account_set_plan(&ctl_links_db, id, a->argv[1]) == 1 ? 0 : 1;
 }
 
 /*
@@ -130,8 +130,8 @@ account_password(struct ctl_args *a)
 		    PASSWORD_MAX_LEN);
 		goto out;
 	}
-	if (account_set_password(id, line) == 1 &&
-	    store_session_delete_others(&links.db, id, 0) == 0)
+	if (account_set_password(&ctl_links_db, id, line) == 1 &&
+	    store_session_delete_others(&ctl_links_db, id, 0) == 0)
 		rc = 0;
 out:
 	if (line != NULL) {
@@ -149,7 +149,7 @@ account_disable(struct ctl_args *a)
 
 	if ((id = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
-	return store_account_set_disabled(&links.db, id,
+	return store_account_set_disabled(&ctl_links_db, id,
 	    strcmp(a->cmd->name, "disable") == 0) == 1 ? 0 : 1;
 }
 
@@ -178,8 +178,8 @@ key_create(struct ctl_args *a)
 
 	if ((account = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
-	if (apikey_create(account, a->opt[0].set ? a->opt[0].s : "",
-	    lz_now_ms(), key) < 0)
+	if (apikey_create(&ctl_links_db, account, a->opt[0].set ?
+	    a->opt[0].s : "", lz_now_ms(), key) < 0)
 		return 1;
 	/* Shown once: only the hash is stored. */
 	printf("%s\n", key);
@@ -205,7 +205,7 @@ key_list(struct ctl_args *a)
 	if ((account = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
 	printf("ID\tKEY\tSTATUS\tCREATED\tLAST USED\tNAME\n");
-	return store_key_list(&links.db, account, print_key, NULL) < 0;
+	return store_key_list(&ctl_links_db, account, print_key, NULL) < 0;
 }
 
 static int
@@ -217,7 +217,7 @@ key_revoke(struct ctl_args *a)
 	if (ctl_id(a->argv[0], "key", &id) == -1)
 		return EXIT_USAGE;
 	ctl_links_open();
-	if ((rc = store_key_revoke(&links.db, id, ACCOUNT_ANY,
+	if ((rc = store_key_revoke(&ctl_links_db, id, ACCOUNT_ANY,
 	    lz_now_ms())) == 0) {
 		ctl_err("no active key %lld", (long long)id);
 		return EXIT_NOTFOUND;

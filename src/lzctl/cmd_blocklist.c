@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
 #include "db.h"
 #include "link/link.h"
 #include "lzctl.h"
@@ -42,7 +41,7 @@ recheck(void)
 	int	 rc;
 
 	progress("re-checking the links", 0, 0);
-	rc = safety_recheck(&links.db, lz_now_ms(), &checked, &flagged);
+	rc = safety_recheck(&ctl_links_db, lz_now_ms(), &checked, &flagged);
 	progress_end(rc == 0 ? "links re-checked" : "re-check failed");
 	if (rc == -1) {
 		ctl_err("re-checking the links failed");
@@ -82,7 +81,7 @@ bl_import_cmd(struct ctl_args *a)
 		return 1;
 	}
 	ctl_links_open();
-	rc = bl_import(&links.db, f, (enum bl_format)fmt, source,
+	rc = bl_import(&ctl_links_db, f, (enum bl_format)fmt, source,
 	    a->opt[O_KEEP].set, lz_now_ms(), progress, &st, err, sizeof(err));
 	progress_end(rc == 0 ? "imported" : "import failed");
 	if (f != stdin)
@@ -117,7 +116,7 @@ bl_add_cmd(struct ctl_args *a)
 	if (entry_of(a->argv[0], &e) == -1)
 		return 1;
 	ctl_links_open();
-	rc = store_bl_upsert(&links.db, e.kind, e.value, "manual",
+	rc = store_bl_upsert(&ctl_links_db, e.kind, e.value, "manual",
 	    a->opt[0].set ? a->opt[0].s : "", lz_now_ms());
 	if (rc == 0)
 		printf("added %s %s\n", e.kind, e.value);
@@ -135,7 +134,7 @@ bl_remove_cmd(struct ctl_args *a)
 	if (entry_of(a->argv[0], &e) == -1)
 		return 1;
 	ctl_links_open();
-	n = store_bl_remove(&links.db, e.kind, e.value, source);
+	n = store_bl_remove(&ctl_links_db, e.kind, e.value, source);
 	if (n == 0)
 		ctl_err("no %s entry %s%s%s", e.kind, e.value,
 		    source ? " from source " : "", source ? source : "");
@@ -169,10 +168,10 @@ bl_list_cmd(struct ctl_args *a)
 {
 	if (a->opt[O_COUNT].set) {
 		printf("SOURCE\tENTRIES\tLAST IMPORT\n");
-		return store_bl_count(&links.db, print_count, NULL) < 0;
+		return store_bl_count(&ctl_links_db, print_count, NULL) < 0;
 	}
 	printf("KIND\tVALUE\tSOURCE\tADDED\tREASON\n");
-	return store_bl_list(&links.db, a->opt[O_LSOURCE].s,
+	return store_bl_list(&ctl_links_db, a->opt[O_LSOURCE].s,
 	    (long)a->opt[O_LIMIT].i, print_entry, NULL) < 0;
 }
 
@@ -190,7 +189,7 @@ bl_check_cmd(struct ctl_args *a)
 		printf("canonical: %s\n", c.url);
 		canon_free(&c);
 	}
-	rc = safety_scan(ctl_conf, &links.db, url, why, sizeof(why));
+	rc = safety_scan(ctl_conf, &ctl_links_db, url, why, sizeof(why));
 	if (rc == 0) {
 		memset(&l, 0, sizeof(l));
 		l.target_url = (char *)(uintptr_t)url;

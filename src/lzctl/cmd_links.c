@@ -12,17 +12,17 @@
 
 #include <jansson.h>
 
-#include "stats/amount.h"
-#include "ctx.h"
 #include "link/link.h"
 #include "link/linkops.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "stats/amount.h"
 #include "stats/stats.h"
 #include "store/admin.h"
 #include "store/links.h"
 #include "store/safety.h"
 #include "util.h"
+#include "verr.h"
 
 #define LIST_MAX	1000000	/* links a list prints at most */
 #define EDIT_MAX	64	/* operands of link edit */
@@ -43,9 +43,9 @@ find_link(const char *s, struct link *l)
 	long long	 id;
 
 	if (lz_parse_ll(s, 1, INT64_MAX, &id) == 0 &&
-	    store_link_get(&links.db, id, ACCOUNT_ANY, l) == 1)
+	    store_link_get(&ctl_links_db, id, ACCOUNT_ANY, l) == 1)
 		return 1;
-	if (store_link_by_slug(&links.db, s, l) == 1) {
+	if (store_link_by_slug(&ctl_links_db, s, l) == 1) {
 		if (l->deleted_at == 0)
 			return 1;
 		link_free(l);
@@ -65,7 +65,7 @@ link_list(struct ctl_args *a)
 	    (account = ctl_account_id(a->opt[O_ACCOUNT].s)) == 0)
 		return EXIT_NOTFOUND;
 	printf("ID\tSLUG\tACCOUNT\tCLICKS\tCREATED\tTARGET\n");
-	return store_link_list(&links.db, account, 0, (long)a->opt[O_LIMIT].i,
+	return store_link_list(&ctl_links_db, account, 0, (long)a->opt[O_LIMIT].i,
 	    NULL, print_link, NULL) < 0;
 }
 
@@ -163,7 +163,8 @@ link_edit(struct ctl_args *a)
 		json_decref(patch);
 		return EXIT_NOTFOUND;
 	}
-	rc = linkops_update(l.id, ACCOUNT_ANY, patch, lz_now_ms(), &out, &e);
+	rc = linkops_update(&ctl_links_db, ctl_conf, l.id, ACCOUNT_ANY, patch,
+	    lz_now_ms(), &out, &e);
 	json_decref(patch);
 	link_free(&l);
 	if (rc == -1) {
@@ -183,7 +184,8 @@ link_delete(struct ctl_args *a)
 
 	if (!find_link(a->argv[0], &l))
 		return EXIT_NOTFOUND;
-	if ((rc = linkops_delete(l.id, ACCOUNT_ANY, lz_now_ms())) == 1)
+	if ((rc = linkops_delete(&ctl_links_db, l.id, ACCOUNT_ANY,
+	    lz_now_ms())) == 1)
 		printf("deleted link %lld (%s); its slug stays reserved\n",
 		    (long long)l.id, l.slug);
 	link_free(&l);
@@ -204,7 +206,7 @@ static int
 link_flagged(struct ctl_args *a)
 {
 	printf("ID\tSLUG\tACCOUNT\tFLAGGED\tTARGET\tREASON\n");
-	return store_link_flagged(&links.db, (long)a->opt[0].i, print_flagged,
+	return store_link_flagged(&ctl_links_db, (long)a->opt[0].i, print_flagged,
 	    NULL) < 0;
 }
 
@@ -216,7 +218,7 @@ link_unflag(struct ctl_args *a)
 
 	if (!find_link(a->argv[0], &l))
 		return EXIT_NOTFOUND;
-	if ((rc = store_link_unflag(&links.db, l.id)) == 1)
+	if ((rc = store_link_unflag(&ctl_links_db, l.id)) == 1)
 		printf("link %lld (%s) is active again\n", (long long)l.id,
 		    l.slug);
 	else if (rc == 0)
@@ -338,7 +340,7 @@ link_stats(struct ctl_args *a)
 	if (!find_link(a->argv[0], &l))
 		return EXIT_NOTFOUND;
 	j = json_object();
-	if (stats_add(j, &links.db, l.id, &r, micros_json) == -1) {
+	if (stats_add(j, &ctl_links_db, l.id, &r, micros_json) == -1) {
 		json_decref(j);
 		link_free(&l);
 		return 1;

@@ -16,7 +16,6 @@
 
 #include <curl/curl.h>
 
-#include "ctx.h"
 #include "db.h"
 #include "keyfile.h"
 #include "lzctl.h"
@@ -288,8 +287,8 @@ cmd_restore(struct ctl_args *a)
 	 * transaction. */
 	if (copy_db("restoring", file, ctl_conf->links_db) == -1)
 		return 1;
-	if (lz_db_open(&links.db, ctl_conf->links_db, 0, err,
-	    sizeof(err)) == -1 || lz_db_migrate(&links.db, lz_links_migrations,
+	if (lz_db_open(&ctl_links_db, ctl_conf->links_db, 0, err,
+	    sizeof(err)) == -1 || lz_db_migrate(&ctl_links_db, lz_links_migrations,
 	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == -1) {
 		ctl_err("%s", err);
 		return 1;

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "progress.h"
@@ -43,7 +42,7 @@ stats_rebuild(struct ctl_args *a)
 	if (ctl_conf->clicks_retention_days > 0)
 		since = (now / LZ_DAY_MS - ctl_conf->clicks_retention_days +
 		    1) * LZ_DAY_MS;
-	rc = rollup_rebuild(&links.db, link, since, now, watch, &p);
+	rc = rollup_rebuild(&ctl_links_db, link, since, now, watch, &p);
 	progress_end(rc == 0 ? "rebuilt" : "rebuild failed");
 	if (rc == -1) {
 		ctl_err("stats rebuild failed after %ld link-days", p.days);

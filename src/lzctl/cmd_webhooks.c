@@ -11,7 +11,6 @@
 
 #include <sodium.h>
 
-#include "ctx.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "req.h"
@@ -19,6 +18,8 @@
 #include "store/admin.h"
 #include "store/webhooks.h"
 #include "util.h"
+#include "webhook/sign.h"
+#include "webhook/subs.h"
 #include "webhook/webhook.h"
 
 static int
@@ -67,7 +68,7 @@ hook_add(struct ctl_args *a)
 		sodium_memzero(key, sizeof(key));
 		return 1;
 	}
-	id = webhook_add(&links.db, key, account, a->argv[1], mask,
+	id = webhook_add(&ctl_links_db, key, account, a->argv[1], mask,
 	    ctl_conf->webhook_allow_loopback, lz_now_ms(), secret, &e);
 	sodium_memzero(key, sizeof(key));
 	if (id < 0) {
@@ -102,7 +103,7 @@ hook_list(struct ctl_args *a)
 	if (a->argc == 1 && (account = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
 	printf("ID\tACCOUNT\tSTATUS\tEVENTS\tPENDING\tCREATED\tURL\n");
-	return webhook_list(&links.db, account, print_webhook, NULL) < 0;
+	return webhook_list(&ctl_links_db, account, print_webhook, NULL) < 0;
 }
 
 /* The webhook id of the operand, then the database: an operand that is
@@ -138,7 +139,7 @@ hook_rotate(struct ctl_args *a)
 		return EXIT_USAGE;
 	if (load_key(key) == -1)
 		return 1;
-	rc = webhook_rotate(&links.db, key, id, ACCOUNT_ANY, lz_now_ms(),
+	rc = webhook_rotate(&ctl_links_db, key, id, ACCOUNT_ANY, lz_now_ms(),
 	    secret);
 	sodium_memzero(key, sizeof(key));
 	if (rc == 1)
@@ -154,7 +155,7 @@ hook_disable(struct ctl_args *a)
 
 	if (hook_id(a, &id) == -1)
 		return EXIT_USAGE;
-	return active(webhook_disable(&links.db, id, ACCOUNT_ANY, "disabled by "
+	return active(webhook_disable(&ctl_links_db, id, ACCOUNT_ANY, "disabled by "
 	    "an administrator", lz_now_ms()), id);
 }
 
@@ -167,7 +168,7 @@ hook_test(struct ctl_args *a)
 
 	if (hook_id(a, &id) == -1)
 		return EXIT_USAGE;
-	if ((rc = webhook_test(&links.db, id, ACCOUNT_ANY, lz_now_ms(),
+	if ((rc = webhook_test(&ctl_links_db, id, ACCOUNT_ANY, lz_now_ms(),
 	    uuid)) == 1)
 		printf("%s\n", uuid);
 	return active(rc, id);
@@ -204,7 +205,7 @@ show_delivery(const char *uuid)
 	struct webhook_delivery	 d;
 	int			 rc;
 
-	if ((rc = store_delivery_by_uuid(&links.db, uuid, &d)) != 1) {
+	if ((rc = store_delivery_by_uuid(&ctl_links_db, uuid, &d)) != 1) {
 		if (rc == 0)
 			ctl_err("no delivery '%s'", uuid);
 		return rc == 0 ? EXIT_NOTFOUND : 1;
@@ -214,7 +215,7 @@ show_delivery(const char *uuid)
 	    d.event, d.state, d.attempts, ctl_time(d.next_at, 0, "-"));
 	printf("body:     %.*s\n\nAT\tSTATUS\tMS\tERROR\n", (int)d.bodylen,
 	    d.body);
-	rc = store_attempt_list(&links.db, d.id, print_attempt, NULL) < 0;
+	rc = store_attempt_list(&ctl_links_db, d.id, print_attempt, NULL) < 0;
 	webhook_delivery_free(&d);
 	return rc;
 }
@@ -231,14 +232,14 @@ hook_deliveries(struct ctl_args *a)
 		return show_delivery(a->argv[0]);
 	if (ctl_id(a->argv[0], "webhook", &id) == -1)
 		return EXIT_USAGE;
-	if ((rc = webhook_get(&links.db, id, ACCOUNT_ANY, &w)) != 1) {
+	if ((rc = webhook_get(&ctl_links_db, id, ACCOUNT_ANY, &w)) != 1) {
 		if (rc == 0)
 			ctl_err("no webhook %lld", (long long)id);
 		return rc == 0 ? EXIT_NOTFOUND : 1;
 	}
 	printf("DELIVERY\tEVENT\tSTATE\tATTEMPTS\tSTATUS\tCREATED\t"
 	    "NEXT/FINISHED\tLAST ERROR\n");
-	return store_delivery_list(&links.db, id, 0, (long)a->opt[0].i,
+	return store_delivery_list(&ctl_links_db, id, 0, (long)a->opt[0].i,
 	    print_delivery, NULL) < 0;
 }
 

@@ -20,7 +20,6 @@
 #include <sodium.h>
 
 #include "conf.h"
-#include "ctx.h"
 #include "log.h"
 #include "lzctl.h"
 #include "lztime.h"
@@ -32,6 +31,7 @@
 #include "util.h"
 
 struct lz_conf	*ctl_conf;
+struct lz_db	 ctl_links_db;
 const char	*ctl_progname = "lzctl";
 
 static const struct ctl_group *const groups[] = {
@@ -58,7 +58,7 @@ ctl_links_open(void)
 {
 	char	 err[512];
 
-	if (store_open(&links.db, ctl_conf->links_db, err, sizeof(err)) ==
+	if (store_open(&ctl_links_db, ctl_conf->links_db, err, sizeof(err)) ==
 	    -1) {
 		ctl_err("%s", err);
 		exit(1);
@@ -73,9 +73,9 @@ ctl_account_id(const char *s)
 	int		 rc;
 
 	if (strchr(s, '@') != NULL)
-		rc = store_account_get(&links.db, 0, s, &a);
+		rc = store_account_get(&ctl_links_db, 0, s, &a);
 	else if (lz_parse_ll(s, 1, INT64_MAX, &id) == 0)
-		rc = store_account_get(&links.db, id, NULL, &a);
+		rc = store_account_get(&ctl_links_db, id, NULL, &a);
 	else {
 		ctl_err("'%s' is neither an account id nor an e-mail address",
 		    s);
@@ -316,9 +316,8 @@ main(int argc, char *argv[])
 		ctl_err("%s", err);
 		return 1;
 	}
-	links.conf = ctl_conf;
 	rc = run(groups[i], argc, argv);
-	lz_db_close(&links.db);
+	lz_db_close(&ctl_links_db);
 	lz_conf_free(ctl_conf);
 	curl_global_cleanup();
 	return rc;

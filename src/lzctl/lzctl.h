@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "conf.h"
+#include "db.h"
 #include "util.h"
 
 #define EXIT_USAGE	2
@@ -77,6 +78,8 @@ struct ctl_group {
 	{ (name), (what), (cmds), sizeof(cmds) / sizeof((cmds)[0]) }
 
 extern struct lz_conf	*ctl_conf;
+/* The links database, once a command opened it (ctl_links_open). */
+extern struct lz_db	 ctl_links_db;
 extern const char	*ctl_progname;
 
 /* Prints "lzctl: ..." to stderr. */

@@ -15,9 +15,9 @@ After the run:
   - no data changed: every table of links.db is as it was, except what
     the requests are meant to count even when refused -- the monthly API
     call counts (usage; DESIGN 3.3 counts every authenticated call), the
-    keys' last use and sessions' last activity, failed sign-ins
-    (login_failures) and wrong link passwords (password_tries,
-    password_link_tries), which throttle guessing -- and prompts.db is byte for byte the same.
+    keys' last use and sessions' last activity, and the tries at
+    passwords (throttles: failed sign-ins, wrong link passwords) -- and
+    prompts.db is byte for byte the same.
 
 Cases come in families, one line each, so a new endpoint is a few more
 lines.  The prompt library limits requests per client address; every
@@ -1198,8 +1198,7 @@ class BadInput(unittest.TestCase):
     # -- state before and after --------------------------------------------
 
     # What a refused request still counts, by design (see the docstring).
-    COUNTED = {"usage": None, "login_failures": None,
-               "password_tries": None, "password_link_tries": None,
+    COUNTED = {"usage": None, "throttles": None,
                "api_keys": ["last_used_at"], "sessions": ["seen_at"]}
 
     def snapshot(self):

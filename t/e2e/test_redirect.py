@@ -713,8 +713,9 @@ class TestPasswordCeiling(Base):
 
     def age(self, link_id, ms):
         """Moves the link's window back by ms."""
-        self.inst.sql("UPDATE password_link_tries SET window_start = "
-                      "window_start - %d WHERE link_id = %d" % (ms, link_id))
+        self.inst.sql("UPDATE throttles SET window_start = "
+                      "window_start - %d WHERE scope = 'link:%d'" %
+                      (ms, link_id))
 
     def test_ceiling_with_back_off(self):
         link = self.create(slug="ceil1", password="right one")
@@ -744,15 +745,15 @@ class TestPasswordCeiling(Base):
                     .header("Retry-After"))
         self.assertTrue(60 < retry <= 120, retry)
         self.assertEqual(self.inst.sql(
-            "SELECT window_ms FROM password_link_tries WHERE link_id = %d" %
+            "SELECT window_ms FROM throttles WHERE scope = 'link:%d'" %
             link["id"]), [(120000,)])
         # A quiet window brings it back to link_password_window.
         self.age(link["id"], 3 * 120000)
         self.assertEqual(self.post("/ceil1", "wrong", "203.0.113.60")
                          .status, 403)
         self.assertEqual(self.inst.sql(
-            "SELECT window_ms, tries FROM password_link_tries WHERE "
-            "link_id = %d" % link["id"]), [(60000, 1)])
+            "SELECT window_ms, tries FROM throttles WHERE "
+            "scope = 'link:%d'" % link["id"]), [(60000, 1)])
         # Each network still has its own, smaller limit.
         got = [self.post("/ceil2", "wrong", "192.0.2.7").status
                for _ in range(4)]

@@ -13,12 +13,12 @@
 
 #include <jansson.h>
 
-#include "stats/amount.h"
-#include "stats/conversion.h"
 #include "link/link.h"
 #include "query.h"
 #include "req.h"
 #include "resp.h"
+#include "stats/amount.h"
+#include "stats/conversion.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

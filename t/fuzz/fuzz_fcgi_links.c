@@ -40,16 +40,18 @@ int	lz_links_main(int, char **);
 #undef main
 
 #include "auth/account.h"
-#include "keyfile.h"
 #include "auth/keys.h"
+#include "keyfile.h"
 #include "link/link.h"
 #include "link/linkops.h"
 #include "rnd.h"
 #include "serve.h"
 #include "store/accounts.h"
 #include "store/clicks.h"
+#include "store/sessions.h"
 #include "visit/click.h"
 #include "visit/linkcache.h"
+#include "webhook/subs.h"
 #include "webhook/webhook.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
@@ -90,7 +92,8 @@ fixture_link(int64_t account, const struct lz_plan *plan, const char *json)
 
 	if ((body = json_loads(json, 0, &je)) == NULL)
 		die("fixture JSON", je.text);
-	if (linkops_create(body, account, plan, lz_now_ms(), &l, &e) == -1)
+	if (linkops_create(&links.db, links.conf, body, account, plan,
+	    lz_now_ms(), &l, &e) == -1)
 		die("fixture link", e.msg);
 	id = l.id;
 	link_free(&l);
@@ -116,9 +119,10 @@ fixtures(void)
 	uint64_t		 v;
 	size_t			 i;
 
-	if ((acct = account_create("fuzz@example.com", "pro", NULL, now)) <= 0)
+	if ((acct = account_create(&links.db, "fuzz@example.com", "pro", NULL,
+	    now)) <= 0)
 		die("account", "not created");
-	(void)account_create("other@example.com", "free", NULL, now);
+	(void)account_create(&links.db, "other@example.com", "free", NULL, now);
 	plan = lz_conf_plan(links.conf, "pro");
 
 	/* The key, with the checksum keys.c gives it. */

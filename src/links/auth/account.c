@@ -8,9 +8,9 @@
 #include <sodium.h>
 
 #include "auth/account.h"
-#include "ctx.h"
-#include "jbody.h"
 #include "auth/keys.h"
+#include "db.h"
+#include "jbody.h"
 #include "log.h"
 #include "pwhash.h"
 #include "store/accounts.h"
@@ -38,22 +38,20 @@ pw_hash(const char *pw, char out[crypto_pwhash_STRBYTES])
 }
 
 int64_t
-account_create(const char *email, const char *plan, const char *password,
-    int64_t now)
+account_create(struct lz_db *db, const char *email, const char *plan,
+    const char *password, int64_t now)
 {
 	char	 hash[crypto_pwhash_STRBYTES];
 
-	if (plan == NULL)
-		plan = links.conf->default_plan;
 	if (password != NULL && pw_hash(password, hash) == -1)
 		return -1;
-	return store_account_add(&links.db, email, plan,
+	return store_account_add(db, email, plan,
 	    password ? hash : NULL, now);
 }
 
 int64_t
-apikey_create(int64_t account_id, const char *name, int64_t now,
-    char key[KEY_LEN + 1])
+apikey_create(struct lz_db *db, int64_t account_id, const char *name,
+    int64_t now, char key[KEY_LEN + 1])
 {
 	char		 prefix[KEY_SHOWN_LEN + 1], last4[5];
 	unsigned char	 hash[KEY_HASH_LEN];
@@ -62,7 +60,7 @@ apikey_create(int64_t account_id, const char *name, int64_t now,
 	key_generate(key);
 	key_hash(key, hash);
 	key_display(key, prefix, last4);
-	if ((id = store_key_add(&links.db, account_id, hash, prefix, last4,
+	if ((id = store_key_add(db, account_id, hash, prefix, last4,
 	    name, now)) < 0)
 		sodium_memzero(key, KEY_LEN + 1);
 	return id;
@@ -77,18 +75,18 @@ account_password_ok(const char *pw)
 }
 
 int
-account_set_password(int64_t id, const char *password)
+account_set_password(struct lz_db *db, int64_t id, const char *password)
 {
 	char	 hash[crypto_pwhash_STRBYTES];
 
 	if (pw_hash(password, hash) == -1)
 		return -1;
-	return store_account_set_password(&links.db, id, hash);
+	return store_account_set_password(db, id, hash);
 }
 
 int
-account_check_password(const char *email, int64_t *id, const char *password,
-    int *disabled)
+account_check_password(struct lz_db *db, const char *email, int64_t *id,
+    const char *password, int *disabled)
 {
 	/* Checked when there is no account, so that the answer takes as
 	 * long as for a real one and does not tell which e-mails exist. */
@@ -96,7 +94,7 @@ account_check_password(const char *email, int64_t *id, const char *password,
 	char		 hash[crypto_pwhash_STRBYTES];
 	int		 rc;
 
-	rc = store_account_pwhash(&links.db, email ? 0 : *id, email, id, hash,
+	rc = store_account_pwhash(db, email ? 0 : *id, email, id, hash,
 	    sizeof(hash), disabled);
 	if (rc == -1)
 		return -1;

@@ -8,8 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ctx.h"
+#include "auth/auth.h"
 #include "auth/keys.h"
+#include "conf.h"
+#include "db.h"
 #include "log.h"
 #include "lztime.h"
 #include "resp.h"
@@ -34,9 +36,9 @@ quota_headers(struct lz_req *r, long long limit, long long used)
 }
 
 int
-auth_api_key(struct lz_req *r)
+auth_api_key(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
+    struct auth_caller *who)
 {
-	struct links_req	*lr = r->app;
 	struct apikey		 k;
 	unsigned char		 hash[KEY_HASH_LEN];
 	const char		*h, *tok;
@@ -63,7 +65,7 @@ auth_api_key(struct lz_req *r)
 		return -1;
 	}
 	key_hash(tok, hash);
-	if ((rc = store_key_auth(&links.db, hash, &k)) == -1) {
+	if ((rc = store_key_auth(db, hash, &k)) == -1) {
 		lz_resp_error(r, 500, "internal_error", NULL, "The key could "
 		    "not be checked.");
 		return -1;
@@ -81,21 +83,20 @@ auth_api_key(struct lz_req *r)
 		    "key is disabled.");
 		return -1;
 	}
-	if ((plan = lz_conf_plan(links.conf, k.plan)) == NULL)
-		plan = lz_conf_plan(links.conf, links.conf->default_plan);
-	lr->account_id = k.account_id;
-	lr->key_id = k.id;
-	lr->plan = plan;
+	if ((plan = lz_conf_plan(c, k.plan)) == NULL)
+		plan = lz_conf_plan(c, c->default_plan);
+	who->account_id = k.account_id;
+	who->key_id = k.id;
+	who->plan = plan;
 
 	lz_time_fmt_date(r->now_ms, date, sizeof(date));
 	snprintf(month, sizeof(month), "%.7s", date);
-	if (lz_db_begin(&links.db) == -1)
+	if (lz_db_begin(db) == -1)
 		goto fail;
-	rc = store_usage_take(&links.db, k.account_id, month, plan->quota,
-	    &used);
-	if (rc == -1 || store_key_touch(&links.db, k.id, r->now_ms) == -1 ||
-	    lz_db_commit(&links.db) == -1) {
-		lz_db_rollback(&links.db);
+	rc = store_usage_take(db, k.account_id, month, plan->quota, &used);
+	if (rc == -1 || store_key_touch(db, k.id, r->now_ms) == -1 ||
+	    lz_db_commit(db) == -1) {
+		lz_db_rollback(db);
 		goto fail;
 	}
 	quota_headers(r, plan->quota, used);

@@ -11,10 +11,12 @@
 
 #include <sodium.h>
 
-#include "ctx.h"
+#include "auth/auth.h"
+#include "auth/session.h"
+#include "conf.h"
+#include "db.h"
 #include "log.h"
 #include "resp.h"
-#include "auth/session.h"
 #include "store/accounts.h"
 #include "store/sessions.h"
 #include "util.h"
@@ -174,12 +176,12 @@ session_cookie_header(const char *base_url, const char *token,
 }
 
 static void
-set_cookie(struct lz_req *r, const char *token)
+set_cookie(struct lz_req *r, const struct lz_conf *conf, const char *token)
 {
 	char	*c;
 
-	c = session_cookie_header(links.conf->base_url, token,
-	    links.conf->session_max_age);
+	c = session_cookie_header(conf->base_url, token,
+	    conf->session_max_age);
 	lz_resp_header(r, "Set-Cookie", "%s", c);
 	free(c);
 }
@@ -203,94 +205,92 @@ token_hash(const char *token, unsigned char out[32])
 }
 
 int
-session_start(struct lz_req *r, int64_t account_id)
+session_start(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
+    struct auth_caller *who, int64_t account_id)
 {
-	struct links_req	*lr = r->app;
 	char			 token[SESSION_TOKEN_LEN + 1];
 	char			 csrf[SESSION_CSRF_LEN + 1];
 	unsigned char		 hash[32];
 	int64_t			 id;
-	const struct lz_conf	*c = links.conf;
 
 	/* The browser's cookie is about to be replaced: end the session it
 	 * named, if any, rather than leave it valid and orphaned. */
-	if (session_load(r) == 1 && lr->session_id != 0 &&
-	    store_session_delete(&links.db, lr->session_id) == -1)
+	if (session_load(r, db, c, who) == 1 && who->session_id != 0 &&
+	    store_session_delete(db, who->session_id) == -1)
 		return -1;
 	new_token(token);
 	new_token(csrf);
 	token_hash(token, hash);
 	/* Sign-in is rare: drop the sessions that have run out meanwhile. */
-	if (store_session_purge(&links.db, r->now_ms -
+	if (store_session_purge(db, r->now_ms -
 	    c->session_idle_timeout * 1000, r->now_ms -
 	    c->session_max_age * 1000) == -1 ||
-	    (id = store_session_add(&links.db, hash, account_id, csrf,
+	    (id = store_session_add(db, hash, account_id, csrf,
 	    r->now_ms)) < 0) {
 		sodium_memzero(token, sizeof(token));
 		return -1;
 	}
-	set_cookie(r, token);
+	set_cookie(r, c, token);
 	sodium_memzero(token, sizeof(token));
-	lr->account_id = account_id;
-	lr->session_id = id;
-	snprintf(lr->csrf, sizeof(lr->csrf), "%s", csrf);
+	who->account_id = account_id;
+	who->session_id = id;
+	snprintf(who->csrf, sizeof(who->csrf), "%s", csrf);
 	return 0;
 }
 
 static const char *
-cookie_name(void)
+cookie_name(const struct lz_conf *c)
 {
-	return secure_base(links.conf->base_url) ? SESSION_COOKIE_SECURE :
+	return secure_base(c->base_url) ? SESSION_COOKIE_SECURE :
 	    SESSION_COOKIE;
 }
 
 int
-session_load(struct lz_req *r)
+session_load(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
+    struct auth_caller *who)
 {
-	struct links_req	*lr = r->app;
 	struct session		 s;
 	struct account		 a;
-	const struct lz_conf	*c = links.conf;
 	char			 token[SESSION_TOKEN_LEN + 2];
 	unsigned char		 hash[32];
 	int			 rc;
 
-	if (lr->session_id != 0)
+	if (who->session_id != 0)
 		return 1;
-	rc = session_cookie_find(lz_req_param(r, "HTTP_COOKIE"), cookie_name(),
+	rc = session_cookie_find(lz_req_param(r, "HTTP_COOKIE"), cookie_name(c),
 	    token, sizeof(token));
 	if (rc != 1 || !session_token_wellformed(token))
 		return 0;
 	token_hash(token, hash);
 	sodium_memzero(token, sizeof(token));
-	if ((rc = store_session_get(&links.db, hash, &s)) == -1)
+	if ((rc = store_session_get(db, hash, &s)) == -1)
 		goto fail;
 	if (rc == 0) {
-		set_cookie(r, NULL);
+		set_cookie(r, c, NULL);
 		return 0;
 	}
 	if (r->now_ms - s.seen_at > c->session_idle_timeout * 1000 ||
 	    r->now_ms - s.created_at > c->session_max_age * 1000) {
-		if (store_session_delete(&links.db, s.id) == -1)
+		if (store_session_delete(db, s.id) == -1)
 			goto fail;
-		set_cookie(r, NULL);
+		set_cookie(r, c, NULL);
 		return 0;
 	}
-	if ((rc = store_account_get(&links.db, s.account_id, NULL, &a)) == -1)
+	if ((rc = store_account_get(db, s.account_id, NULL, &a)) == -1)
 		goto fail;
 	if (rc == 0 || a.disabled) {
-		if (store_session_delete(&links.db, s.id) == -1)
+		if (store_session_delete(db, s.id) == -1)
 			goto fail;
-		set_cookie(r, NULL);
+		set_cookie(r, c, NULL);
 		return 0;
 	}
-	if (store_session_touch(&links.db, s.id, r->now_ms) == -1)
+	if (store_session_touch(db, s.id, r->now_ms) == -1)
 		goto fail;
-	lr->account_id = a.id;
-	lr->session_id = s.id;
-	snprintf(lr->csrf, sizeof(lr->csrf), "%s", s.csrf);
-	if ((lr->plan = lz_conf_plan(c, a.plan)) == NULL)
-		lr->plan = lz_conf_plan(c, c->default_plan);
+	who->account_id = a.id;
+	who->session_id = s.id;
+	snprintf(who->csrf, sizeof(who->csrf), "%s", s.csrf);
+	if ((who->plan = lz_conf_plan(c, a.plan)) == NULL)
+		who->plan = lz_conf_plan(c, c->default_plan);
 	return 1;
 fail:
 	lz_resp_error(r, 500, "internal_error", NULL, "The session could not "
@@ -299,34 +299,31 @@ fail:
 }
 
 int
-session_end(struct lz_req *r)
+session_end(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
+    struct auth_caller *who)
 {
-	struct links_req	*lr = r->app;
-
-	if (lr->session_id != 0 &&
-	    store_session_delete(&links.db, lr->session_id) == -1)
+	if (who->session_id != 0 &&
+	    store_session_delete(db, who->session_id) == -1)
 		return -1;
-	lr->session_id = 0;
-	lr->account_id = 0;
-	lr->csrf[0] = '\0';
-	set_cookie(r, NULL);
+	who->session_id = 0;
+	who->account_id = 0;
+	who->csrf[0] = '\0';
+	set_cookie(r, c, NULL);
 	return 0;
 }
 
 int
-session_csrf_ok(struct lz_req *r)
+session_csrf_ok(struct lz_req *r, const struct auth_caller *who)
 {
-	struct links_req	*lr = r->app;
-	const char		*h = lz_req_param(r, "HTTP_X_CSRF_TOKEN");
+	const char	*h = lz_req_param(r, "HTTP_X_CSRF_TOKEN");
 
-	return h != NULL && lr->csrf[0] != '\0' &&
-	    session_token_wellformed(h) && lz_streq_ct(h, lr->csrf);
+	return h != NULL && who->csrf[0] != '\0' &&
+	    session_token_wellformed(h) && lz_streq_ct(h, who->csrf);
 }
 
 int
-session_request_origin_ok(struct lz_req *r)
+session_request_origin_ok(struct lz_req *r, const struct lz_conf *c)
 {
-	const struct lz_conf	*c = links.conf;
 	const char		*https = lz_req_param(r, "HTTPS");
 	char			 dash[300];
 

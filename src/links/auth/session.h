@@ -9,7 +9,9 @@
  * seconds without a request, or session_max_age seconds after sign-in.
  *
  * The header parsers are pure functions of their arguments, so the unit
- * suite and t/fuzz/fuzz_session.c call them without FastCGI.
+ * suite and t/fuzz/fuzz_session.c call them without FastCGI.  The
+ * request's functions take the database and configuration they use,
+ * and fill the caller (auth.h) the session signs in.
  */
 #ifndef LZ_SESSION_H
 #define LZ_SESSION_H
@@ -17,7 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "req.h"
+struct auth_caller;
+struct lz_conf;
+struct lz_db;
+struct lz_req;
 
 #define SESSION_TOKEN_LEN	43	/* base64url of 32 bytes */
 #define SESSION_CSRF_LEN	43
@@ -55,25 +60,28 @@ char	*session_cookie_header(const char *base_url, const char *token,
 
 /*
  * Starts a session for account_id: a new token in the cookie, the CSRF
- * token in req->app.  0, or -1 (logged).
+ * token in who.  0, or -1 (logged).
  */
-int	session_start(struct lz_req *, int64_t account_id);
+int	session_start(struct lz_req *, struct lz_db *, const struct lz_conf *,
+	    struct auth_caller *who, int64_t account_id);
 
 /*
- * Loads the session of the request's cookie into req->app (account, plan,
+ * Loads the session of the request's cookie into who (account, plan,
  * session id, CSRF token) and notes its use.  Returns 1 signed in, 0 not
  * (no cookie, unknown, expired or disabled account: an expired session is
  * deleted and its cookie cleared), -1 after answering 500.
  */
-int	session_load(struct lz_req *);
+int	session_load(struct lz_req *, struct lz_db *, const struct lz_conf *,
+	    struct auth_caller *who);
 
-/* Ends the request's session and clears the cookie. */
-int	session_end(struct lz_req *);
+/* Ends the session of who and clears the cookie. */
+int	session_end(struct lz_req *, struct lz_db *, const struct lz_conf *,
+	    struct auth_caller *who);
 
-/* 1 when the request's X-CSRF-Token matches its session's token. */
-int	session_csrf_ok(struct lz_req *);
+/* 1 when the request's X-CSRF-Token matches the session's token. */
+int	session_csrf_ok(struct lz_req *, const struct auth_caller *who);
 
-/* 1 when the request passes session_origin_ok. */
-int	session_request_origin_ok(struct lz_req *);
+/* 1 when the request passes session_origin_ok for conf's hosts. */
+int	session_request_origin_ok(struct lz_req *, const struct lz_conf *);
 
 #endif

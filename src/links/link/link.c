@@ -11,16 +11,15 @@
 
 #include <sodium.h>
 
-#include "stats/amount.h"
 #include "conf.h"
-#include "stats/conversion.h"
 #include "jbody.h"
 #include "link/link.h"
 #include "lztime.h"
-#include "req.h"
 #include "safety/dest.h"
+#include "stats/amount.h"
 #include "utf8.h"
 #include "util.h"
+#include "verr.h"
 
 const char *const link_mode_names[] = { "simple", "ab", "device", "geo",
     NULL };
@@ -294,7 +293,7 @@ parse_variants_ab(const json_t *v, struct lz_verr *e)
 		if (lz_json_fields(item, ab_fields, AB__MAX, prefix, e) == -1)
 			return -1;
 		snprintf(param, sizeof(param), "variants[%zu].url", i);
-		if (dest_check(json_string_value(json_object_get(item, "url")),
+		if (dest_syntax(json_string_value(json_object_get(item, "url")),
 		    param, e) == -1)
 			return -1;
 		w = json_integer_value(json_object_get(item, "weight"));
@@ -356,7 +355,7 @@ parse_variants_map(const json_t *v, enum link_mode mode, struct lz_verr *e)
 			    "be a URL string.", param);
 			return -1;
 		}
-		if (dest_check(json_string_value(url), param, e) == -1)
+		if (dest_syntax(json_string_value(url), param, e) == -1)
 			return -1;
 	}
 	return 0;
@@ -440,7 +439,7 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 		return -1;
 
 	s = str_or_null(body, "target_url");
-	if (dest_check(s, "target_url", e) == -1)
+	if (dest_syntax(s, "target_url", e) == -1)
 		return -1;
 	l->target_url = xstrdup(s);
 

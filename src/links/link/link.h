@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "sizes.h"
+
 struct lz_conf;
 struct lz_verr;
 
@@ -36,10 +38,6 @@ enum link_status {
 	STATUS_DISABLED		/* flagged by the safety scan */
 };
 
-#define SLUG_MAX	64
-#define SUFFIX_MAX	64	/* the channel label of /slug/suffix */
-#define SLUG_RANDOM_LEN	7
-#define URL_MAX		2048
 
 struct link {
 	int64_t		 id;
@@ -78,8 +76,12 @@ void	link_free(struct link *);
 
 /*
  * Validates a create body into l (zeroed by the caller), applying the
- * defaults.  An expires_at must be later than now (ms; INT64_MIN: any
- * time).  Returns 0, or -1 with e filled (400, naming the field).
+ * defaults: every field's syntax and rules, nothing that needs the
+ * process's configuration or database.  Where the destinations lead is
+ * scanned by the operation that stores the link (safety_link, scan.h),
+ * and whether the slug is reserved there too.  An expires_at must be
+ * later than now (ms; INT64_MIN: any time).  Returns 0, or -1 with e
+ * filled (400, naming the field).
  */
 int	link_parse(const json_t *body, int64_t now, struct link *l,
 	    struct lz_verr *e);

@@ -7,18 +7,19 @@
 
 #include <sodium.h>
 
-#include "ctx.h"
-#include "webhook/events.h"
+#include "conf.h"
+#include "db.h"
 #include "link/link.h"
 #include "link/linkops.h"
 #include "log.h"
 #include "pwhash.h"
-#include "req.h"
 #include "rnd.h"
 #include "safety/scan.h"
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
+#include "verr.h"
+#include "webhook/events.h"
 #include "webhook/webhook.h"
 
 #define SLUG_TRIES	8
@@ -52,22 +53,24 @@ take_password(struct link *l, struct lz_verr *e)
 	return 0;
 }
 
-/* The checks of a valid link that go beyond its fields: Safe Browsing
- * sees every destination in one request (the local scan ran in
- * link_parse), and a new password is hashed.  0, or -1 with e. */
+/* The checks of a valid link that go beyond its fields: the safety scan
+ * of every destination (safety_link: the heuristics and blocklists,
+ * then Safe Browsing in one request), and a new password is hashed.
+ * 0, or -1 with e. */
 static int
-checked(struct link *l, struct lz_verr *e)
+checked(struct lz_db *db, const struct lz_conf *conf, struct link *l,
+    struct lz_verr *e)
 {
-	if (safety_remote(links.conf, l, e) == -1)
+	if (safety_link(conf, db, l, e) == -1)
 		return -1;
 	return take_password(l, e);
 }
 
 /* A write that failed: rolled back, l freed, e says so.  -1. */
 static int
-unstored(struct link *l, struct lz_verr *e)
+unstored(struct lz_db *db, struct link *l, struct lz_verr *e)
 {
-	lz_db_rollback(&links.db);
+	lz_db_rollback(db);
 	lz_verr_set(e, 500, "internal_error", NULL, "The link could not be "
 	    "stored.");
 	link_free(l);
@@ -75,9 +78,9 @@ unstored(struct link *l, struct lz_verr *e)
 }
 
 int
-linkops_create(const json_t *body, int64_t account_id,
-    const struct lz_plan *plan, int64_t now, struct link *l,
-    struct lz_verr *e)
+linkops_create(struct lz_db *db, const struct lz_conf *conf,
+    const json_t *body, int64_t account_id, const struct lz_plan *plan,
+    int64_t now, struct link *l, struct lz_verr *e)
 {
 	long long	 n;
 	int		 rc, tries, random_slug;
@@ -86,25 +89,25 @@ linkops_create(const json_t *body, int64_t account_id,
 	memset(l, 0, sizeof(*l));
 	if (link_parse(body, now, l, e) == -1)
 		goto fail;
-	if (l->slug != NULL && slug_reserved(links.conf, l->slug)) {
+	if (l->slug != NULL && slug_reserved(conf, l->slug)) {
 		lz_verr_set(e, 409, "slug_reserved", "slug", "The slug '%s' is "
 		    "reserved.", l->slug);
 		goto fail;
 	}
-	if (checked(l, e) == -1)
+	if (checked(db, conf, l, e) == -1)
 		goto fail;
 	l->account_id = account_id;
 	l->created_at = now;
 	random_slug = l->slug == NULL;
 
 	/* The cap: count and insert with the account's row held. */
-	if (lz_db_begin(&links.db) == -1 ||
-	    store_lock(&links.db, STORE_LOCK_ACCOUNT, account_id) != 1)
+	if (lz_db_begin(db) == -1 ||
+	    store_lock(db, STORE_LOCK_ACCOUNT, account_id) != 1)
 		goto dberr;
-	if ((n = store_link_count(&links.db, account_id)) < 0)
+	if ((n = store_link_count(db, account_id)) < 0)
 		goto dberr;
 	if (plan != NULL && n >= plan->links) {
-		lz_db_rollback(&links.db);
+		lz_db_rollback(db);
 		lz_verr_set(e, 403, "link_cap_reached", NULL, "The account "
 		    "has %lld links, the cap of plan '%s'; delete links or "
 		    "change plans.", n, plan->name);
@@ -115,17 +118,17 @@ linkops_create(const json_t *body, int64_t account_id,
 			/* 62^7 slugs; retried on the rare collision (and on
 			 * a random hit of a reserved word). */
 			lz_rnd_base62(slug, SLUG_RANDOM_LEN);
-			if (slug_reserved(links.conf, slug))
+			if (slug_reserved(conf, slug))
 				continue;
 			free(l->slug);
 			l->slug = xstrdup(slug);
 		}
-		if ((rc = store_link_insert(&links.db, l)) == -1)
+		if ((rc = store_link_insert(db, l)) == -1)
 			goto dberr;
 		if (rc == 0)
 			break;
 		if (!random_slug) {
-			lz_db_rollback(&links.db);
+			lz_db_rollback(db);
 			lz_verr_set(e, 409, "slug_taken", "slug", "The slug "
 			    "'%s' is taken.", l->slug);
 			goto fail;
@@ -136,14 +139,14 @@ linkops_create(const json_t *body, int64_t account_id,
 		goto dberr;
 	}
 	/* link.created is queued in the transaction that creates the link. */
-	if (events_link(&links.db, WEBHOOK_EV_LINK_CREATED, l,
-	    links.conf->base_url, now) == -1)
+	if (events_link(db, WEBHOOK_EV_LINK_CREATED, l,
+	    conf->base_url, now) == -1)
 		goto dberr;
-	if (lz_db_commit(&links.db) == -1)
+	if (lz_db_commit(db) == -1)
 		goto dberr;
 	return 0;
 dberr:
-	return unstored(l, e);
+	return unstored(db, l, e);
 fail:
 	link_free(l);
 	return -1;
@@ -155,50 +158,51 @@ fail:
  * again), -1 with e filled.
  */
 static int
-update_once(int64_t id, int64_t account_id, const json_t *patch,
-    int64_t now, struct link *out, struct lz_verr *e)
+update_once(struct lz_db *db, const struct lz_conf *conf, int64_t id,
+    int64_t account_id, const json_t *patch, int64_t now, struct link *out,
+    struct lz_verr *e)
 {
 	struct link	 stored, l;
 	int		 rc;
 
 	memset(&l, 0, sizeof(l));
-	if (linkops_get(id, account_id, &stored, e) == -1)
+	if (linkops_get(db, id, account_id, &stored, e) == -1)
 		return -1;
 	rc = link_parse_patch(&stored, patch, now, &l, e);
 	link_free(&stored);
-	if (rc == -1 || checked(&l, e) == -1) {
+	if (rc == -1 || checked(db, conf, &l, e) == -1) {
 		link_free(&l);
 		return -1;
 	}
-	if (lz_db_begin(&links.db) == -1 ||
-	    (rc = store_link_update(&links.db, &l, account_id)) == -1)
+	if (lz_db_begin(db) == -1 ||
+	    (rc = store_link_update(db, &l, account_id)) == -1)
 		goto dberr;
 	if (rc == 0) {
-		lz_db_rollback(&links.db);
+		lz_db_rollback(db);
 		link_free(&l);
 		return 1;
 	}
 	/* link.updated is queued in the transaction of the edit. */
-	if (store_link_get(&links.db, id, account_id, out) != 1)
+	if (store_link_get(db, id, account_id, out) != 1)
 		goto dberr;
-	if (events_link(&links.db, WEBHOOK_EV_LINK_UPDATED, out,
-	    links.conf->base_url, now) == -1 || lz_db_commit(&links.db) == -1) {
+	if (events_link(db, WEBHOOK_EV_LINK_UPDATED, out,
+	    conf->base_url, now) == -1 || lz_db_commit(db) == -1) {
 		link_free(out);
 		goto dberr;
 	}
 	link_free(&l);
 	return 0;
 dberr:
-	return unstored(&l, e);
+	return unstored(db, &l, e);
 }
 
 int
-linkops_get(int64_t id, int64_t account_id, struct link *l,
-    struct lz_verr *e)
+linkops_get(struct lz_db *db, int64_t id, int64_t account_id,
+    struct link *l, struct lz_verr *e)
 {
 	int	 rc;
 
-	if ((rc = store_link_get(&links.db, id, account_id, l)) == 1)
+	if ((rc = store_link_get(db, id, account_id, l)) == 1)
 		return 0;
 	if (rc == 0)
 		lz_verr_set(e, 404, "not_found", "id", "There is no link with "
@@ -210,14 +214,16 @@ linkops_get(int64_t id, int64_t account_id, struct link *l,
 }
 
 int
-linkops_update(int64_t id, int64_t account_id, const json_t *patch,
-    int64_t now, struct link *out, struct lz_verr *e)
+linkops_update(struct lz_db *db, const struct lz_conf *conf, int64_t id,
+    int64_t account_id, const json_t *patch, int64_t now, struct link *out,
+    struct lz_verr *e)
 {
 	int	 tries, rc = 1;
 
 	memset(out, 0, sizeof(*out));
 	for (tries = 0; tries < EDIT_TRIES && rc == 1; tries++)
-		rc = update_once(id, account_id, patch, now, out, e);
+		rc = update_once(db, conf, id, account_id, patch, now, out,
+		    e);
 	if (rc == 1)
 		lz_verr_set(e, 409, "edit_conflict", NULL, "The link was "
 		    "edited by another request at the same time; try again.");
@@ -225,24 +231,24 @@ linkops_update(int64_t id, int64_t account_id, const json_t *patch,
 }
 
 int
-linkops_delete(int64_t id, int64_t account_id, int64_t now)
+linkops_delete(struct lz_db *db, int64_t id, int64_t account_id, int64_t now)
 {
 	struct link	 l;
 	char		 slug[SLUG_MAX + 1];
 	int		 rc;
 
-	if (lz_db_begin(&links.db) == -1)
+	if (lz_db_begin(db) == -1)
 		return -1;
 	memset(&l, 0, sizeof(l));
-	rc = store_link_delete(&links.db, id, account_id, now, slug,
+	rc = store_link_delete(db, id, account_id, now, slug,
 	    &l.account_id);
 	l.id = id;
 	l.slug = slug;
 	/* link.deleted is queued in the transaction of the delete. */
-	if (rc == 1 && (events_link(&links.db, WEBHOOK_EV_LINK_DELETED, &l,
-	    NULL, now) == -1 || lz_db_commit(&links.db) == -1))
+	if (rc == 1 && (events_link(db, WEBHOOK_EV_LINK_DELETED, &l,
+	    NULL, now) == -1 || lz_db_commit(db) == -1))
 		rc = -1;
 	if (rc != 1)
-		lz_db_rollback(&links.db);
+		lz_db_rollback(db);
 	return rc;
 }

@@ -3,7 +3,9 @@
  * API and the dashboard (both through api_links.c) create links here, and
  * they and lzctl edit and delete them here, so the rules (validation,
  * slugs, reservation, link cap, password hashing, the link events) exist
- * once.
+ * once.  Each takes the database it works on and the configuration
+ * whose rules apply (reserved slugs, base_url, the safety scan's
+ * settings).
  */
 #ifndef LZ_LINKOPS_H
 #define LZ_LINKOPS_H
@@ -13,6 +15,8 @@
 #include <jansson.h>
 
 struct link;
+struct lz_conf;
+struct lz_db;
 struct lz_plan;
 struct lz_verr;
 
@@ -22,14 +26,14 @@ struct lz_verr;
  * link_free).  On failure returns -1 with e filled: 400 invalid field,
  * 403 link cap, 409 slug taken or reserved, 500 storage failure.
  */
-int	linkops_create(const json_t *body, int64_t account_id,
-	    const struct lz_plan *plan, int64_t now, struct link *out,
-	    struct lz_verr *e);
+int	linkops_create(struct lz_db *, const struct lz_conf *,
+	    const json_t *body, int64_t account_id, const struct lz_plan *plan,
+	    int64_t now, struct link *out, struct lz_verr *e);
 
 /* The live link id of account_id (ACCOUNT_ANY: of anyone) into l
  * (caller frees): 0, or -1 with e filled: 404 not_found, 500. */
-int	linkops_get(int64_t id, int64_t account_id, struct link *l,
-	    struct lz_verr *e);
+int	linkops_get(struct lz_db *, int64_t id, int64_t account_id,
+	    struct link *l, struct lz_verr *e);
 
 /*
  * Edits the live link id of account_id (ACCOUNT_ANY: of anyone) with
@@ -42,11 +46,13 @@ int	linkops_get(int64_t id, int64_t account_id, struct link *l,
  * the link is as it was read (store_link_update); else read and tried
  * again.
  */
-int	linkops_update(int64_t id, int64_t account_id, const json_t *patch,
-	    int64_t now, struct link *out, struct lz_verr *e);
+int	linkops_update(struct lz_db *, const struct lz_conf *, int64_t id,
+	    int64_t account_id, const json_t *patch, int64_t now,
+	    struct link *out, struct lz_verr *e);
 
 /* Deletes (tombstones) a link of account_id (ACCOUNT_ANY: of anyone),
  * with the link.deleted event.  1, 0, -1. */
-int	linkops_delete(int64_t id, int64_t account_id, int64_t now);
+int	linkops_delete(struct lz_db *, int64_t id, int64_t account_id,
+	    int64_t now);
 
 #endif

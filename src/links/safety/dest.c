@@ -1,5 +1,6 @@
 /*
- * dest.c -- destination URL checks (libcurl's URL parser, never ours).
+ * dest.c -- a destination URL's syntax (libcurl's URL parser, never
+ * ours).
  */
 #include "config.h"
 
@@ -8,12 +9,10 @@
 
 #include <curl/curl.h>
 
-#include "ctx.h"
-#include "link/link.h"
-#include "req.h"
 #include "safety/dest.h"
-#include "safety/scan.h"
+#include "sizes.h"
 #include "utf8.h"
+#include "verr.h"
 
 int
 dest_url_ok(const char *url)
@@ -61,9 +60,9 @@ scheme_of(const char *url, char *buf, size_t len)
 }
 
 int
-dest_check(const char *url, const char *param, struct lz_verr *e)
+dest_syntax(const char *url, const char *param, struct lz_verr *e)
 {
-	char		 why[512], scheme[32];
+	char		 scheme[32];
 	const char	*sch;
 
 	if (strlen(url) > URL_MAX) {
@@ -85,17 +84,5 @@ dest_check(const char *url, const char *param, struct lz_verr *e)
 			    "be an absolute http:// or https:// URL.", param);
 		return -1;
 	}
-	switch (safety_scan(links.conf, links.db.h != NULL ? &links.db : NULL,
-	    url, why, sizeof(why))) {
-	case 0:
-		return 0;
-	case 1:
-		lz_verr_set(e, 400, "unsafe_destination", param, "'%s' is "
-		    "refused by the safety scan: %s.", param, why);
-		return -1;
-	default:
-		lz_verr_set(e, 500, "internal_error", param, "'%s' could not "
-		    "be checked: %s.", param, why);
-		return -1;
-	}
+	return 0;
 }

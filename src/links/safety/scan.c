@@ -14,7 +14,6 @@
 #include "db.h"
 #include "link/link.h"
 #include "log.h"
-#include "req.h"
 #include "safety/blocklist.h"
 #include "safety/canon.h"
 #include "safety/idn.h"
@@ -22,6 +21,7 @@
 #include "safety/scan.h"
 #include "store/safety.h"
 #include "util.h"
+#include "verr.h"
 
 #define RECHECK_BATCH	500
 
@@ -277,6 +277,35 @@ safety_dests(const struct link *l, size_t *n)
 			d[(*n)++].url = json_string_value(v);
 		}
 	return d;
+}
+
+int
+safety_link(const struct lz_conf *conf, struct lz_db *db,
+    const struct link *l, struct lz_verr *e)
+{
+	struct safety_dest	*d;
+	char			 why[512];
+	size_t			 n, i;
+	int			 rc = 0;
+
+	d = safety_dests(l, &n);
+	for (i = 0; i < n && rc == 0; i++)
+		switch (safety_scan(conf, db, d[i].url, why, sizeof(why))) {
+		case 0:
+			break;
+		case 1:
+			lz_verr_set(e, 400, "unsafe_destination", d[i].param,
+			    "'%s' is refused by the safety scan: %s.",
+			    d[i].param, why);
+			rc = -1;
+			break;
+		default:
+			lz_verr_set(e, 500, "internal_error", d[i].param, "'%s' "
+			    "could not be checked: %s.", d[i].param, why);
+			rc = -1;
+		}
+	free(d);
+	return rc == 0 ? safety_remote(conf, l, e) : -1;
 }
 
 /* ---- Google Safe Browsing ---------------------------------------------- */

@@ -2,13 +2,13 @@
  * scan.h -- the destination safety scan (DESIGN 3.5).
  *
  * Every destination of a link -- target_url and each variant URL -- is
- * scanned when the link is created (dest_check in dest.c, called from
- * link_parse): the heuristics below, then the local blocklists
- * (blocklist.h).  A link whose destinations all pass is looked up with
- * Google Safe Browsing when a key is configured (safety_remote, from
- * linkops_create, one request per link).  After a blocklist import the
- * existing links are scanned again (safety_recheck) and the listed ones
- * flagged: they answer 410.
+ * scanned when the link is created or edited (safety_link, from
+ * linkops.c, once link_parse has checked their syntax): the heuristics
+ * below, then the local blocklists (blocklist.h); a link whose
+ * destinations all pass is then looked up with Google Safe Browsing
+ * when a key is configured (one request per link).  After a blocklist
+ * import the existing links are scanned again (safety_recheck) and the
+ * listed ones flagged: they answer 410.
  *
  * Heuristics, on the URL canonicalised the Safe Browsing way (canon.h):
  *  - only http and https;
@@ -59,6 +59,15 @@ struct safety_dest {
  * new array (caller frees) and its length in *n.
  */
 struct safety_dest *safety_dests(const struct link *l, size_t *n);
+
+/*
+ * Scans every destination of l (safety_dests) with safety_scan, then
+ * looks them up with safety_remote.  Returns 0 when they pass; -1 with
+ * e filled: 400 unsafe_destination naming the field at fault, 500 when
+ * the blocklists cannot be read, 503 as safety_remote says.
+ */
+int	safety_link(const struct lz_conf *, struct lz_db *,
+	    const struct link *l, struct lz_verr *e);
 
 /*
  * Looks the destinations of l up with Google Safe Browsing when

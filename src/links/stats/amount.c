@@ -166,3 +166,13 @@ amount_currency(const char *s, char out[4])
 	out[3] = '\0';
 	return 0;
 }
+
+double
+conv_rate(int64_t conversions, int64_t clicks)
+{
+	if (clicks <= 0 || conversions <= 0)
+		return 0;
+	if (conversions >= clicks)
+		return 1;
+	return (double)conversions / (double)clicks;
+}

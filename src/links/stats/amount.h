@@ -1,10 +1,12 @@
 /*
- * amount.h -- money, exactly (DESIGN 3.7): amounts are integers of
- * micro-units (1.5 USD is 1500000) from the text they arrive as to the
- * JSON they leave as, never through a binary float on the way in.
+ * amount.h -- the figures of statistics that must come out exact
+ * (DESIGN 3.7): money, as integers of micro-units (1.5 USD is 1500000)
+ * from the text they arrive as to the JSON they leave as, never through
+ * a binary float on the way in; and the conversion rate.
  *
- * Pure functions: the conversion handlers, the statistics, lzctl, the
- * unit tests and the fuzzer call them.
+ * Pure functions: the conversion handlers, the statistics, the link
+ * representation (link.h), lzctl, the unit tests and the fuzzer call
+ * them.
  */
 #ifndef LZ_AMOUNT_H
 #define LZ_AMOUNT_H
@@ -48,5 +50,9 @@ json_t	*amount_json(int64_t micros);
  * case ("usd" -> "USD").  0, or -1 when s is not one.
  */
 int	 amount_currency(const char *s, char out[4]);
+
+/* conversions / clicks, capped at 1 (conversions reported without a
+ * click can outnumber clicks); 0 without clicks (DESIGN 3.7). */
+double	 conv_rate(int64_t conversions, int64_t clicks);
 
 #endif

@@ -6,18 +6,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats/amount.h"
-#include "stats/conversion.h"
 #include "db.h"
 #include "jbody.h"
 #include "link/link.h"
 #include "log.h"
 #include "lztime.h"
 #include "query.h"
-#include "req.h"
+#include "stats/amount.h"
+#include "stats/conversion.h"
+#include "stats/rollup.h"
 #include "store/clicks.h"
 #include "store/conversions.h"
 #include "store/store.h"
+#include "verr.h"
 #include "visit/click.h"
 #include "visit/visitor.h"
 
@@ -392,14 +393,4 @@ conv_result_reason(enum conv_result r)
 	case CONV_ERROR:	break;
 	}
 	return "error";
-}
-
-double
-conv_rate(int64_t conversions, int64_t clicks)
-{
-	if (clicks <= 0 || conversions <= 0)
-		return 0;
-	if (conversions >= clicks)
-		return 1;
-	return (double)conversions / (double)clicks;
 }

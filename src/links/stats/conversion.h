@@ -31,9 +31,9 @@
 
 #include <jansson.h>
 
-#include "link/link.h"
-#include "visit/target.h"
+#include "sizes.h"
 
+struct link;
 struct lz_db;
 struct lz_query;
 struct lz_verr;
@@ -100,8 +100,5 @@ enum conv_result conv_record(struct lz_db *, const struct link *l,
  * or NULL for CONV_COUNTED. */
 const char *conv_result_reason(enum conv_result);
 
-/* conversions / clicks, capped at 1 (conversions reported without a
- * click can outnumber clicks); 0 without clicks (DESIGN 3.7). */
-double	conv_rate(int64_t conversions, int64_t clicks);
 
 #endif

@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats/conversion.h"
 #include "lztime.h"
+#include "stats/amount.h"
+#include "stats/conversion.h"
 #include "stats/stats.h"
 #include "store/clicks.h"
 #include "store/conversions.h"

@@ -69,7 +69,8 @@ store_click_count(struct lz_db *db, int64_t link_id)
 }
 
 int
-store_click_add(struct lz_db *db, const struct click_count *c, size_t n)
+store_click_add(struct lz_db *db, const struct store_click_count *c,
+    size_t n)
 {
 	struct lz_buf		 b = LZ_BUF_INIT;
 	struct lz_val		 v;

@@ -11,9 +11,14 @@
 #include <stdint.h>
 
 struct click;
-struct click_count;
 struct lz_db;
 struct store_range;
+
+/* Human clicks of one link, counted in a batch (store_click_add). */
+struct store_click_count {
+	int64_t	 link_id;
+	int64_t	 n;
+};
 
 /*
  * Counts one human click of a link: 1, or 0 when the link has reached
@@ -23,7 +28,7 @@ int	store_click_count(struct lz_db *, int64_t link_id);
 /* Adds c[0..n).n human clicks to the count of each link c[].link_id
  * (each once, in order of id), cap or not: a batch's counts in one
  * statement.  0 or -1. */
-int	store_click_add(struct lz_db *, const struct click_count *c,
+int	store_click_add(struct lz_db *, const struct store_click_count *c,
 	    size_t n);
 /* Stores one click: at once, or with bulk as a bulk row of a batch
  * (visible once the batch is flushed or committed, db.h); 0 or -1. */

@@ -69,9 +69,6 @@
 	    "browser, referrer, referrer_host, variant, visitor, " \
 	    "bot", \
 	    13, "id", 1) \
-	X(PASSWORD_TRIES, "password_tries", \
-	    "link_id, net, window_start, tries", \
-	    4, "link_id, net", 0) \
 	X(WEBHOOKS, "webhooks", \
 	    "id, account_id, url, events, secret_box, created_at, " \
 	    "rotated_at, disabled_at, disabled_reason", \
@@ -97,12 +94,9 @@
 	X(SESSIONS, "sessions", \
 	    "id, hash, account_id, csrf, created_at, seen_at", \
 	    6, "id", 1) \
-	X(LOGIN_FAILURES, "login_failures", \
-	    "scope, at", \
-	    2, "scope, at", 0) \
-	X(PASSWORD_LINK_TRIES, "password_link_tries", \
-	    "link_id, window_start, window_ms, tries", \
-	    4, "link_id", 0) \
+	X(THROTTLES, "throttles", \
+	    "scope, window_start, window_ms, tries", \
+	    4, "scope", 0) \
 	X(CLICK_ROLLUPS, "click_rollups", \
 	    "link_id, dim, span, at, key, bot, n", \
 	    7, "link_id, dim, span, at, key, bot", 0) \

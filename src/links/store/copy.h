@@ -17,7 +17,7 @@ struct store_table {
 	int		 ncols;
 };
 
-#define STORE_TABLES	18
+#define STORE_TABLES	16
 
 /* In copy order, then { NULL, 0 }. */
 extern const struct store_table store_tables[STORE_TABLES + 1];

@@ -12,9 +12,9 @@
 #include "db.h"
 #include "log.h"
 #include "lztime.h"
-#include "util.h"
 #include "store/admin.h"
 #include "store/store.h"
+#include "util.h"
 
 /*
  * Row locks (store.h).  dialect: FOR UPDATE is PostgreSQL's; on SQLite
@@ -40,6 +40,7 @@ struct lz_sqlset *const store_sqlsets[] = {
 	&store_webhooks_sql,
 	&store_safety_sql,
 	&store_sessions_sql,
+	&store_throttles_sql,
 	&store_copy_sql,
 	NULL
 };

@@ -56,7 +56,8 @@ int	store_lock(struct lz_db *, enum store_lock, int64_t id);
 
 extern struct lz_sqlset store_accounts_sql, store_links_sql,
 	    store_clicks_sql, store_conversions_sql, store_webhooks_sql,
-	    store_safety_sql, store_sessions_sql, store_copy_sql;
+	    store_safety_sql, store_sessions_sql, store_throttles_sql,
+	    store_copy_sql;
 
 /*
  * Statement own of set for account_id, with v[0..n) bound and account_id

@@ -35,6 +35,7 @@
 #include "visit/click.h"
 #include "visit/clicklog.h"
 #include "visit/clickrec.h"
+#include "visit/record.h"
 #include "visit/target.h"
 
 #define BATCH		1024		/* records read at once */
@@ -173,7 +174,7 @@ batch_links_free(struct batch_links *bl)
 /* Stores one click read back: 1, 0 when its link is gone, -1. */
 static int
 store_one(struct lz_db *db, const struct batch_links *bl, struct click *c,
-    int64_t now, struct click_tally *tally)
+    int64_t now, struct record_tally *tally)
 {
 	struct link	 key, *l;
 	char		*target;
@@ -190,7 +191,7 @@ store_one(struct lz_db *db, const struct batch_links *bl, struct click *c,
 	 * which never changes. */
 	target = target_with_utm(l, target_of_variant(l, c->variant));
 	c->target = target ? target : "";
-	rc = click_store(db, l, c, now, 0, tally);
+	rc = record_click(db, l, c, now, 0, tally);
 	free(target);
 	c->target = NULL;
 	return rc < 0 ? -1 : 1;
@@ -200,7 +201,7 @@ store_one(struct lz_db *db, const struct batch_links *bl, struct click *c,
  * clicks stored, or -1. */
 static long
 store_chunk(struct lz_db *db, long nc, int64_t now,
-    struct click_tally *tally)
+    struct record_tally *tally)
 {
 	struct batch_links	 bl = { NULL, 0 };
 	long			 k, stored = 0;
@@ -290,7 +291,7 @@ read_chunk(const struct journal *j, int64_t pos, int live, long *nc,
 static long
 move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 {
-	struct click_tally tally;
+	struct record_tally tally;
 	int64_t		 at, now;
 	long		 moved = 0, i, nc, stored, got;
 	int		 chunks, c, whole = 1;
@@ -323,7 +324,7 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 			i = read_chunk(j, at, live, &nc, &whole);
 		}
 		if (i == -1 || got == -1 ||
-		    click_tally_flush(db, &tally, now) == -1 ||
+		    record_flush(db, &tally, now) == -1 ||
 		    store_journal_set(db, j->key, at) == -1 ||
 		    lz_db_commit(db) == -1) {
 			lz_db_rollback(db);
@@ -333,7 +334,7 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 		*pos = at;
 		moved += stored;
 	}
-	click_tally_free(&tally);
+	record_tally_free(&tally);
 	return moved;
 }
 

@@ -17,8 +17,8 @@
 
 #include "link/link.h"
 #include "visit/click.h"
-#include "visit/target.h"
 #include "visit/clickrec.h"
+#include "visit/target.h"
 
 #define REC_MAGIC	0x314b4c43u	/* "CLK1": a whole struct rec */
 #define REC2_MAGIC	0x324b4c43u	/* "CLK2": one cut after its referrer */

@@ -10,10 +10,10 @@
 
 #include <stdint.h>
 
+#include "sizes.h"
+
 struct link;
 
-#define VARIANT_MAX	8	/* "0".."9", "ios", "android", "desktop",
-				   "TW": with the NUL, at most 8 bytes */
 
 /* What the pick depends on. */
 struct target_visit {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "keyfile.h"
-#include "visit/click.h"
+#include "sizes.h"
 
 /* Reads the key file; 0, or -1 with err. */
 int	visitor_init(const char *key_file, char *err, size_t errlen);

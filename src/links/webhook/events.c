@@ -9,7 +9,6 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "webhook/events.h"
 #include "link/link.h"
 #include "log.h"
 #include "lztime.h"
@@ -18,6 +17,7 @@
 #include "store/webhooks.h"
 #include "util.h"
 #include "visit/click.h"
+#include "webhook/events.h"
 #include "webhook/webhook.h"
 
 /*

@@ -1,0 +1,107 @@
+/*
+ * api.h -- what the link service's handlers share: the per-request
+ * data, the route flags, every handler of main.c's route table, and the
+ * helpers they answer with.  Handlers (api_*.c, page_*.c) and main.c
+ * include it; they alone touch the process state (ctx.h) and hand the
+ * subsystems below them the database, configuration and request values
+ * those need.
+ */
+#ifndef LZ_API_H
+#define LZ_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "auth/auth.h"
+#include "route.h"
+
+struct link;
+struct lz_pval;
+struct lz_req;
+
+/* Per-request data of the link service (req->app). */
+struct links_req {
+	struct auth_caller	 who;	/* the API key's or session's */
+};
+
+/* The caller of request r. */
+#define API_WHO(r)	(&((struct links_req *)(r)->app)->who)
+
+/* Route flags. */
+#define RF_AUTH		0x01	/* API key required; counts against quota */
+#define RF_SESSION	0x10	/* dashboard session required */
+#define RF_CSRF		0x20	/* state-changing: Origin check, and the
+				   session's X-CSRF-Token when RF_SESSION */
+
+/* ---- handlers ---------------------------------------------------------- */
+
+/* Links (api_links.c, api_qr.c, api_clicks.c, api_stats.c). */
+lz_handler	api_links_create, api_links_list, api_links_get,
+		api_links_delete, api_links_update, api_links_qr,
+		api_links_clicks, api_links_stats;
+
+/* Visits (page_redirect.c).  The router's answer when no route matched:
+ * JSON under the APIs, the 404 page elsewhere. */
+lz_handler	redirect_visit, redirect_notfound;
+
+/* Conversion reports (api_conv.c): the pixel, the JSON report, the CORS
+ * preflight. */
+lz_handler	conv_pixel, conv_post, conv_preflight;
+
+/* GET /api/v1/openapi.json (api_openapi.c): the API's OpenAPI document. */
+lz_handler	links_openapi;
+
+/*
+ * The dashboard's JSON API under /dashboard/api/ (DESIGN 3.8): sessions
+ * (api_dash_session.c), API keys (api_dash_keys.c), webhooks
+ * (api_dash_hooks.c).  The pages themselves are static files in
+ * www/dashboard/, served by nginx.  Links are created, listed and
+ * deleted by the handlers of /api/v1/links above, behind a session
+ * instead of a key.
+ */
+/* The security headers of every /dashboard/ answer. */
+void	dash_headers(struct lz_req *);
+/* 1 when the request's Host is dashboard_host (or none is set). */
+int	dash_host_ok(struct lz_req *);
+lz_handler	dash_session, dash_signup, dash_signin, dash_signout,
+		dash_password, dash_account;
+lz_handler	dash_keys_list, dash_keys_create, dash_keys_revoke;
+lz_handler	dash_hooks_list, dash_hooks_add, dash_hooks_rotate,
+		dash_hooks_disable, dash_hooks_test, dash_hooks_deliveries;
+
+/* ---- what handlers answer with (api.c) -------------------------------- */
+
+/* The id of a path's first capture (/api/v1/links/<id>...): 0, or -1
+ * after answering 404 "There is no <what> with this id." */
+int	api_path_id(struct lz_req *, const char *what, int64_t *id);
+/* What a store call changing the thing of id returned: 1 it was done
+ * (the caller answers), else answered: -1 500 with failed, 0 status with
+ * code, naming "id", and msg (404 not_found, 409 webhook_disabled). */
+int	api_done(struct lz_req *, int rc, const char *failed, int status,
+	    const char *code, const char *msg);
+/* Link id of the request's account into l (link_free it): 0, or -1 after
+ * answering 404 or 500 (api_links.c). */
+int	api_links_load(struct lz_req *, int64_t id, struct link *l);
+
+/*
+ * A page of a list: 200 {ok, key: items, next_cursor} and the members of
+ * extra (NULL: none), or 500 when the read failed (rc < 0); takes over
+ * items and extra.  next_cursor is the opaque cursor of last, n (1 or 2)
+ * values of 1 and up of the last item shown, or null when no page
+ * follows (!more); api_cursor_decode reads one back, answering 400
+ * naming "cursor" when s is not one (-1).
+ */
+#define API_CURSOR_MAX	64
+void	api_page(struct lz_req *, long rc, const char *key, json_t *items,
+	    int more, const int64_t *last, size_t n, json_t *extra);
+int	api_cursor_decode(struct lz_req *, const char *s, int64_t *v,
+	    size_t n);
+/* The time of query parameter v (an ISO 8601 time with a time zone, or
+ * a date: midnight UTC) into *ms when it is set: 0, or -1 after
+ * answering 400 naming name. */
+int	api_time_param(struct lz_req *, const struct lz_pval *v,
+	    const char *name, int64_t *ms);
+
+#endif

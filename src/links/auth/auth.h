@@ -1,0 +1,35 @@
+/*
+ * auth.h -- who a request of the link service acts for, and the API
+ * key that says so (DESIGN 3.3): Bearer token, checksum, hash look-up,
+ * revocation, and the monthly quota with its headers.  A dashboard
+ * session says the same through session.h.
+ */
+#ifndef LZ_AUTH_H
+#define LZ_AUTH_H
+
+#include <stdint.h>
+
+struct lz_conf;
+struct lz_db;
+struct lz_plan;
+struct lz_req;
+
+/* The caller of one request, filled by auth_api_key() or session.h. */
+struct auth_caller {
+	int64_t			 account_id;	/* 0: nobody */
+	int64_t			 key_id;	/* the API key, or 0 */
+	const struct lz_plan	*plan;		/* the account's */
+	int64_t			 session_id;	/* dashboard session, or 0 */
+	char			 csrf[64];	/* its CSRF token */
+};
+
+/*
+ * Checks the request's API key against db and takes one call of its
+ * account's monthly quota (the plans of conf), setting the
+ * X-RateLimit-* headers, into who.  Returns 0, or -1 after answering
+ * 401, 429 or 500.
+ */
+int	auth_api_key(struct lz_req *, struct lz_db *, const struct lz_conf *,
+	    struct auth_caller *who);
+
+#endif
