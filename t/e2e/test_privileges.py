@@ -31,6 +31,28 @@ USER = "nobody"
 GDB = shutil.which("gdb")
 
 
+def gdb_calls():
+    """None when gdb can make a process call a function here, else why
+    not: on some machines it cannot restore a stopped thread's extended
+    register state ("Couldn't write extended state status") and every
+    call it makes fails, a plain sleep's too -- a fault of gdb on that
+    machine, which these tests must not take for one of lz's."""
+    if GDB is None:
+        return "gdb is needed: tools/setup-debian installs it"
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        p = subprocess.run([GDB, "-nx", "-batch", "-p", str(sleeper.pid),
+                            "-ex", "print (int)getpid()"],
+                           capture_output=True, text=True, timeout=60)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    if re.search(r"^\$1 = %d$" % sleeper.pid, p.stdout, re.M):
+        return None
+    return "gdb cannot call functions in a process on this machine: " + \
+        (p.stderr.strip().splitlines() or ["no answer"])[-1]
+
+
 @unittest.skipUnless(os.geteuid() == 0, "dropping root needs root")
 class Privileges(unittest.TestCase):
 
@@ -137,8 +159,10 @@ class Privileges(unittest.TestCase):
         return list(zip(vals[0::2], vals[1::2]))
 
     def test_live_worker_refuses(self):
-        self.assertIsNotNone(GDB, "gdb is needed: tools/setup-debian "
-                             "installs it")
+        why = gdb_calls()
+        if why is not None and GDB is not None:
+            self.skipTest(why)
+        self.assertIsNotNone(GDB, why)
         inst = self.inst
         data = inst.path("data")
         # It writes in the database's directory; on PostgreSQL only in
@@ -199,8 +223,10 @@ class Privileges(unittest.TestCase):
         capabilities, under no_new_privs and seccomp, and refuses what
         its sandbox forbids -- asked of the live process through gdb --
         while it goes on sending."""
-        self.assertIsNotNone(GDB, "gdb is needed: tools/setup-debian "
-                             "installs it")
+        why = gdb_calls()
+        if why is not None and GDB is not None:
+            self.skipTest(why)
+        self.assertIsNotNone(GDB, why)
         inst = self.inst
         data = inst.path("data")
         log = open(inst.path("lz-hooks.log"), "ab")
