@@ -31,6 +31,7 @@
 #include "store/clicks.h"
 #include "store/links.h"
 #include "store/store.h"
+#include "store/wal.h"
 #include "util.h"
 #include "visit/click.h"
 #include "visit/clicklog.h"
@@ -45,30 +46,6 @@
 #define LOCK_NAME	"mover.lock"
 #define MOVE_EVERY_MS	20		/* between moves, all workers */
 #define MOVE_IDLE_MS	1000		/* a mover's wait after moving none */
-/*
- * The WAL, kept bounded by the mover (lz_db_checkpoint): over SQLite's
- * automatic checkpoint size (1000 pages) it is truncated.  Tries fail
- * now and then under load (a reader still in the WAL after
- * WAL_TRIM_WAIT_MS), but each copies more of the WAL back than the one
- * before.  WAL_TRIM_FAILS failed tries in a row that copied back no more
- * mean a long read transaction (an admin's sqlite3 shell): then the
- * mover tries only every WAL_TRIM_BACKOFF_MS, since each try holds
- * writers back for up to WAL_TRIM_WAIT_MS.  Otherwise at most every
- * WAL_TRIM_EVERY_MS, however often the mover moves: each truncation
- * holds writers back while it copies, and checkpoints of their own
- * (lz-hooks') must find it idle most of the time -- unless the WAL is
- * past WAL_TRIM_HIGH_BYTES and the last try was not busy: then at every
- * move.  A heavy write load (test_load: 15-29 MiB a second) would
- * otherwise take the WAL to 4 MiB plus a second of writes between
- * truncations.
- */
-#define WAL_TRIM_BYTES		(4 * 1024 * 1024)
-#define WAL_TRIM_HIGH_BYTES	(16 * 1024 * 1024)
-#define WAL_TRIM_WAIT_MS	500
-#define WAL_TRIM_FAILS		3
-#define WAL_TRIM_BACKOFF_MS	(30 * 1000)
-#define WAL_TRIM_EVERY_MS	1000
-
 #define JOURNAL_NAME_MAX	64
 /* Its name in click_journals: "host_id/" and the file's name. */
 #define JOURNAL_KEY_MAX		(LZ_HOST_ID_MAX + 1 + JOURNAL_NAME_MAX)
@@ -88,6 +65,9 @@ static int		 lockfd = -1;	/* the mover's lock */
 static unsigned char	*raw;		/* CHUNK_BYTES as read */
 static unsigned char	*batch;		/* BATCH records, whole */
 static struct click	*clicks;	/* those of them that check out */
+/* The WAL policy of whichever thread moves: the mover thread while it
+ * runs, else the worker's thread (never both: see clicklog_tick). */
+static struct store_wal	 wal = STORE_WAL_INIT;
 
 /* The mover thread, when running, and how to stop it. */
 static pthread_t	 mover;
@@ -595,57 +575,10 @@ move_due(void)
 	return ms >= MOVE_EVERY_MS || ms < 0;
 }
 
-/* After a move: the WAL back under WAL_TRIM_BYTES (see above). */
-static void
-wal_trim(struct lz_db *db)
-{
-	static int64_t	 next_ms;
-	static int	 stuck, last = -1;
-	int64_t		 now = lz_mono_us() / 1000;
-	long long	 size;
-	int		 frames, copied, rc;
-
-	if (now < next_ms && stuck > 0)
-		return;
-	if ((size = lz_db_wal_bytes(db)) <= WAL_TRIM_BYTES) {
-		stuck = 0;	/* truncated meanwhile (lz-hooks) */
-		last = -1;
-		return;
-	}
-	if (now < next_ms && size <= WAL_TRIM_HIGH_BYTES)
-		return;
-	/*
-	 * 0: another connection held the checkpoint lock, so this try did
-	 * not run, cost nothing and says nothing of readers; the next move
-	 * tries again.  (Counted as a failed try, three of these -- frequent
-	 * under a heavy write load -- once took a busy moment for a long
-	 * reader and stopped trimming for 30 s.)
-	 */
-	if ((rc = lz_db_checkpoint(db, WAL_TRIM_WAIT_MS, &frames,
-	    &copied)) == 0)
-		return;
-	next_ms = now + WAL_TRIM_EVERY_MS;
-	if (rc != 2) {
-		if (rc == 1)
-			lz_log(LZ_LOG_DEBUG, "WAL of %lld bytes checkpointed "
-			    "and truncated", size);
-		stuck = 0;
-		last = -1;
-		return;
-	}
-	if (copied == last && ++stuck >= WAL_TRIM_FAILS)
-		next_ms = now + WAL_TRIM_BACKOFF_MS;
-	else if (copied != last)
-		stuck = 1;
-	lz_log(LZ_LOG_DEBUG, "WAL trim busy: %d frames copied back (%d), "
-	    "try %d, next in %lld ms", copied, last, stuck,
-	    (long long)(next_ms - now));
-	last = copied;
-}
-
 /*
- * Takes the mover's lock (waiting for it when wait) and moves; when
- * spaced, only if no worker has moved in the last MOVE_EVERY_MS.
+ * Takes the mover's lock (waiting for it when wait) and moves, then
+ * trims the WAL; when spaced, only if no worker has moved in the last
+ * MOVE_EVERY_MS.
  */
 static long
 move_locked(struct lz_db *db, int wait, int with_own, int spaced)
@@ -657,7 +590,7 @@ move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 		return 0;
 	if (!spaced || move_due()) {
 		n = move_all(db, with_own);
-		wal_trim(db);
+		store_wal_trim(db, &wal);
 		(void)futimens(lockfd, NULL);
 	}
 	(void)flock(lockfd, LOCK_UN);
