@@ -21,8 +21,9 @@
 #include "store/sessions.h"
 #include "store/store.h"
 #include "util.h"
-#include "visit/clicklog.h"
 #include "visit/geo.h"
+#include "visit/journal.h"
+#include "visit/mover.h"
 #include "visit/visitor.h"
 
 static const struct lz_route routes[] = {
@@ -184,7 +185,7 @@ worker_tick(void *arg)
 	int64_t		 now = lz_now_ms();
 
 	(void)arg;
-	clicklog_tick(&links.db);
+	mover_tick(&links.db);
 	if (now - purged > 10 * 60 * 1000) {
 		purged = now;
 		(void)store_pwtry_purge(&links.db, now - LZ_DAY_MS);
@@ -202,8 +203,8 @@ worker_start(void *arg)
 
 	if ((rc = worker_init(arg)) != 0)
 		return rc;
-	dir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
-	if (clicklog_open(&links.db, dir, links.conf->host_id, err,
+	dir = journal_dir(links.conf->clicks_dir, links.conf->links_db);
+	if (mover_open(&links.db, dir, links.conf->host_id, err,
 	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		free(dir);
@@ -217,7 +218,7 @@ worker_start(void *arg)
 	if (rc != 0)
 		return rc;
 	/* The mover thread starts confined, like the worker. */
-	if (clicklog_start(links.conf->links_db, err, sizeof(err)) == -1)
+	if (mover_start(links.conf->links_db, err, sizeof(err)) == -1)
 		lz_log(LZ_LOG_WARN, "%s; moving clicks between requests", err);
 	return 0;
 }
@@ -246,7 +247,7 @@ static void
 worker_fini(void *arg)
 {
 	(void)arg;
-	clicklog_close(&links.db);
+	mover_close(&links.db);
 	lz_db_close(&links.db);
 	lz_resolve_fini();
 }

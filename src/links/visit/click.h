@@ -9,8 +9,8 @@
  *
  * Redirects of capped links store their click at once (the cap check and
  * the count are one transaction); all others write it to the click
- * journal (clicklog.h), which calls here when it moves clicks into the
- * database.  Either way click_store() runs inside the caller's write
+ * journal (journal.h), whose mover (mover.h) calls here when it moves
+ * clicks into the database.  Either way click_store() runs inside the caller's write
  * transaction, so what else a click causes (the click webhook event) is
  * one more call here, committed or rolled back with the click.
  */
