@@ -1,7 +1,8 @@
 /*
- * main.c -- lz-hooks: sends the webhook deliveries that are due, then
- * does the housekeeping of the links database.  Run by cron every minute,
- * or with --loop where there is no cron.  See lz-hooks(8).
+ * main.c -- lz-hooks: sends the webhook deliveries that are due
+ * (sender.c), then does the housekeeping of the links database
+ * (housekeep.c).  Run by cron every minute, or with --loop where there is
+ * no cron.  See lz-hooks(8).
  */
 #include "config.h"
 
@@ -19,15 +20,14 @@
 
 #include "conf.h"
 #include "db.h"
+#include "housekeep.h"
 #include "log.h"
 #include "lztime.h"
 #include "outbox.h"
 #include "pool.h"
 #include "sender.h"
-#include "stats/rollup.h"
 #include "service.h"
 #include "store/admin.h"
-#include "store/clicks.h"
 #include "store/store.h"
 #include "store/wal.h"
 #include "util.h"
@@ -36,10 +36,6 @@
 /* A cron run stops claiming after this long, so runs do not pile up; the
  * next run goes on where it stopped. */
 #define CLAIM_MS		(50 * 1000)
-/* Rows a pruning transaction deletes, and a run at most (the next run
- * goes on). */
-#define PRUNE_BATCH		1000
-#define PRUNE_MAX		200000
 
 static volatile sig_atomic_t	 stop;
 
@@ -57,31 +53,6 @@ usage(void)
 	exit(2);
 }
 
-/*
- * Raw clicks past clicks_retention_days, whole UTC days of them, and the
- * visitors of days attribution no longer looks at (rollup.h: a day to
- * spare for the mover's clock); the rollups stay.  0 or -1.
- */
-static int
-prune_clicks(struct lz_db *db, const struct lz_conf *c, int64_t now)
-{
-	int64_t	 today = now / LZ_DAY_MS;
-	long	 n;
-
-	if (c->clicks_retention_days > 0) {
-		if ((n = store_purge(db, store_click_prune, (today -
-		    c->clicks_retention_days) * LZ_DAY_MS, PRUNE_BATCH,
-		    PRUNE_MAX)) < 0)
-			return -1;
-		if (n > 0)
-			lz_log(LZ_LOG_INFO, "pruned %ld clicks older than %lld "
-			    "days (clicks_retention_days)", n,
-			    c->clicks_retention_days);
-	}
-	return store_purge(db, store_visitor_prune, today - CLICK_VISITOR_DAYS,
-	    PRUNE_BATCH, PRUNE_MAX) < 0 ? -1 : 0;
-}
-
 /* One run: send, then housekeeping.  0 or -1. */
 static int
 run_once(struct lz_db *db, const struct lz_conf *c,
@@ -90,7 +61,6 @@ run_once(struct lz_db *db, const struct lz_conf *c,
 	struct sender_opts	 o;
 	struct outbox_stats	 st;
 	int64_t			 t0 = lz_mono_us();
-	long			 purged;
 	int			 rc = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -108,16 +78,8 @@ run_once(struct lz_db *db, const struct lz_conf *c,
 		    "in %lld ms", st.delivered, st.retrying, st.failed,
 		    st.lost, st.disabled,
 		    (long long)((lz_mono_us() - t0) / 1000));
-
-	if ((purged = outbox_purge(db, (int)c->webhook_log_days,
-	    lz_now_ms())) < 0)
+	if (housekeep_run(db, c, wal) == -1)
 		rc = -1;
-	else if (purged > 0)
-		lz_log(LZ_LOG_INFO, "purged %ld deliveries finished more than "
-		    "%lld days ago", purged, c->webhook_log_days);
-	if (prune_clicks(db, c, lz_now_ms()) == -1)
-		rc = -1;
-	store_wal_checkpoint(db, wal);
 	return rc;
 }
 
