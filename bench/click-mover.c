@@ -7,7 +7,7 @@
  * and variants; a click a millisecond up to now, each human one from a
  * visitor of its own, so that each writes a visitor-day: the worst case
  * of the rollups) into journals of workers that are gone, then times the
- * move that a starting worker makes (clicklog_open): every batch a
+ * move that a starting worker makes (mover_open): every batch a
  * transaction that stores its clicks, counts them per link and moves
  * the journal's position.  Prints "moved N clicks in S s: R clicks/s";
  * exits 1 when the database does not hold exactly the clicks written.
@@ -34,8 +34,8 @@
 #include "store/store.h"
 #include "util.h"
 #include "visit/click.h"
-#include "visit/clicklog.h"
 #include "visit/clickrec.h"
+#include "visit/mover.h"
 
 #define LINKS		100
 #define PER_JOURNAL	100000	/* a dead worker's rotated journal */
@@ -151,10 +151,10 @@ main(int argc, char *argv[])
 	journals(dir, ids, n);
 
 	t0 = lz_mono_us();
-	if (clicklog_open(&db, dir, "", err, sizeof(err)) == -1)
-		die("clicklog_open", err);
+	if (mover_open(&db, dir, "", err, sizeof(err)) == -1)
+		die("mover_open", err);
 	s = (double)(lz_mono_us() - t0) / 1e6;
-	clicklog_close(&db);
+	mover_close(&db);
 
 	if (lz_one_i64(lz_db_stmt(&db, &qset, Q_CLICKS), &got) != 1 ||
 	    lz_one_i64(lz_db_stmt(&db, &qset, Q_COUNTED), &counted) != 1)

@@ -1,7 +1,7 @@
 /*
  * mover-time.c -- what the click mover costs per click, run by
  * bench/stats: n clicks moved into a fresh, migrated database by the
- * real mover (clicklog_collect(): batches of 1024 records, one
+ * real mover (mover_collect(): batches of 1024 records, one
  * transaction each, with whatever each click adds up to, then the WAL
  * trimmed), per_move clicks at a time -- what a busy instance's journals
  * hold after a second -- each written first as a stopped worker's
@@ -33,8 +33,8 @@
 #include "store/store.h"
 #include "util.h"
 #include "visit/click.h"
-#include "visit/clicklog.h"
 #include "visit/clickrec.h"
+#include "visit/mover.h"
 
 static void
 die(const char *what, const char *why)
@@ -126,7 +126,7 @@ main(int argc, char *argv[])
 		cdf[k] = h += zipf ? 1.0 / (double)(k + 1) : 1.0;
 	if (mkdir(jdir, 0700) == -1)
 		die(jdir, strerror(errno));
-	if (clicklog_open(&db, jdir, "", err, sizeof(err)) == -1)
+	if (mover_open(&db, jdir, "", err, sizeof(err)) == -1)
 		die(jdir, err);
 	for (i = 0; i < n; i++) {
 		if (i % per_move == 0) {
@@ -165,14 +165,14 @@ main(int argc, char *argv[])
 		if ((i + 1) % per_move == 0 || i + 1 == n) {
 			close(fd);
 			t0 = lz_mono_us();
-			if (clicklog_collect(&db, jdir) < 0)
+			if (mover_collect(&db, jdir) < 0)
 				die(jdir, "the clicks could not be moved");
 			t1 = lz_mono_us();
 			took += t1 - t0;
 		}
 	}
 	free(cdf);
-	clicklog_close(&db);
+	mover_close(&db);
 	moved = 0;
 	{
 		int64_t	 v = 0;

@@ -1,9 +1,10 @@
 /*
  * check_redirect.c -- the pure parts of redirects and clicks: variant
  * picks and UTM parameters (target.c), visitor hashes (visitor.c), click
- * records and referrers (clicklog.c, clicks.c), the pages' escaping and
- * Content-Security-Policy (pages.c), and the click journal moving records
- * into a real SQLite database, including a dead worker's journal.
+ * records and referrers (clickrec.c, clicks.c), the pages' escaping and
+ * Content-Security-Policy (pages.c), and the click journal (journal.c)
+ * and the mover (mover.c) moving records into a real SQLite database,
+ * including a dead worker's journal.
  */
 #include "config.h"
 
@@ -32,9 +33,10 @@
 #include "store/store.h"
 #include "utf8.h"
 #include "visit/click.h"
-#include "visit/clicklog.h"
 #include "visit/clickrec.h"
+#include "visit/journal.h"
 #include "visit/linkcache.h"
+#include "visit/mover.h"
 #include "visit/pages.h"
 #include "visit/record.h"
 #include "visit/target.h"
@@ -511,7 +513,7 @@ db_teardown(void)
 	struct dirent	*de;
 	char		 p[600];
 
-	clicklog_close(&db);
+	mover_close(&db);
 	lz_db_close(&db);
 	if ((d = opendir(jdir)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
@@ -566,16 +568,16 @@ START_TEST(t_journal_own)
 	char		 err[256];
 	int		 i;
 
-	ck_assert_msg(clicklog_open(&db, jdir, "", err, sizeof(err)) == 0,
+	ck_assert_msg(mover_open(&db, jdir, "", err, sizeof(err)) == 0,
 	    "%s", err);
 	ck_assert_int_eq(files_in(jdir), 2);	/* the journal and the lock */
 	for (i = 0; i < 5; i++) {
 		click_of(&c, link_id, "https://www.Example.org/p");
 		c.bot = i == 4;
-		ck_assert_int_eq(clicklog_append(&c), 0);
+		ck_assert_int_eq(journal_append(&c), 0);
 	}
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 0);
-	clicklog_tick(&db);
+	mover_tick(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 5);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks WHERE bot = 1"), 1);
 	/* Bots are stored but not counted. */
@@ -587,12 +589,12 @@ START_TEST(t_journal_own)
 	    5 * (long long)clickrec_pack_short(&c, rec));
 	ck_assert_int_lt(clickrec_pack_short(&c, rec), 256);
 	/* A second tick moves nothing twice. */
-	clicklog_tick(&db);
+	mover_tick(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 5);
 	/* A clean stop moves the rest and removes the journal. */
 	click_of(&c, link_id, "");
-	ck_assert_int_eq(clicklog_append(&c), 0);
-	clicklog_close(&db);
+	ck_assert_int_eq(journal_append(&c), 0);
+	mover_close(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 6);
 	ck_assert_int_eq(files_in(jdir), 1);	/* the lock */
 	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 0);
@@ -607,7 +609,7 @@ START_TEST(t_journal_rotate)
 	int		 i, lock;
 	long long	 second;
 
-	ck_assert_int_eq(clicklog_open(&db, jdir, "", err, sizeof(err)), 0);
+	ck_assert_int_eq(mover_open(&db, jdir, "", err, sizeof(err)), 0);
 	/* Another link, so that a batch holds runs of two links. */
 	exec_sql("INSERT INTO links (account_id, slug, target_url, "
 	    "created_at) SELECT account_id, 'two', target_url, 1 FROM links "
@@ -620,22 +622,22 @@ START_TEST(t_journal_rotate)
 		click_of(&c, i % 3 == 2 ? second : link_id, ref);
 		ck_assert_int_eq(clickrec_pack_short(&c, rec), CLICKREC_SIZE);
 		c.bot = i % 7 == 0;
-		ck_assert_int_eq(clicklog_append(&c), 0);
+		ck_assert_int_eq(journal_append(&c), 0);
 	}
 	/* Another worker is moving: this tick moves nothing, but replaces
 	 * the big journal with a new one. */
 	snprintf(p, sizeof(p), "%s/mover.lock", jdir);
 	ck_assert_int_ge((lock = open(p, O_RDWR)), 0);
 	ck_assert_int_eq(flock(lock, LOCK_EX), 0);
-	clicklog_tick(&db);
+	mover_tick(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 0);
 	ck_assert_int_eq(files_in(jdir), 3);	/* old, new, lock */
 	close(lock);
 	/* The next move takes the old one, finished, to its end and
 	 * removes it. */
 	click_of(&c, link_id, "");
-	ck_assert_int_eq(clicklog_append(&c), 0);
-	clicklog_tick(&db);
+	ck_assert_int_eq(journal_append(&c), 0);
+	mover_tick(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 8193);
 	ck_assert_int_eq(q1("SELECT sum(clicks) FROM links"),
 	    q1("SELECT count(*) FROM clicks WHERE bot = 0"));
@@ -657,16 +659,16 @@ START_TEST(t_journal_pages)
 	long long	 sum = 0;
 	int		 i;
 
-	ck_assert_int_eq(clicklog_open(&db, jdir, "", err, sizeof(err)), 0);
+	ck_assert_int_eq(mover_open(&db, jdir, "", err, sizeof(err)), 0);
 	for (i = 0; i < 300; i++) {
 		snprintf(ref, sizeof(ref), "https://example.org/%0*d",
 		    (i * 37) % 880, i);
 		sum += strlen(ref) < CLICK_REFERRER_MAX ? (long long)strlen(ref) :
 		    CLICK_REFERRER_MAX - 1;
 		click_of(&c, link_id, ref);
-		ck_assert_int_eq(clicklog_append(&c), 0);
+		ck_assert_int_eq(journal_append(&c), 0);
 	}
-	clicklog_tick(&db);
+	mover_tick(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 300);
 	/* Each referrer whole, as long as CLICK_REFERRER_MAX allows. */
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks WHERE referrer LIKE "
@@ -675,7 +677,7 @@ START_TEST(t_journal_pages)
 	    CLICK_REFERRER_MAX - 1);
 	ck_assert_int_eq(q1("SELECT sum(length(referrer)) FROM clicks"),
 	    sum);
-	clicklog_close(&db);
+	mover_close(&db);
 	ck_assert_int_eq(files_in(jdir), 1);
 }
 END_TEST
@@ -686,23 +688,23 @@ START_TEST(t_journal_thread)
 	char		 err[256];
 	int		 i;
 
-	ck_assert_int_eq(clicklog_open(&db, jdir, "", err, sizeof(err)), 0);
-	ck_assert_msg(clicklog_start(dbpath, err, sizeof(err)) == 0, "%s",
+	ck_assert_int_eq(mover_open(&db, jdir, "", err, sizeof(err)), 0);
+	ck_assert_msg(mover_start(dbpath, err, sizeof(err)) == 0, "%s",
 	    err);
 	/* The worker's thread only writes; the mover thread moves. */
-	ck_assert_int_eq(clicklog_collect(&db, jdir), -1);
+	ck_assert_int_eq(mover_collect(&db, jdir), -1);
 	for (i = 0; i < 300; i++) {
 		click_of(&c, link_id, "");
-		ck_assert_int_eq(clicklog_append(&c), 0);
+		ck_assert_int_eq(journal_append(&c), 0);
 	}
-	clicklog_tick(&db);
+	mover_tick(&db);
 	for (i = 0; i < 50 && q1("SELECT count(*) FROM clicks") < 300; i++)
 		usleep(100000);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 300);
 	/* Stopping joins the thread and moves the rest. */
 	click_of(&c, link_id, "");
-	ck_assert_int_eq(clicklog_append(&c), 0);
-	clicklog_close(&db);
+	ck_assert_int_eq(journal_append(&c), 0);
+	mover_close(&db);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 301);
 	ck_assert_int_eq(q1("SELECT clicks FROM links"), 301);
 	ck_assert_int_eq(files_in(jdir), 1);
@@ -761,7 +763,7 @@ START_TEST(t_journal_dead)
 	/* A position whose journal is gone is forgotten. */
 	ck_assert_int_eq(store_journal_set(&db, "w444-dddd.j", 99), 0);
 
-	ck_assert_msg(clicklog_open(&db, jdir, "", err, sizeof(err)) == 0,
+	ck_assert_msg(mover_open(&db, jdir, "", err, sizeof(err)) == 0,
 	    "%s", err);
 	/* The dead ones are moved to their end, the live one as far as it
 	 * is written. */
@@ -773,7 +775,7 @@ START_TEST(t_journal_dead)
 	    "'w333-cccc.j'"), 2 * CLICKREC_SIZE);
 	/* Its worker dies: the next move removes it, moving nothing twice. */
 	close(fd);
-	ck_assert_int_eq(clicklog_collect(&db, jdir), 0);
+	ck_assert_int_eq(mover_collect(&db, jdir), 0);
 	ck_assert_int_eq(q1("SELECT count(*) FROM clicks"), 12);
 	ck_assert_int_eq(files_in(jdir), 2);
 	ck_assert_int_eq(q1("SELECT count(*) FROM click_journals"), 0);

@@ -29,6 +29,7 @@
 #include "store/copy.h"
 #include "store/links.h"
 #include "store/store.h"
+#include "store/wal.h"
 #include "util.h"
 #include "visit/click.h"
 
@@ -269,17 +270,72 @@ START_TEST(stmt_transactions)
 END_TEST
 
 /*
+ * Plays another connection checkpointing: an open-file-description lock
+ * on the checkpoint byte of the -shm file, the lock SQLite's unix VFS
+ * takes (byte 120 + WAL_CKPT_LOCK, 1), on fd (ckpt_lock) or dropped.
+ */
+static void
+ckpt_lock_set(int fd, short type)
+{
+	struct flock	 fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = type;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = 120 + 1;
+	fl.l_len = 1;
+	ck_assert_int_eq(fcntl(fd, F_OFD_SETLK, &fl), 0);
+}
+
+static int
+ckpt_lock(void)
+{
+	char	 path[128];
+	int	 fd;
+
+	snprintf(path, sizeof(path), "%s/t.db-shm", dir);
+	ck_assert_int_ne(fd = open(path, O_RDWR), -1);
+	ckpt_lock_set(fd, F_WRLCK);
+	return fd;
+}
+
+static void
+ckpt_unlock(int fd)
+{
+	ckpt_lock_set(fd, F_UNLCK);
+	close(fd);
+}
+
+/* A reader in the WAL: a read transaction of another connection. */
+static sqlite3 *
+reader_begin(void)
+{
+	char	 path[128];
+	sqlite3	*rd;
+
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	ck_assert_int_eq(sqlite3_open(path, &rd), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(rd, "BEGIN; SELECT count(*) FROM t",
+	    NULL, NULL, NULL), SQLITE_OK);
+	return rd;
+}
+
+static void
+reader_end(sqlite3 *rd)
+{
+	ck_assert_int_eq(sqlite3_exec(rd, "COMMIT", NULL, NULL, NULL),
+	    SQLITE_OK);
+	ck_assert_int_eq(sqlite3_close(rd), SQLITE_OK);
+}
+
+/*
  * lz_db_checkpoint's answers, which the click mover and lz-hooks steer
  * by: 1 done; 2 a reader still in the WAL, its frames known; 0 another
- * connection checkpointing, nothing done.  The last is played by an
- * open-file-description lock on the checkpoint byte of the -shm file,
- * the lock SQLite's unix VFS takes (byte 120 + WAL_CKPT_LOCK, 1).
+ * connection checkpointing, nothing done.
  */
 START_TEST(sqlite_checkpoint_answers)
 {
-	char		 path[128];
 	sqlite3		*rd;
-	struct flock	 fl;
 	int		 fd, frames, copied;
 
 	/* As lz_db_migrate leaves every database of lz's. */
@@ -289,34 +345,85 @@ START_TEST(sqlite_checkpoint_answers)
 	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 1);
 	ck_assert_int_eq(lz_db_wal_bytes(&tdb), 0);
 
-	snprintf(path, sizeof(path), "%s/t.db", dir);
-	ck_assert_int_eq(sqlite3_open(path, &rd), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(rd, "BEGIN; SELECT count(*) FROM t",
-	    NULL, NULL, NULL), SQLITE_OK);
+	rd = reader_begin();
 	put(2, "b");
 	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 2);
 	ck_assert_int_gt(frames, 0);
-	ck_assert_int_eq(sqlite3_exec(rd, "COMMIT", NULL, NULL, NULL),
-	    SQLITE_OK);
-	ck_assert_int_eq(sqlite3_close(rd), SQLITE_OK);
+	reader_end(rd);
 	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 1);
 
-	snprintf(path, sizeof(path), "%s/t.db-shm", dir);
-	ck_assert_int_ne(fd = open(path, O_RDWR), -1);
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_WRLCK;
-	fl.l_whence = SEEK_SET;
-	fl.l_start = 120 + 1;
-	fl.l_len = 1;
-	ck_assert_int_eq(fcntl(fd, F_OFD_SETLK, &fl), 0);
+	fd = ckpt_lock();
 	put(3, "c");
 	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 0);
 	ck_assert_int_gt(lz_db_wal_bytes(&tdb), 0);
-	fl.l_type = F_UNLCK;
-	ck_assert_int_eq(fcntl(fd, F_OFD_SETLK, &fl), 0);
-	close(fd);
+	ckpt_unlock(fd);
 	ck_assert_int_eq(lz_db_checkpoint(&tdb, 10, &frames, &copied), 1);
 	ck_assert_int_eq(lz_db_wal_bytes(&tdb), 0);
+}
+END_TEST
+
+/*
+ * The policy over those answers (store/wal.h).  The mover's trim leaves
+ * a small WAL alone; does not count a try that found another checkpoint
+ * running; after a try a reader held up, tries no more until its time;
+ * then truncates.  lz-hooks' checkpoint runs once a minute.  A
+ * connection can leave its checkpoints to them.
+ */
+START_TEST(sqlite_wal_policy)
+{
+	struct store_wal	 w = STORE_WAL_INIT, h = STORE_WAL_INIT;
+	sqlite3_stmt		*st;
+	sqlite3			*rd;
+	long long		 size;
+	int			 fd;
+
+	ck_assert_int_eq(lz_db_exec(&tdb, "PRAGMA journal_mode=WAL"), 0);
+	ck_assert_int_eq(store_wal_manual(&tdb), 0);
+	ck_assert_int_eq(sqlite3_prepare_v2(tdb.h, "PRAGMA wal_autocheckpoint",
+	    -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(st, 0), 0);
+	sqlite3_finalize(st);
+
+	put(1, "a");
+	size = lz_db_wal_bytes(&tdb);
+	store_wal_trim(&tdb, &w);
+	ck_assert_int_eq(lz_db_wal_bytes(&tdb), size);
+	/* Past 4 MiB: 1024 rows of a page and an overflow page each. */
+	ck_assert_int_eq(lz_db_exec(&tdb, "WITH RECURSIVE n(i) AS (SELECT "
+	    "100 UNION ALL SELECT i + 1 FROM n WHERE i < 1123) INSERT INTO t "
+	    "(k, b) SELECT i, zeroblob(4096) FROM n"), 0);
+	ck_assert_int_gt(lz_db_wal_bytes(&tdb), 4 * 1024 * 1024);
+
+	fd = ckpt_lock();
+	store_wal_trim(&tdb, &w);
+	ck_assert_int_eq(w.next_ms, 0);
+	ck_assert_int_eq(w.stuck, 0);
+	ckpt_unlock(fd);
+
+	rd = reader_begin();
+	put(2, "b");
+	store_wal_trim(&tdb, &w);
+	ck_assert_int_eq(w.stuck, 1);
+	ck_assert_int_ge(w.copied, 0);
+	ck_assert_int_gt(w.next_ms, 0);
+	/* Another try would have copied no more and counted 2. */
+	store_wal_trim(&tdb, &w);
+	ck_assert_int_eq(w.stuck, 1);
+	reader_end(rd);
+	w.next_ms = 0;		/* its time */
+	store_wal_trim(&tdb, &w);
+	ck_assert_int_eq(lz_db_wal_bytes(&tdb), 0);
+	ck_assert_int_eq(w.stuck, 0);
+	ck_assert_int_eq(w.copied, -1);
+
+	put(3, "c");
+	store_wal_checkpoint(&tdb, &h);
+	ck_assert_int_eq(lz_db_wal_bytes(&tdb), 0);
+	ck_assert_int_ge(h.next_ms, lz_now_ms() + 59 * 1000);
+	put(4, "d");
+	store_wal_checkpoint(&tdb, &h);
+	ck_assert_int_gt(lz_db_wal_bytes(&tdb), 0);
 }
 END_TEST
 
@@ -792,8 +899,10 @@ main(void)
 		tcase_add_test(t, stmt_blobs);
 		tcase_add_test(t, stmt_failures);
 		tcase_add_test(t, stmt_transactions);
-		if (!pg)	/* PostgreSQL has no WAL of ours */
+		if (!pg) {	/* PostgreSQL has no WAL of ours */
 			tcase_add_test(t, sqlite_checkpoint_answers);
+			tcase_add_test(t, sqlite_wal_policy);
+		}
 		suite_add_tcase(s, t);
 		t = tcase_create(pg ? "links (postgresql)" : "links");
 		tcase_add_checked_fixture(t, pg ? links_setup_pg :

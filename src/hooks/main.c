@@ -1,7 +1,8 @@
 /*
- * main.c -- lz-hooks: sends the webhook deliveries that are due, then
- * does the housekeeping of the links database.  Run by cron every minute,
- * or with --loop where there is no cron.  See lz-hooks(8).
+ * main.c -- lz-hooks: sends the webhook deliveries that are due
+ * (sender.c), then does the housekeeping of the links database
+ * (housekeep.c).  Run by cron every minute, or with --loop where there is
+ * no cron.  See lz-hooks(8).
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 
 #include "conf.h"
 #include "db.h"
+#include "housekeep.h"
 #include "log.h"
 #include "lztime.h"
 #include "outbox.h"
@@ -27,8 +29,8 @@
 #include "service.h"
 #include "stats/rollup.h"
 #include "store/admin.h"
-#include "store/clicks.h"
 #include "store/store.h"
+#include "store/wal.h"
 #include "util.h"
 #include "webhook/sign.h"
 #include "webhook/webhook.h"
@@ -36,12 +38,6 @@
 /* A cron run stops claiming after this long, so runs do not pile up; the
  * next run goes on where it stopped. */
 #define CLAIM_MS		(50 * 1000)
-#define CHECKPOINT_EVERY_MS	(60 * 1000)
-#define CHECKPOINT_BUSY_MS	1000
-/* Rows a pruning transaction deletes, and a run at most (the next run
- * goes on). */
-#define PRUNE_BATCH		1000
-#define PRUNE_MAX		200000
 
 static volatile sig_atomic_t	 stop;
 
@@ -59,87 +55,14 @@ usage(void)
 	exit(2);
 }
 
-/*
- * Folds the write-ahead log back into the database and truncates it, when
- * nobody is in the middle of a transaction.  Waits at most
- * CHECKPOINT_BUSY_MS for that, then leaves it to the next run.
- */
-static void
-checkpoint(struct lz_db *db)
-{
-	int	 frames, copied, rc, tries = 0;
-
-	/* 0: another connection was checkpointing (a commit's automatic
-	 * checkpoint, the click mover's), so this one did not run at all;
-	 * it runs when that one is done. */
-	while ((rc = lz_db_checkpoint(db, CHECKPOINT_BUSY_MS, &frames,
-	    &copied)) == 0 && ++tries < 20)
-		usleep(50000);
-	switch (rc) {
-	case 1:
-		lz_log(LZ_LOG_DEBUG, "wal checkpoint: %d frames, truncated",
-		    copied);
-		break;
-	case 0:
-		lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; next run");
-		break;
-	case 2:
-		if (frames <= 0) {
-			lz_log(LZ_LOG_DEBUG, "wal checkpoint: database busy; "
-			    "next run");
-			break;
-		}
-		/*
-		 * Waited CHECKPOINT_BUSY_MS for readers and one is still in
-		 * the WAL: a read transaction open that long is none of
-		 * lz's (requests, moves and batches take milliseconds) but
-		 * an admin's sqlite3 shell or a backup.  Nothing can be
-		 * checkpointed past its snapshot, so the WAL grows by every
-		 * write until it ends (lz-links(8), "The WAL").
-		 */
-		lz_log(LZ_LOG_WARN, "wal checkpoint: a reader keeps the WAL "
-		    "from being checkpointed (%d frames, %.1f MiB, %d copied "
-		    "back); it grows with every write until that read "
-		    "transaction ends", frames,
-		    (double)lz_db_wal_bytes(db) / (1024 * 1024), copied);
-		break;
-	}
-}
-
-/*
- * Raw clicks past clicks_retention_days, whole UTC days of them, and the
- * visitors of days attribution no longer looks at (rollup.h: a day to
- * spare for the mover's clock); the rollups stay.  0 or -1.
- */
-static int
-prune_clicks(struct lz_db *db, const struct lz_conf *c, int64_t now)
-{
-	int64_t	 today = now / LZ_DAY_MS;
-	long	 n;
-
-	if (c->clicks_retention_days > 0) {
-		if ((n = store_purge(db, store_click_prune, (today -
-		    c->clicks_retention_days) * LZ_DAY_MS, PRUNE_BATCH,
-		    PRUNE_MAX)) < 0)
-			return -1;
-		if (n > 0)
-			lz_log(LZ_LOG_INFO, "pruned %ld clicks older than %lld "
-			    "days (clicks_retention_days)", n,
-			    c->clicks_retention_days);
-	}
-	return store_purge(db, store_visitor_prune, today - CLICK_VISITOR_DAYS,
-	    PRUNE_BATCH, PRUNE_MAX) < 0 ? -1 : 0;
-}
-
 /* One run: send, then housekeeping.  0 or -1. */
 static int
 run_once(struct lz_db *db, const struct lz_conf *c,
-    const unsigned char key[WEBHOOK_KEY_BYTES], int64_t *last_checkpoint)
+    const unsigned char key[WEBHOOK_KEY_BYTES], struct store_wal *wal)
 {
 	struct sender_opts	 o;
 	struct outbox_stats	 st;
 	int64_t			 t0 = lz_mono_us();
-	long			 purged;
 	int			 rc = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -157,19 +80,8 @@ run_once(struct lz_db *db, const struct lz_conf *c,
 		    "in %lld ms", st.delivered, st.retrying, st.failed,
 		    st.lost, st.disabled,
 		    (long long)((lz_mono_us() - t0) / 1000));
-
-	if ((purged = outbox_purge(db, (int)c->webhook_log_days,
-	    lz_now_ms())) < 0)
+	if (housekeep_run(db, c, wal) == -1)
 		rc = -1;
-	else if (purged > 0)
-		lz_log(LZ_LOG_INFO, "purged %ld deliveries finished more than "
-		    "%lld days ago", purged, c->webhook_log_days);
-	if (prune_clicks(db, c, lz_now_ms()) == -1)
-		rc = -1;
-	if (lz_now_ms() - *last_checkpoint >= CHECKPOINT_EVERY_MS) {
-		checkpoint(db);
-		*last_checkpoint = lz_now_ms();
-	}
 	return rc;
 }
 
@@ -200,11 +112,11 @@ main(int argc, char *argv[])
 	struct sigaction	 sa;
 	struct lz_conf		*c;
 	struct lz_db		 db;
+	struct store_wal	 wal = STORE_WAL_INIT;
 	const char		*conffile = NULL;
 	unsigned char		 key[WEBHOOK_KEY_BYTES];
 	char			 err[512];
 	long long		 interval = 10;
-	int64_t			 last_checkpoint = 0;
 	int			 ch, loop = 0, rc = 0, confined;
 
 	while ((ch = getopt_long(argc, argv, "f:i:lV", opts, NULL)) != -1)
@@ -262,7 +174,7 @@ main(int argc, char *argv[])
 	sigaction(SIGPIPE, &sa, NULL);
 
 	do {
-		if (run_once(&db, c, key, &last_checkpoint) == -1)
+		if (run_once(&db, c, key, &wal) == -1)
 			rc = 1;
 		if (loop)
 			nap((long)interval);

@@ -23,8 +23,9 @@
 #include "service.h"
 #include "store/store.h"
 #include "util.h"
-#include "visit/clicklog.h"
 #include "visit/geo.h"
+#include "visit/journal.h"
+#include "visit/mover.h"
 #include "visit/visitor.h"
 #include "webhook/sign.h"
 
@@ -194,7 +195,7 @@ worker_tick(void *arg)
 	int64_t		 now = lz_now_ms();
 
 	(void)arg;
-	clicklog_tick(&links.db);
+	mover_tick(&links.db);
 	if (now - purged > 10 * 60 * 1000) {
 		purged = now;
 		(void)throttle_purge(&links.db, now);
@@ -211,8 +212,8 @@ worker_start(void *arg)
 
 	if ((rc = worker_init(arg)) != 0)
 		return rc;
-	dir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
-	if (clicklog_open(&links.db, dir, links.conf->host_id, err,
+	dir = journal_dir(links.conf->clicks_dir, links.conf->links_db);
+	if (mover_open(&links.db, dir, links.conf->host_id, err,
 	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		free(dir);
@@ -226,7 +227,7 @@ worker_start(void *arg)
 	if (rc != 0)
 		return rc;
 	/* The mover thread starts confined, like the worker. */
-	if (clicklog_start(links.conf->links_db, err, sizeof(err)) == -1)
+	if (mover_start(links.conf->links_db, err, sizeof(err)) == -1)
 		lz_log(LZ_LOG_WARN, "%s; moving clicks between requests", err);
 	return 0;
 }
@@ -255,7 +256,7 @@ static void
 worker_fini(void *arg)
 {
 	(void)arg;
-	clicklog_close(&links.db);
+	mover_close(&links.db);
 	lz_db_close(&links.db);
 	lz_resolve_fini();
 }

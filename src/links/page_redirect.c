@@ -33,8 +33,8 @@
 #include "resp.h"
 #include "serve.h"
 #include "visit/click.h"
-#include "visit/clicklog.h"
 #include "visit/geo.h"
+#include "visit/journal.h"
 #include "visit/linkcache.h"
 #include "visit/pages.h"
 #include "visit/record.h"
@@ -308,7 +308,7 @@ record(struct visit *v, const char *variant, const char *target)
 	 * stored at once instead.
 	 */
 	if (c.bot || v->l->max_clicks == 0) {
-		if (clicklog_append(&c) == 0)
+		if (journal_append(&c) == 0)
 			return 0;
 	}
 	if (lz_db_begin(&links.db) == -1)

@@ -23,7 +23,8 @@
 #include "store/copy.h"
 #include "store/store.h"
 #include "util.h"
-#include "visit/clicklog.h"
+#include "visit/journal.h"
+#include "visit/mover.h"
 
 struct copy {
 	struct lz_db	*to;
@@ -60,14 +61,14 @@ collect_journals(struct lz_db *from)
 	char	*dir, err[512];
 	int	 rc = 0;
 
-	dir = clicklog_dir(ctl_conf->clicks_dir, ctl_conf->links_db);
+	dir = journal_dir(ctl_conf->clicks_dir, ctl_conf->links_db);
 	if (access(dir, F_OK) == 0) {
-		if (clicklog_open(from, dir, ctl_conf->host_id, err,
+		if (mover_open(from, dir, ctl_conf->host_id, err,
 		    sizeof(err)) == -1) {
 			ctl_err("%s", err);
 			rc = -1;
 		} else
-			clicklog_close(from);
+			mover_close(from);
 	}
 	free(dir);
 	return rc;

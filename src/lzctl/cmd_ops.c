@@ -22,7 +22,7 @@
 #include "progress.h"
 #include "store/store.h"
 #include "util.h"
-#include "visit/clicklog.h"
+#include "visit/journal.h"
 
 /* mkdir -p of the directory holding path. */
 static int
@@ -72,12 +72,12 @@ chown_db(const char *path)
  * SQLite's database directory is).  0 or -1.
  */
 static int
-journal_dir(void)
+make_journal_dir(void)
 {
 	char	*dir, *sub, *dup;
 	int	 rc = 0;
 
-	dir = clicklog_dir(ctl_conf->clicks_dir, ctl_conf->links_db);
+	dir = journal_dir(ctl_conf->clicks_dir, ctl_conf->links_db);
 	sub = xasprintf("%s/.", dir);
 	if (mkdir_parent(sub) == -1)
 		rc = -1;
@@ -101,7 +101,7 @@ migrate_links(int create)
 
 	/* A server's database is made by its administrator (createdb). */
 	if (lz_db_is_uri(ctl_conf->links_db)) {
-		if (create && journal_dir() == -1)
+		if (create && make_journal_dir() == -1)
 			return 1;
 		create = 0;
 	}

@@ -249,8 +249,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	 * sandbox and the mover thread. */
 	if (pre_fork(NULL) == -1 || worker_init(NULL) != 0)
 		die("worker", "does not start");
-	jdir = clicklog_dir(links.conf->clicks_dir, links.conf->links_db);
-	if (clicklog_open(&links.db, jdir, links.conf->host_id, err,
+	jdir = journal_dir(links.conf->clicks_dir, links.conf->links_db);
+	if (mover_open(&links.db, jdir, links.conf->host_id, err,
 	    sizeof(err)) == -1)
 		die("click journal", err);
 
@@ -296,8 +296,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char	 err[512];
 
 		worker_tick(NULL);
-		clicklog_close(&links.db);
-		if (clicklog_open(&links.db, jdir, links.conf->host_id, err,
+		mover_close(&links.db);
+		if (mover_open(&links.db, jdir, links.conf->host_id, err,
 		    sizeof(err)) == -1)
 			die("click journal", err);
 		restore();

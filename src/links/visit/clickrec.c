@@ -1,6 +1,6 @@
 /*
  * clickrec.c -- the click journal's records: a click packed for
- * clicklog.c to append, and read back out of a journal's bytes.
+ * journal.c to append, and read back out of a journal's bytes.
  *
  * A CLK1 record is the whole struct rec (journals held only those before
  * records were cut short; they are still read).  A CLK2 record is the

@@ -1,18 +1,15 @@
 /*
- * clicklog.c -- per-worker click journals and moving them into SQLite.
+ * mover.c -- the click mover: journals read in chunks and moved into the
+ * database in batch transactions, on a thread of its own (mover.h).
  */
 #include "config.h"
 
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 
-#include <dirent.h>
 #include <errno.h>
-#include <stddef.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -21,9 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sodium.h>
-
-#include "conf.h"
 #include "db.h"
 #include "link/link.h"
 #include "log.h"
@@ -31,10 +25,12 @@
 #include "store/clicks.h"
 #include "store/links.h"
 #include "store/store.h"
+#include "store/wal.h"
 #include "util.h"
 #include "visit/click.h"
-#include "visit/clicklog.h"
 #include "visit/clickrec.h"
+#include "visit/journal.h"
+#include "visit/mover.h"
 #include "visit/record.h"
 #include "visit/target.h"
 
@@ -42,61 +38,23 @@
 #define CHUNK_BYTES	(BATCH * CLICKREC_SIZE)	/* the most that holds */
 #define CHUNKS_PG	16		/* BATCHes per transaction on
 					   PostgreSQL (move) */
-#define ROTATE_BYTES	(8 * 1024 * 1024)
 #define LOCK_NAME	"mover.lock"
 #define MOVE_EVERY_MS	20		/* between moves, all workers */
 #define MOVE_IDLE_MS	1000		/* a mover's wait after moving none */
-/*
- * The WAL, kept bounded by the mover (lz_db_checkpoint): over SQLite's
- * automatic checkpoint size (1000 pages) it is truncated.  Tries fail
- * now and then under load (a reader still in the WAL after
- * WAL_TRIM_WAIT_MS), but each copies more of the WAL back than the one
- * before.  WAL_TRIM_FAILS failed tries in a row that copied back no more
- * mean a long read transaction (an admin's sqlite3 shell): then the
- * mover tries only every WAL_TRIM_BACKOFF_MS, since each try holds
- * writers back for up to WAL_TRIM_WAIT_MS.  Otherwise at most every
- * WAL_TRIM_EVERY_MS, however often the mover moves: each truncation
- * holds writers back while it copies, and checkpoints of their own
- * (lz-hooks') must find it idle most of the time -- unless the WAL is
- * past WAL_TRIM_HIGH_BYTES and the last try was not busy: then at every
- * move.  A heavy write load (test_load: 15-29 MiB a second) would
- * otherwise take the WAL to 4 MiB plus a second of writes between
- * truncations.
- */
-#define WAL_TRIM_BYTES		(4 * 1024 * 1024)
-#define WAL_TRIM_HIGH_BYTES	(16 * 1024 * 1024)
-#define WAL_TRIM_WAIT_MS	500
-#define WAL_TRIM_FAILS		3
-#define WAL_TRIM_BACKOFF_MS	(30 * 1000)
-#define WAL_TRIM_EVERY_MS	1000
 
-#define JOURNAL_NAME_MAX	64
-/* Its name in click_journals: "host_id/" and the file's name. */
-#define JOURNAL_KEY_MAX		(LZ_HOST_ID_MAX + 1 + JOURNAL_NAME_MAX)
-
-struct journal {
-	int	 fd;
-	char	 name[JOURNAL_NAME_MAX];	/* of the file */
-	char	 key[JOURNAL_KEY_MAX];		/* in the database */
-	char	*path;
-	int64_t	 size;		/* bytes written (own) or complete */
-};
-
-static struct journal	 own = { -1, "", "", NULL, 0 };
-static char		*jdir;
-static char		 jprefix[LZ_HOST_ID_MAX + 2];	/* "host_id/" */
 static int		 lockfd = -1;	/* the mover's lock */
 static unsigned char	*raw;		/* CHUNK_BYTES as read */
 static unsigned char	*batch;		/* BATCH records, whole */
 static struct click	*clicks;	/* those of them that check out */
+/* The WAL policy of whichever thread moves: the mover thread while it
+ * runs, else the worker's thread (never both: see mover_tick). */
+static struct store_wal	 wal = STORE_WAL_INIT;
 
 /* The mover thread, when running, and how to stop it. */
 static pthread_t	 mover;
 static int		 mover_on;
 static int		 mover_stop[2] = { -1, -1 };
 static struct lz_db	 mover_db;
-
-/* ---- moving records into the database -------------------------------- */
 
 /*
  * The links of a batch's clicks, read in one statement (a round trip to
@@ -252,8 +210,8 @@ read_chunk(const struct journal *j, int64_t pos, int live, long *nc,
 	}
 	while (off < (size_t)got && *nc < BATCH) {
 		rec = batch + *nc * CLICKREC_SIZE;
-		len = clickrec_item(raw + off, (size_t)got - off, pos + (int64_t)off,
-		    rec, &click);
+		len = clickrec_item(raw + off, (size_t)got - off,
+		    pos + (int64_t)off, rec, &click);
 		if (len == 0)
 			break;
 		if (len > 0 && (!click ||
@@ -267,7 +225,8 @@ read_chunk(const struct journal *j, int64_t pos, int live, long *nc,
 			break;
 		}
 		lz_log(LZ_LOG_ERR, "click journal %s: record at %lld is "
-		    "damaged; skipped", j->name, (long long)(pos + (int64_t)off));
+		    "damaged; skipped", j->name,
+		    (long long)(pos + (int64_t)off));
 		/* To the next place an item can start. */
 		off += len > 0 ? (size_t)len : CLICKREC_SIZE -
 		    (size_t)((pos + (int64_t)off) % CLICKREC_SIZE);
@@ -338,162 +297,41 @@ move(struct lz_db *db, const struct journal *j, int live, int64_t *pos)
 	return moved;
 }
 
-/* ---- journal files --------------------------------------------------- */
-
-/* Names j after its file name. */
-static void
-name_journal(struct journal *j, const char *name)
-{
-	snprintf(j->name, sizeof(j->name), "%s", name);
-	snprintf(j->key, sizeof(j->key), "%s%s", jprefix, name);
-}
-
-static int
-is_journal_name(const char *s)
-{
-	size_t	 n = strlen(s);
-
-	return s[0] == 'w' && n > 3 && n < JOURNAL_NAME_MAX &&
-	    strcmp(s + n - 2, ".j") == 0 && strchr(s, '/') == NULL;
-}
-
-/* Creates and locks a new journal of this worker in j. */
-static int
-create(struct journal *j, char *err, size_t errlen)
-{
-	unsigned char	 rnd[8];
-	char		 hex[sizeof(rnd) * 2 + 1];
-	struct stat	 st;
-	int		 tries, fd;
-
-	for (tries = 0; tries < 8; tries++) {
-		char	 name[JOURNAL_NAME_MAX];
-
-		randombytes_buf(rnd, sizeof(rnd));
-		sodium_bin2hex(hex, sizeof(hex), rnd, sizeof(rnd));
-		snprintf(name, sizeof(name), "w%ld-%s.j", (long)getpid(),
-		    hex);
-		name_journal(j, name);
-		free(j->path);
-		j->path = xasprintf("%s/%s", jdir, j->name);
-		fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
-		    0640);
-		if (fd == -1) {
-			if (errno == EEXIST)
-				continue;
-			snprintf(err, errlen, "click journal %s: %s", j->path,
-			    strerror(errno));
-			return -1;
-		}
-		/*
-		 * A mover may have taken the brand-new, unlocked, empty file
-		 * for a dead worker's and removed it: then start over with
-		 * another name.
-		 */
-		if (flock(fd, LOCK_EX | LOCK_NB) == -1 ||
-		    fstat(fd, &st) == -1 || st.st_nlink == 0) {
-			close(fd);
-			continue;
-		}
-		j->fd = fd;
-		j->size = 0;
-		return 0;
-	}
-	snprintf(err, errlen, "click journal: cannot create a journal in %s",
-	    jdir);
-	return -1;
-}
-
-/* Removes a journal whose every record is in the database. */
-static void
-retire(struct lz_db *db, struct journal *j)
-{
-	/* The file first: a position without its file is only clutter,
-	 * but a file without its position would be moved again. */
-	if (unlink(j->path) == -1 && errno != ENOENT)
-		lz_log(LZ_LOG_WARN, "click journal %s: %s", j->path,
-		    strerror(errno));
-	else
-		(void)store_journal_del(db, j->key);
-	close(j->fd);
-	j->fd = -1;
-	free(j->path);
-	j->path = NULL;
-}
-
-char *
-clicklog_dir(const char *dir, const char *links_db)
-{
-	const char	*slash;
-
-	if (dir != NULL && *dir != '\0')
-		return xstrdup(dir);
-	if (lz_db_is_uri(links_db))
-		return xstrdup(LZ_LOCALSTATEDIR "/lib/lz/clicks");
-	if ((slash = strrchr(links_db, '/')) == NULL)
-		return xstrdup("clicks");
-	return xasprintf("%.*s/clicks", (int)(slash - links_db), links_db);
-}
+/* What moving the journals of the directory came to (move_all). */
+struct moved {
+	struct lz_db	*db;
+	long		 total;
+	int		 failed;
+};
 
 /*
  * Moves another worker's journal: all of it, then removes it, when its
  * worker is gone (nobody holds its flock); else what is complete.
  */
-static long
-move_other(struct lz_db *db, const char *name)
+static void
+move_other(const char *name, void *arg)
 {
+	struct moved	*m = arg;
 	struct journal	 j;
-	struct stat	 st;
 	int64_t		 pos;
 	long		 n;
 	int		 dead;
 
-	memset(&j, 0, sizeof(j));
-	j.path = xasprintf("%s/%s", jdir, name);
-	name_journal(&j, name);
-	if ((j.fd = open(j.path, O_RDONLY | O_CLOEXEC)) == -1) {
-		free(j.path);
-		return 0;
-	}
-	dead = flock(j.fd, LOCK_EX | LOCK_NB) == 0;
-	/* Unlinked: retired just now (a worker's last move). */
-	if (fstat(j.fd, &st) == -1 || st.st_nlink == 0) {
-		close(j.fd);
-		free(j.path);
-		return 0;
-	}
-	/* A live worker's writes end at i_size only once complete (no
-	 * record crosses a page); a dead one's may end in half a record. */
-	j.size = st.st_size;
-	if ((n = move(db, &j, !dead, &pos)) < 0) {
-		close(j.fd);
-		free(j.path);
-		return -1;
+	if (journal_take(&j, name, &dead) == -1)
+		return;
+	if ((n = move(m->db, &j, !dead, &pos)) < 0) {
+		journal_release(&j);
+		m->failed = 1;
+		return;
 	}
 	if (dead) {
 		if (n > 0)
 			lz_log(LZ_LOG_INFO, "click journal %s of a stopped "
 			    "worker: %ld clicks moved", name, n);
-		retire(db, &j);
-	} else {
-		close(j.fd);
-		free(j.path);
-	}
-	return n;
-}
-
-struct names {
-	char	**v;
-	size_t	  n;
-};
-
-static void
-add_name(const char *name, void *arg)
-{
-	struct names	*ns = arg;
-
-	ns->v = xreallocarray(ns->v, ns->n + 1, sizeof(*ns->v));
-	ns->v[ns->n++] = xstrdup(name);
+		journal_retire(m->db, &j);
+	} else
+		journal_release(&j);
+	m->total += n;
 }
 
 /*
@@ -506,74 +344,21 @@ add_name(const char *name, void *arg)
 static long
 move_all(struct lz_db *db, int with_own)
 {
-	struct names	 ns = { NULL, 0 };
-	struct dirent	*de;
-	struct stat	 st;
-	DIR		*d;
-	char		*path;
+	struct moved	 m = { db, 0, 0 };
+	struct journal	*own = journal_own();
 	int64_t		 pos;
-	long		 total = 0, n;
-	size_t		 i;
-	int		 failed = 0;
+	long		 n;
 
-	if (with_own && own.fd != -1) {
-		if ((n = move(db, &own, 1, &pos)) < 0)
-			failed = 1;
+	if (with_own && own->fd != -1) {
+		if ((n = move(db, own, 1, &pos)) < 0)
+			m.failed = 1;
 		else
-			total += n;
+			m.total += n;
 	}
-	if ((d = opendir(jdir)) == NULL) {
-		lz_log(LZ_LOG_ERR, "click journals: %s: %s", jdir,
-		    strerror(errno));
+	if (journal_each(with_own, move_other, &m) == -1)
 		return -1;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (!is_journal_name(de->d_name) ||
-		    (with_own && strcmp(de->d_name, own.name) == 0))
-			continue;
-		if ((n = move_other(db, de->d_name)) < 0)
-			failed = 1;
-		else
-			total += n;
-	}
-	closedir(d);
-	/* Positions of this host's journals that are gone (a worker died
-	 * between removing its journal and forgetting the position). */
-	if (store_journal_list(db, jprefix, add_name, &ns) >= 0)
-		for (i = 0; i < ns.n; i++) {
-			path = xasprintf("%s/%s", jdir, ns.v[i] +
-			    strlen(jprefix));
-			if (stat(path, &st) == -1 && errno == ENOENT)
-				(void)store_journal_del(db, ns.v[i]);
-			free(path);
-		}
-	lz_strlist_free(ns.v, ns.n);
-	return failed ? -1 : total;
-}
-
-/*
- * Replaces this worker's journal by a new one once it is big.  The old
- * one is closed, not removed: with nobody holding its flock it is a
- * finished journal, which the next mover moves to its end and removes.
- */
-static void
-rotate(void)
-{
-	struct journal	 old;
-	char		 err[256];
-
-	if (own.fd == -1 || own.size < ROTATE_BYTES)
-		return;
-	old = own;
-	own.path = NULL;
-	if (create(&own, err, sizeof(err)) == -1) {
-		lz_log(LZ_LOG_WARN, "%s", err);
-		free(own.path);
-		own = old;
-		return;
-	}
-	close(old.fd);
-	free(old.path);
+	journal_forget_gone(db);
+	return m.failed ? -1 : m.total;
 }
 
 /*
@@ -596,57 +381,10 @@ move_due(void)
 	return ms >= MOVE_EVERY_MS || ms < 0;
 }
 
-/* After a move: the WAL back under WAL_TRIM_BYTES (see above). */
-static void
-wal_trim(struct lz_db *db)
-{
-	static int64_t	 next_ms;
-	static int	 stuck, last = -1;
-	int64_t		 now = lz_mono_us() / 1000;
-	long long	 size;
-	int		 frames, copied, rc;
-
-	if (now < next_ms && stuck > 0)
-		return;
-	if ((size = lz_db_wal_bytes(db)) <= WAL_TRIM_BYTES) {
-		stuck = 0;	/* truncated meanwhile (lz-hooks) */
-		last = -1;
-		return;
-	}
-	if (now < next_ms && size <= WAL_TRIM_HIGH_BYTES)
-		return;
-	/*
-	 * 0: another connection held the checkpoint lock, so this try did
-	 * not run, cost nothing and says nothing of readers; the next move
-	 * tries again.  (Counted as a failed try, three of these -- frequent
-	 * under a heavy write load -- once took a busy moment for a long
-	 * reader and stopped trimming for 30 s.)
-	 */
-	if ((rc = lz_db_checkpoint(db, WAL_TRIM_WAIT_MS, &frames,
-	    &copied)) == 0)
-		return;
-	next_ms = now + WAL_TRIM_EVERY_MS;
-	if (rc != 2) {
-		if (rc == 1)
-			lz_log(LZ_LOG_DEBUG, "WAL of %lld bytes checkpointed "
-			    "and truncated", size);
-		stuck = 0;
-		last = -1;
-		return;
-	}
-	if (copied == last && ++stuck >= WAL_TRIM_FAILS)
-		next_ms = now + WAL_TRIM_BACKOFF_MS;
-	else if (copied != last)
-		stuck = 1;
-	lz_log(LZ_LOG_DEBUG, "WAL trim busy: %d frames copied back (%d), "
-	    "try %d, next in %lld ms", copied, last, stuck,
-	    (long long)(next_ms - now));
-	last = copied;
-}
-
 /*
- * Takes the mover's lock (waiting for it when wait) and moves; when
- * spaced, only if no worker has moved in the last MOVE_EVERY_MS.
+ * Takes the mover's lock (waiting for it when wait) and moves, then
+ * trims the WAL; when spaced, only if no worker has moved in the last
+ * MOVE_EVERY_MS.
  */
 static long
 move_locked(struct lz_db *db, int wait, int with_own, int spaced)
@@ -658,7 +396,7 @@ move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 		return 0;
 	if (!spaced || move_due()) {
 		n = move_all(db, with_own);
-		wal_trim(db);
+		store_wal_trim(db, &wal);
 		(void)futimens(lockfd, NULL);
 	}
 	(void)flock(lockfd, LOCK_UN);
@@ -696,12 +434,12 @@ mover_main(void *arg)
 }
 
 int
-clicklog_start(const char *db_path, char *err, size_t errlen)
+mover_start(const char *db_path, char *err, size_t errlen)
 {
 	sigset_t	 all, old;
 	int		 rc;
 
-	if (own.fd == -1 || mover_on)
+	if (journal_own()->fd == -1 || mover_on)
 		return 0;
 	if (store_open(&mover_db, db_path, err, errlen) == -1)
 		return -1;
@@ -742,20 +480,13 @@ mover_end(void)
 }
 
 int
-clicklog_open(struct lz_db *db, const char *dir, const char *host_id,
+mover_open(struct lz_db *db, const char *dir, const char *host_id,
     char *err, size_t errlen)
 {
 	char	*path;
 
-	snprintf(jprefix, sizeof(jprefix), "%s%s", host_id ? host_id : "",
-	    host_id && *host_id ? "/" : "");
-	if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
-		snprintf(err, errlen, "click journal directory %s: %s", dir,
-		    strerror(errno));
+	if (journal_open(dir, host_id, err, errlen) == -1)
 		return -1;
-	}
-	free(jdir);
-	jdir = xstrdup(dir);
 	if (batch == NULL) {
 		raw = xmalloc(CHUNK_BYTES);
 		batch = xmalloc(BATCH * CLICKREC_SIZE);
@@ -767,64 +498,19 @@ clicklog_open(struct lz_db *db, const char *dir, const char *host_id,
 		snprintf(err, errlen, "click journal lock %s: %s", path,
 		    strerror(errno));
 		free(path);
+		/* Nothing in it yet: no journal left behind. */
+		journal_retire(db, journal_own());
 		return -1;
 	}
 	free(path);
-	if (create(&own, err, errlen) == -1)
-		return -1;
 	if (move_locked(db, 0, 1, 0) < 0)
 		lz_log(LZ_LOG_WARN, "click journals in %s: some could not be "
 		    "moved yet", dir);
 	return 0;
 }
 
-int
-clicklog_append(const struct click *c)
-{
-	_Alignas(8) unsigned char	 rec[CLICKREC_SIZE];
-	static const unsigned char	 zero[CLICKREC_PAGE];
-	uint32_t			 pad[2];
-	struct iovec			 iov[3];
-	size_t				 len, room, want;
-	ssize_t				 n;
-	int				 niov = 0;
-
-	if (own.fd == -1)
-		return -1;
-	len = clickrec_pack_short(c, rec);
-	/*
-	 * No record crosses a page: i_size, which readers of a live journal
-	 * go by, grows a page at a time within one write.  One that would
-	 * goes on the next page, the rest of this one a pad.
-	 */
-	if ((room = clickrec_pad(own.size, len, pad)) > 0) {
-		iov[niov].iov_base = pad;
-		iov[niov++].iov_len = sizeof(pad);
-		if (room > sizeof(pad)) {
-			iov[niov].iov_base = (void *)(uintptr_t)zero;
-			iov[niov++].iov_len = room - sizeof(pad);
-		}
-	}
-	iov[niov].iov_base = rec;
-	iov[niov++].iov_len = len;
-	want = room + len;
-	n = pwritev(own.fd, iov, niov, (off_t)own.size);
-	if (n == (ssize_t)want) {
-		own.size += n;
-		return 0;
-	}
-	lz_log(LZ_LOG_ERR, "click journal %s: write: %s", own.path,
-	    n < 0 ? strerror(errno) : "short write");
-	/* Never leave half a record: the next one must start where this
-	 * one did. */
-	if (n > 0 && ftruncate(own.fd, (off_t)own.size) == -1)
-		lz_log(LZ_LOG_ERR, "click journal %s: truncate: %s", own.path,
-		    strerror(errno));
-	return -1;
-}
-
 void
-clicklog_tick(struct lz_db *db)
+mover_tick(struct lz_db *db)
 {
 	/*
 	 * Without the mover thread, the worker moves: one worker at a
@@ -833,38 +519,35 @@ clicklog_tick(struct lz_db *db)
 	 */
 	if (!mover_on)
 		(void)move_locked(db, 0, 1, 0);
-	rotate();
+	journal_rotate();
 }
 
 long
-clicklog_collect(struct lz_db *db, const char *dir)
+mover_collect(struct lz_db *db, const char *dir)
 {
-	if (jdir == NULL || strcmp(dir, jdir) != 0 || mover_on)
+	if (!journal_in(dir) || mover_on)
 		return -1;
 	return move_locked(db, 1, 1, 0);
 }
 
 void
-clicklog_close(struct lz_db *db)
+mover_close(struct lz_db *db)
 {
-	int64_t	 pos = -1;
+	struct journal	*own = journal_own();
+	int64_t		 pos = -1;
 
 	mover_end();
-	if (own.fd == -1)
+	if (own->fd == -1)
 		return;
 	if (lockfd != -1 && flock(lockfd, LOCK_EX) == 0) {
-		if (move(db, &own, 1, &pos) >= 0 && pos == own.size)
-			retire(db, &own);
+		if (move(db, own, 1, &pos) >= 0 && pos == own->size)
+			journal_retire(db, own);
 		(void)flock(lockfd, LOCK_UN);
 	}
-	if (own.fd != -1) {
+	if (own->fd != -1)
 		lz_log(LZ_LOG_WARN, "click journal %s: left for the next "
-		    "worker to move", own.path);
-		close(own.fd);
-		own.fd = -1;
-	}
-	free(own.path);
-	own.path = NULL;
+		    "worker to move", own->path);
+	journal_release(own);
 	if (lockfd != -1)
 		close(lockfd);
 	lockfd = -1;
