@@ -18,24 +18,6 @@
 	"k.id, k.account_id, k.prefix, k.last4, k.name, k.created_at, " \
 	"k.last_used_at, k.revoked_at"
 
-/*
- * dialect: e-mail addresses are unique whatever their case; SQLite's
- * column has COLLATE NOCASE, PostgreSQL's a unique index on lower(email)
- * (sql/links/pg/0001-init.sql), which its statements name.
- */
-#define ACCOUNT_ADD(conflict) \
-	"INSERT INTO accounts (email, plan, password_hash, created_at) " \
-	"VALUES ($1, $2, $3, $4) ON CONFLICT " conflict " DO NOTHING " \
-	"RETURNING id"
-#define EMAIL_IS_1	"email = $1"
-#define EMAIL_IS_1_PG	"lower(email) = lower($1)"
-/* By e-mail $1, or by id $2 when $1 is NULL.  (The CAST tells
- * PostgreSQL what $1 is before it meets IS NULL.) */
-#define ACCOUNT_PWHASH(email_is) \
-	"SELECT id, password_hash, disabled FROM accounts WHERE " \
-	"(CAST($1 AS text) IS NOT NULL AND " email_is ") OR " \
-	"($1 IS NULL AND id = $2)"
-
 #include "accounts.sql.h"
 
 struct lz_sqlset store_accounts_sql = LZ_SQLSET("accounts", sql);

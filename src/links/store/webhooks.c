@@ -15,24 +15,6 @@
 	"w.id, w.account_id, w.url, w.events, w.secret_box, w.created_at, " \
 	"w.rotated_at, w.disabled_at, w.disabled_reason"
 
-/* A list adds the deliveries not finished yet. */
-#define WEBHOOK_LIST \
-	"SELECT " WEBHOOK_COLS ", (SELECT count(*) FROM " \
-	"webhook_deliveries d WHERE d.webhook_id = w.id AND " \
-	"d.next_at IS NOT NULL) FROM webhooks w "
-
-/* A new delivery's row: due when made. */
-#define DELIVERY_NEW \
-	"webhook_deliveries (uuid, webhook_id, event, body, created_at, " \
-	"next_at)"
-
-#define DELIVERY_DUE \
-	"SELECT d.id, d.webhook_id FROM webhooks w JOIN " \
-	"webhook_deliveries d ON d.id IN (SELECT x.id FROM " \
-	"webhook_deliveries x WHERE x.webhook_id = w.id AND " \
-	"x.next_at <= $1 ORDER BY x.next_at LIMIT $2) WHERE " \
-	"w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3"
-
 #define DELIVERY_COLS \
 	"id, uuid, webhook_id, event, body, state, attempts, created_at, " \
 	"next_at, finished_at, last_status, last_error"
