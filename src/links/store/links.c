@@ -23,6 +23,17 @@
 struct lz_sqlset store_links_sql = LZ_SQLSET("links", sql);
 static struct lz_sqlset *const set = &store_links_sql;
 
+const struct store_read store_links_reads[] = {
+	{ &store_links_sql, ST_LINK_GET, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_GET_ANY, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_BY_ID, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_BY_SLUG, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_LIST, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_LIST_ANY, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_BY_IDS, STORE_LINK_NCOLS },
+	{ NULL, 0, 0 }
+};
+
 static json_t *
 col_json(struct lz_stmt *st, int col)
 {
@@ -39,6 +50,7 @@ col_strdup(struct lz_stmt *st, int col)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* The STORE_LINK_NCOLS columns of STORE_LINK_COLS. */
 static void
 row_link(struct lz_stmt *st, void *arg)
 {

@@ -78,6 +78,7 @@ int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
 	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
 	"flag_reason, conversions, (SELECT json_object_agg(r.currency, " \
 	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision"
+#define STORE_LINK_NCOLS	27
 /* Reads each row of STORE_LINK_COLS, hands it to fn and frees it;
  * returns the rows or -1. */
 long	store_link_each(struct lz_stmt *, void (*fn)(struct link *, void *),

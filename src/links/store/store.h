@@ -52,7 +52,26 @@ extern struct lz_sqlset *const store_sqlsets[];
 enum store_lock { STORE_LOCK_ACCOUNT, STORE_LOCK_LINK, STORE_LOCK__MAX };
 int	store_lock(struct lz_db *, enum store_lock, int64_t id);
 
+/*
+ * A statement whose rows a row reader reads, and how many columns the
+ * reader reads: where a store file's .sql splices a column list
+ * (@ACCOUNT_COLS@), the list's count is beside it (ACCOUNT_NCOLS) for
+ * its reader, and its statements are listed here.  store_reads[] holds
+ * each file's list ({ NULL }-terminated), NULL-terminated; t/check_store
+ * prepares each statement on both engines and compares its columns.
+ */
+struct store_read {
+	struct lz_sqlset	*set;
+	size_t			 st;
+	int			 ncols;
+};
+
+extern const struct store_read *const store_reads[];
+
 /* ---- for the store files --------------------------------------------- */
+
+extern const struct store_read store_accounts_reads[], store_links_reads[],
+	    store_safety_reads[], store_webhooks_reads[];
 
 extern struct lz_sqlset store_accounts_sql, store_links_sql,
 	    store_clicks_sql, store_conversions_sql, store_webhooks_sql,
