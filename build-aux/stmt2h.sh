@@ -18,9 +18,19 @@
 #
 # A statement with no text before its "-- pg:" is PostgreSQL's alone
 # (its SQLite text is NULL).  Lines are joined with one space, leading
-# white space dropped.  @NAME@ is a C macro the file defines before the
-# #include (a column list shared with its row reader): it is spliced
-# into the string, as in "SELECT " LINK_COLS " FROM links".
+# white space dropped.
+#
+# Everything else is plain SQL, each statement written out whole in
+# each dialect's text -- its predicates, WHERE clause, parameter and
+# column lists -- even where that repeats another statement's text.
+# @NAME@ is for one thing only: a column list that the store file (or a
+# header it includes) defines as a C macro beside the row reader that
+# reads those columns, with its count for that reader (ACCOUNT_NCOLS
+# beside ACCOUNT_COLS, checked by t/check_store), so that the two change
+# together.  It is spliced into the string, as in "SELECT " ACCOUNT_COLS
+# " FROM accounts".  No macro takes arguments or holds anything but
+# columns.  (The prompt library's pstore*.sql still splice predicates,
+# PSTORE_SCHEDULED(t, at) and the like: to be written out the same way.)
 set -eu
 [ $# -eq 1 ] || { echo "usage: stmt2h.sh FILE.sql" >&2; exit 2; }
 exec awk -v src="$(basename "$1")" '

@@ -514,6 +514,32 @@ START_TEST(links_statements_prepare)
 }
 END_TEST
 
+/*
+ * Each statement whose rows a reader reads yields the columns the reader
+ * reads (store_reads, store.h): a column list grown or cut without its
+ * reader would otherwise leave a column unread, or read NULLs, and
+ * prepare all the same -- as would PostgreSQL's text of a statement
+ * drifting from SQLite's.
+ */
+START_TEST(links_reads_columns)
+{
+	const struct store_read	*const *l, *r;
+	struct lz_stmt		*st;
+	int			 n = 0;
+
+	for (l = store_reads; *l != NULL; l++)
+		for (r = *l; r->set != NULL; r++, n++) {
+			st = lz_db_stmt(&ldb, r->set, r->st);
+			ck_assert_msg(lz_col_count(st) == r->ncols,
+			    "%s: %d columns, its reader reads %d",
+			    r->set->sql[r->st].name, lz_col_count(st),
+			    r->ncols);
+			lz_reset(st);
+		}
+	ck_assert_int_gt(n, 0);
+}
+END_TEST
+
 static int64_t
 add_titled(int64_t account, const char *slug, const char *title,
     const char *url)
@@ -908,6 +934,7 @@ main(void)
 		tcase_add_checked_fixture(t, pg ? links_setup_pg :
 		    links_setup, links_teardown);
 		tcase_add_test(t, links_statements_prepare);
+		tcase_add_test(t, links_reads_columns);
 		tcase_add_test(t, links_copy_tables);
 		tcase_add_test(t, links_account_any);
 		tcase_add_test(t, links_search);

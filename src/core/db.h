@@ -336,7 +336,8 @@ const char *lz_col_textn(struct lz_stmt *, int col, size_t *len);
 const void *lz_col_blob(struct lz_stmt *, int col, size_t *len);
 /* Copies the text into buf (len bytes), cut to fit. */
 void	lz_col_copy(struct lz_stmt *, int col, char *buf, size_t len);
-/* The columns of the current row. */
+/* The columns of the statement's rows, with a current row or not (once
+ * lz_db_stmt() has prepared it). */
 int	lz_col_count(struct lz_stmt *);
 /* A column as the value it holds (NULL, integer, real, text or blob),
  * pointing into the row: for copying rows whatever they hold. */

@@ -2,11 +2,11 @@
  * db_pg.c -- the PostgreSQL engine of db.h (db_engine.h), on libpq.
  *
  * A statement is prepared (PQprepare, then PQdescribePrepared for its
- * parameters) on its first use on a connection.  Parameters go as text,
- * blobs as binary bytea; results come back as text (sum(bigint) is a
- * numeric, read as its digits; booleans are "t" and "f"; bytea is
- * "\x" and hex, decoded here).  A step runs the statement and walks its
- * rows; rows changed come from PQcmdTuples.
+ * parameters and columns) on its first use on a connection.  Parameters
+ * go as text, blobs as binary bytea; results come back as text
+ * (sum(bigint) is a numeric, read as its digits; booleans are "t" and
+ * "f"; bytea is "\x" and hex, decoded here).  A step runs the statement
+ * and walks its rows; rows changed come from PQcmdTuples.
  *
  * A lost connection (the server restarted) is noticed before the next
  * statement outside a transaction and made again, at most once a second;
@@ -75,6 +75,7 @@ struct pg_stmt {
 	uint64_t	 epoch;		/* prepared on this connection */
 	int		 copy;		/* a bulk statement: COPY ... */
 	int		 nparams;
+	int		 ncols;		/* of its rows, as described */
 	const char	*vals[LZ_SQL_PARAMS];
 	int		 lens[LZ_SQL_PARAMS];
 	int		 fmts[LZ_SQL_PARAMS];
@@ -511,7 +512,8 @@ server_prepare(struct lz_stmt *s, char *err, size_t errlen)
 		snprintf(err, errlen, "preparing %s: more than $%d",
 		    s->sql->name, LZ_SQL_PARAMS);
 		ok = 0;
-	}
+	} else
+		st->ncols = PQnfields(res);
 	PQclear(res);
 	return ok ? 0 : -1;
 }
@@ -737,7 +739,7 @@ pg_col_blob(struct lz_stmt *s, int col, size_t *len)
 static int
 pg_col_count(struct lz_stmt *s)
 {
-	return PST(s)->res ? PQnfields(PST(s)->res) : 0;
+	return PST(s)->res ? PQnfields(PST(s)->res) : PST(s)->ncols;
 }
 
 static int

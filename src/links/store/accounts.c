@@ -10,36 +10,31 @@
 #include "store/store.h"
 #include "util.h"
 
+/* The columns row_account reads. */
 #define ACCOUNT_COLS \
 	"id, email, plan, disabled, " \
 	"CASE WHEN password_hash IS NULL THEN 0 ELSE 1 END, created_at"
+#define ACCOUNT_NCOLS	6
 
+/* The columns row_key reads (key auth reads three more after them). */
 #define KEY_COLS \
 	"k.id, k.account_id, k.prefix, k.last4, k.name, k.created_at, " \
 	"k.last_used_at, k.revoked_at"
-
-/*
- * dialect: e-mail addresses are unique whatever their case; SQLite's
- * column has COLLATE NOCASE, PostgreSQL's a unique index on lower(email)
- * (sql/links/pg/0001-init.sql), which its statements name.
- */
-#define ACCOUNT_ADD(conflict) \
-	"INSERT INTO accounts (email, plan, password_hash, created_at) " \
-	"VALUES ($1, $2, $3, $4) ON CONFLICT " conflict " DO NOTHING " \
-	"RETURNING id"
-#define EMAIL_IS_1	"email = $1"
-#define EMAIL_IS_1_PG	"lower(email) = lower($1)"
-/* By e-mail $1, or by id $2 when $1 is NULL.  (The CAST tells
- * PostgreSQL what $1 is before it meets IS NULL.) */
-#define ACCOUNT_PWHASH(email_is) \
-	"SELECT id, password_hash, disabled FROM accounts WHERE " \
-	"(CAST($1 AS text) IS NOT NULL AND " email_is ") OR " \
-	"($1 IS NULL AND id = $2)"
+#define KEY_NCOLS	8
 
 #include "accounts.sql.h"
 
 struct lz_sqlset store_accounts_sql = LZ_SQLSET("accounts", sql);
 static struct lz_sqlset *const set = &store_accounts_sql;
+
+const struct store_read store_accounts_reads[] = {
+	{ &store_accounts_sql, ST_ACCOUNT_BY_ID, ACCOUNT_NCOLS },
+	{ &store_accounts_sql, ST_ACCOUNT_BY_EMAIL, ACCOUNT_NCOLS },
+	{ &store_accounts_sql, ST_ACCOUNT_LIST, ACCOUNT_NCOLS },
+	{ &store_accounts_sql, ST_KEY_AUTH, KEY_NCOLS + 3 },
+	{ &store_accounts_sql, ST_KEY_LIST, KEY_NCOLS },
+	{ NULL, 0, 0 }
+};
 
 /* ---- accounts -------------------------------------------------------- */
 
@@ -52,6 +47,7 @@ row_account(struct lz_stmt *st, void *arg)
 		LZ_COL(account, INT, has_password),
 		LZ_COL(account, I64, created_at)
 	};
+	_Static_assert(LZ_NELEM(cols) == ACCOUNT_NCOLS, "ACCOUNT_COLS");
 
 	memset(arg, 0, sizeof(struct account));
 	lz_cols(st, cols, LZ_NELEM(cols), arg);
@@ -141,6 +137,7 @@ row_key(struct lz_stmt *st, struct apikey *k)
 		LZ_COL(apikey, I64, last_used_at),
 		LZ_COL(apikey, I64, revoked_at)
 	};
+	_Static_assert(LZ_NELEM(cols) == KEY_NCOLS, "KEY_COLS");
 
 	memset(k, 0, sizeof(*k));
 	lz_cols(st, cols, LZ_NELEM(cols), k);
@@ -165,10 +162,11 @@ store_key_auth(struct lz_db *db, const unsigned char hash[KEY_HASH_LEN],
 	int			 rc;
 
 	st = lz_db_stmtv(db, set, ST_KEY_AUTH, &v, 1);
-	if ((rc = store_row_by_hash(st, 10, hash, KEY_HASH_LEN)) == 1) {
+	if ((rc = store_row_by_hash(st, KEY_NCOLS + 2, hash,
+	    KEY_HASH_LEN)) == 1) {
 		row_key(st, k);
-		lz_col_copy(st, 8, k->plan, sizeof(k->plan));
-		k->account_disabled = lz_col_int(st, 9);
+		lz_col_copy(st, KEY_NCOLS, k->plan, sizeof(k->plan));
+		k->account_disabled = lz_col_int(st, KEY_NCOLS + 1);
 		lz_reset(st);
 	}
 	return rc;

@@ -1,18 +1,25 @@
 -- accounts.sql: the statements of accounts.c, in the order of its enum.
 -- build-aux/stmt2h.sh makes accounts.sql.h of them (stmt2h.sh says how).
 
+-- dialect: e-mail addresses are unique whatever their case; SQLite's
+-- column has COLLATE NOCASE, PostgreSQL's a unique index on
+-- lower(email) (sql/links/pg/0001-init.sql), which its statements name.
 -- ST_ACCOUNT_ADD: account add
-@ACCOUNT_ADD("(email)")@
+INSERT INTO accounts (email, plan, password_hash, created_at)
+    VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id
 -- pg:
-@ACCOUNT_ADD("((lower(email)))")@
+INSERT INTO accounts (email, plan, password_hash, created_at)
+    VALUES ($1, $2, $3, $4) ON CONFLICT ((lower(email))) DO NOTHING
+    RETURNING id
 
 -- ST_ACCOUNT_BY_ID: account by id
 SELECT @ACCOUNT_COLS@ FROM accounts WHERE id = $1
 
+-- dialect: the e-mail compared as account add's index compares it.
 -- ST_ACCOUNT_BY_EMAIL: account by e-mail
-SELECT @ACCOUNT_COLS@ FROM accounts WHERE @EMAIL_IS_1@
+SELECT @ACCOUNT_COLS@ FROM accounts WHERE email = $1
 -- pg:
-SELECT @ACCOUNT_COLS@ FROM accounts WHERE @EMAIL_IS_1_PG@
+SELECT @ACCOUNT_COLS@ FROM accounts WHERE lower(email) = lower($1)
 
 -- ST_ACCOUNT_LIST: account list
 SELECT @ACCOUNT_COLS@ FROM accounts ORDER BY id
@@ -23,10 +30,17 @@ UPDATE accounts SET plan = $1 WHERE id = $2
 -- ST_ACCOUNT_SET_DISABLED: account disable
 UPDATE accounts SET disabled = $1 WHERE id = $2
 
+-- By e-mail $1, or by id $2 when $1 is NULL.  (The CAST tells
+-- PostgreSQL what $1 is before it meets IS NULL.)  dialect: the e-mail
+-- compared as in account by e-mail.
 -- ST_ACCOUNT_PWHASH: account password
-@ACCOUNT_PWHASH(EMAIL_IS_1)@
+SELECT id, password_hash, disabled FROM accounts
+    WHERE (CAST($1 AS text) IS NOT NULL AND email = $1) OR
+        ($1 IS NULL AND id = $2)
 -- pg:
-@ACCOUNT_PWHASH(EMAIL_IS_1_PG)@
+SELECT id, password_hash, disabled FROM accounts
+    WHERE (CAST($1 AS text) IS NOT NULL AND lower(email) = lower($1)) OR
+        ($1 IS NULL AND id = $2)
 
 -- ST_ACCOUNT_SET_PASSWORD: account set password
 UPDATE accounts SET password_hash = $1 WHERE id = $2

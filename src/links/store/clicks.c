@@ -17,45 +17,6 @@
 #include "util.h"
 #include "visit/click.h"
 
-/* A click's row. */
-#define CLICK_COLS \
-	"clicks (link_id, at, suffix, country, device, os, browser, " \
-	"referrer, referrer_host, variant, visitor, bot)"
-#define CLICK_VALS \
-	"$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12"
-
-#define PARTS(cols, cond)	STORE_PARTS("click_rollups", cols, cond)
-#define FIRST(col, table, cond)	STORE_FIRST(col, table, cond)
-#define NEXT_ROW(table, d)	STORE_NEXT_ROLLUP(table, d)
-
-/* The insert of rollup add rows, from r. */
-#define ROLLUP_ADDV \
-	"INSERT INTO click_rollups (link_id, dim, span, at, key, bot, n) " \
-	"SELECT * FROM (SELECT link_id, dim, 1, at, key, bot, n FROM r " \
-	"UNION ALL SELECT link_id, dim, 24, at / $2 * $2 AS d, key, bot, " \
-	"CAST(sum(n) AS bigint) FROM r GROUP BY link_id, dim, d, key, bot) AS x WHERE true " \
-	"ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE SET " \
-	"n = click_rollups.n + excluded.n"
-
-/* A visitor-day met again: its clicks summed, the last click's texts
- * kept. */
-#define VISITOR_SET \
-	"ON CONFLICT (day, link_id, visitor) DO UPDATE SET " \
-	"clicks = click_visitors.clicks + excluded.clicks, " \
-	"last_at = CASE WHEN excluded.last_at >= click_visitors.last_at " \
-	"THEN excluded.last_at ELSE click_visitors.last_at END, " \
-	"variant = CASE WHEN excluded.last_at >= click_visitors.last_at " \
-	"THEN excluded.variant ELSE click_visitors.variant END, " \
-	"suffix = CASE WHEN excluded.last_at >= click_visitors.last_at " \
-	"THEN excluded.suffix ELSE click_visitors.suffix END "
-
-/* The insert of visitor add rows, from r. */
-#define VISITOR_ADDV \
-	"INSERT INTO click_visitors (day, link_id, visitor, first_at, " \
-	"last_at, variant, suffix, clicks) SELECT day, link_id, visitor, " \
-	"first_at, last_at, variant, suffix, clicks FROM r WHERE true " \
-	VISITOR_SET "RETURNING day, link_id, visitor, first_at, clicks"
-
 #include "clicks.sql.h"
 
 struct lz_sqlset store_clicks_sql = LZ_SQLSET("clicks", sql);

@@ -35,13 +35,18 @@ UPDATE links SET clicks = links.clicks + c.n
     WHERE links.id = c.id AND c.n != 0
 
 -- ST_CLICK_INSERT: click insert
-INSERT INTO @CLICK_COLS@ VALUES (@CLICK_VALS@)
+INSERT INTO clicks (link_id, at, suffix, country, device, os, browser,
+        referrer, referrer_host, variant, visitor, bot)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 
 -- A batch's (lz_bulk_row): COPY on PostgreSQL.
 -- ST_CLICK_BULK: click bulk insert
-INSERT INTO @CLICK_COLS@ VALUES (@CLICK_VALS@)
+INSERT INTO clicks (link_id, at, suffix, country, device, os, browser,
+        referrer, referrer_host, variant, visitor, bot)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 -- pg:
-COPY @CLICK_COLS@ FROM STDIN
+COPY clicks (link_id, at, suffix, country, device, os, browser,
+        referrer, referrer_host, variant, visitor, bot) FROM STDIN
 
 -- ST_JOURNAL_GET: journal get
 SELECT pos FROM click_journals WHERE name = $1
@@ -75,18 +80,33 @@ INSERT INTO click_rollups (link_id, dim, span, at, key, bot, n)
 WITH r AS (SELECT (e->>0)::bigint AS link_id, (e->>1)::bigint AS dim,
     (e->>2)::bigint AS at, e->>3 AS key, (e->>4)::bigint AS bot,
     (e->>5)::bigint AS n FROM jsonb_array_elements($1::jsonb) AS e)
-    @ROLLUP_ADDV@
+    INSERT INTO click_rollups (link_id, dim, span, at, key, bot, n)
+    SELECT * FROM (SELECT link_id, dim, 1, at, key, bot, n FROM r
+        UNION ALL SELECT link_id, dim, 24, at / $2 * $2 AS d, key, bot,
+        CAST(sum(n) AS bigint) FROM r GROUP BY link_id, dim, d, key, bot)
+        AS x WHERE true
+    ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE
+    SET n = click_rollups.n + excluded.n
 
 -- The first click stays (the caller moves it back, store.h), so
 -- what comes back is the row's first click before this batch, and
 -- its clicks: the batch's alone when the row is new.  The last
 -- click's variant and suffix go with it; a tie goes to the click
--- stored last.
+-- stored last.  (A visitor-day met again: its clicks summed, the
+-- last click's texts kept.)
 -- ST_VISITOR_ADD: visitor add
 INSERT INTO click_visitors (day, link_id, visitor, first_at, last_at,
     variant, suffix, clicks)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) @VISITOR_SET@RETURNING
-        first_at, clicks
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    ON CONFLICT (day, link_id, visitor) DO UPDATE
+    SET clicks = click_visitors.clicks + excluded.clicks,
+        last_at = CASE WHEN excluded.last_at >= click_visitors.last_at
+            THEN excluded.last_at ELSE click_visitors.last_at END,
+        variant = CASE WHEN excluded.last_at >= click_visitors.last_at
+            THEN excluded.variant ELSE click_visitors.variant END,
+        suffix = CASE WHEN excluded.last_at >= click_visitors.last_at
+            THEN excluded.suffix ELSE click_visitors.suffix END
+    RETURNING first_at, clicks
 
 -- Visitor add of rows, $1 a JSON array of [day, link id, first,
 -- last, variant, suffix, clicks], the visitors in $2, $3 bytes
@@ -99,7 +119,19 @@ WITH r AS (SELECT (e->>0)::bigint AS day, (e->>1)::bigint AS link_id,
     AS visitor, (e->>2)::bigint AS first_at, (e->>3)::bigint AS last_at,
     e->>4 AS variant, e->>5 AS suffix, (e->>6)::bigint AS clicks FROM
     jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, o))
-    @VISITOR_ADDV@
+    INSERT INTO click_visitors (day, link_id, visitor, first_at, last_at,
+        variant, suffix, clicks)
+    SELECT day, link_id, visitor, first_at, last_at, variant, suffix,
+        clicks FROM r WHERE true
+    ON CONFLICT (day, link_id, visitor) DO UPDATE
+    SET clicks = click_visitors.clicks + excluded.clicks,
+        last_at = CASE WHEN excluded.last_at >= click_visitors.last_at
+            THEN excluded.last_at ELSE click_visitors.last_at END,
+        variant = CASE WHEN excluded.last_at >= click_visitors.last_at
+            THEN excluded.variant ELSE click_visitors.variant END,
+        suffix = CASE WHEN excluded.last_at >= click_visitors.last_at
+            THEN excluded.suffix ELSE click_visitors.suffix END
+    RETURNING day, link_id, visitor, first_at, clicks
 
 -- ST_VISITOR_FIRST: visitor first
 UPDATE click_visitors SET first_at = $4
@@ -110,21 +142,49 @@ SELECT variant, suffix, last_at FROM click_visitors
     WHERE day = $1 AND link_id = $2 AND visitor = $3 AND last_at >= $4
         AND last_at <= $5
 
+-- The statistics read link $1's rollups in the three parts of a range
+-- (store_stmt_range): the days [$2, $3), the hours [$4, $5) and
+-- [$6, $7), each a plain range of the rollups' primary key (link_id,
+-- dim, span, at, ...), whatever the planner.
 -- ST_STATS_TOTALS: stats totals
 SELECT coalesce(sum(CASE WHEN dim = 0 AND bot = 0 THEN n END), 0),
     coalesce(sum(CASE WHEN dim = 0 AND bot != 0 THEN n END), 0),
-    coalesce(sum(CASE WHEN dim = 8 THEN n END), 0) FROM
-    (@PARTS("dim, bot, n", "dim IN (0, 8)")@) AS r
+    coalesce(sum(CASE WHEN dim = 8 THEN n END), 0)
+    FROM (SELECT dim, bot, n FROM click_rollups
+            WHERE link_id = $1 AND dim IN (0, 8)
+                AND span = 24 AND at >= $2 AND at < $3
+        UNION ALL SELECT dim, bot, n FROM click_rollups
+            WHERE link_id = $1 AND dim IN (0, 8)
+                AND span = 1 AND at >= $4 AND at < $5
+        UNION ALL SELECT dim, bot, n FROM click_rollups
+            WHERE link_id = $1 AND dim IN (0, 8)
+                AND span = 1 AND at >= $6 AND at < $7) AS r
 
 -- ST_STATS_SERIES: stats series
-SELECT at / $8 AS b, sum(CASE WHEN dim = 0 THEN n ELSE 0 END), sum(CASE
-    WHEN dim = 8 THEN n ELSE 0 END) FROM
-    (@PARTS("dim, at, n", "dim IN (0, 8) AND bot = 0")@) AS r GROUP BY b
-    ORDER BY b
+SELECT at / $8 AS b, sum(CASE WHEN dim = 0 THEN n ELSE 0 END),
+    sum(CASE WHEN dim = 8 THEN n ELSE 0 END)
+    FROM (SELECT dim, at, n FROM click_rollups
+            WHERE link_id = $1 AND dim IN (0, 8) AND bot = 0
+                AND span = 24 AND at >= $2 AND at < $3
+        UNION ALL SELECT dim, at, n FROM click_rollups
+            WHERE link_id = $1 AND dim IN (0, 8) AND bot = 0
+                AND span = 1 AND at >= $4 AND at < $5
+        UNION ALL SELECT dim, at, n FROM click_rollups
+            WHERE link_id = $1 AND dim IN (0, 8) AND bot = 0
+                AND span = 1 AND at >= $6 AND at < $7) AS r
+    GROUP BY b ORDER BY b
 
 -- ST_STATS_BREAKDOWN: stats breakdown
 SELECT key, sum(n) AS c
-    FROM (@PARTS("key, n", "dim = $9 AND " "bot = 0")@) AS r
+    FROM (SELECT key, n FROM click_rollups
+            WHERE link_id = $1 AND dim = $9 AND bot = 0
+                AND span = 24 AND at >= $2 AND at < $3
+        UNION ALL SELECT key, n FROM click_rollups
+            WHERE link_id = $1 AND dim = $9 AND bot = 0
+                AND span = 1 AND at >= $4 AND at < $5
+        UNION ALL SELECT key, n FROM click_rollups
+            WHERE link_id = $1 AND dim = $9 AND bot = 0
+                AND span = 1 AND at >= $6 AND at < $7) AS r
     GROUP BY key ORDER BY c DESC, key LIMIT $8
 
 -- What a rebuild has to do: rows of clicks or conversions, raw or
@@ -132,19 +192,108 @@ SELECT key, sum(n) AS c
 -- should not be there).
 -- ST_ROLLUP_NEXT_LINK: rollup next link
 SELECT min(x)
-    FROM (SELECT @FIRST("link_id", "clicks", "link_id > $1")@ AS x UNION
-        ALL SELECT @FIRST("link_id", "click_rollups", "link_id > $1")@
-        UNION ALL SELECT
-        @FIRST("link_id", "conversions", "link_id > $1")@ UNION ALL
-        SELECT @FIRST("link_id", "conversion_rollups", "link_id > $1")@)
-        AS r
+    FROM (SELECT (SELECT link_id FROM clicks
+                WHERE link_id > $1
+                ORDER BY link_id LIMIT 1) AS x
+        UNION ALL SELECT (SELECT link_id FROM click_rollups
+                WHERE link_id > $1
+                ORDER BY link_id LIMIT 1)
+        UNION ALL SELECT (SELECT link_id FROM conversions
+                WHERE link_id > $1
+                ORDER BY link_id LIMIT 1)
+        UNION ALL SELECT (SELECT link_id FROM conversion_rollups
+                WHERE link_id > $1
+                ORDER BY link_id LIMIT 1)) AS r
 
+-- The first click or conversion of link $1 at or after $2, raw or
+-- rolled up: of each dim of the rollups, the first hour and the first
+-- day (a seek in an index each).
 -- ST_ROLLUP_NEXT: rollup next
 SELECT min(x)
-    FROM (SELECT @FIRST("at", "clicks", "link_id = $1 AND at >= $2")@ AS
-        x UNION ALL SELECT
-        @FIRST("at", "conversions", "link_id = $1 AND at >= $2")@@NEXT_ROW("click_rollups", 0)@@NEXT_ROW("click_rollups", 1)@@NEXT_ROW("click_rollups", 2)@@NEXT_ROW("click_rollups", 3)@@NEXT_ROW("click_rollups", 4)@@NEXT_ROW("click_rollups", 5)@@NEXT_ROW("click_rollups", 6)@@NEXT_ROW("click_rollups", 7)@@NEXT_ROW("click_rollups", 8)@@NEXT_ROW("conversion_rollups", 0)@@NEXT_ROW("conversion_rollups", 1)@@NEXT_ROW("conversion_rollups", 2)@@NEXT_ROW("conversion_rollups", 3)@)
-        AS r
+    FROM (SELECT (SELECT at FROM clicks
+                WHERE link_id = $1 AND at >= $2
+                ORDER BY at LIMIT 1) AS x
+        UNION ALL SELECT (SELECT at FROM conversions
+                WHERE link_id = $1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 0 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 0 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 1 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 1 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 2 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 2 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 3 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 3 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 4 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 4 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 5 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 5 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 6 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 6 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 7 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 7 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 8 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM click_rollups
+                WHERE link_id = $1 AND dim = 8 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM conversion_rollups
+                WHERE link_id = $1 AND dim = 0 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM conversion_rollups
+                WHERE link_id = $1 AND dim = 0 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM conversion_rollups
+                WHERE link_id = $1 AND dim = 1 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM conversion_rollups
+                WHERE link_id = $1 AND dim = 1 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM conversion_rollups
+                WHERE link_id = $1 AND dim = 2 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM conversion_rollups
+                WHERE link_id = $1 AND dim = 2 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM conversion_rollups
+                WHERE link_id = $1 AND dim = 3 AND span = 1 AND at >= $2
+                ORDER BY at LIMIT 1)
+        UNION ALL SELECT (SELECT at FROM conversion_rollups
+                WHERE link_id = $1 AND dim = 3 AND span = 24 AND at >= $2
+                ORDER BY at LIMIT 1)) AS r
 
 -- ST_ROLLUP_CLEAR: rollup clear
 DELETE FROM click_rollups

@@ -12,28 +12,6 @@
 #include "store/store.h"
 #include "util.h"
 
-#define PARTS(cols, cond) \
-	STORE_PARTS("conversion_rollups", cols, cond)
-
-/* Revenue of a group: NULL when none of its conversions had a value. */
-#define REVENUE	"CASE WHEN sum(valued) > 0 THEN sum(micros) END"
-
-/*
- * Conversions of a link in a range per value (key, an expression of the
- * rows where cond holds) and currency, for the $8 values with most
- * conversions: each row carries its value's count in all currencies (n)
- * and the value's rank, so the limit counts values, not rows.  NULL is
- * a value of its own.
- */
-#define CONV_BY(key, cond) \
-	"SELECT key, n, currency, cn, rev FROM (SELECT key, n, currency, " \
-	"cn, rev, dense_rank() OVER (ORDER BY n DESC, key) AS rk FROM (" \
-	"SELECT key, currency, sum(cnt) AS cn, " REVENUE " AS rev, " \
-	"sum(sum(cnt)) OVER (PARTITION BY key) AS n FROM (" \
-	PARTS(key " AS key, currency, n AS cnt, valued, micros", cond) \
-	") AS p GROUP BY key, currency) AS g) AS r WHERE rk <= $8 " \
-	"ORDER BY rk, currency"
-
 #include "conversions.sql.h"
 
 struct lz_sqlset store_conversions_sql = LZ_SQLSET("conversions", sql);

@@ -32,25 +32,122 @@ INSERT INTO conversion_rollups (link_id, dim, span, at, key, currency,
         valued = conversion_rollups.valued + excluded.valued,
         micros = conversion_rollups.micros + excluded.micros
 
+-- Link $1's rollups in the three parts of a range, as the statistics
+-- of clicks read them (clicks.sql); the revenue of a group is NULL when
+-- none of its conversions had a value.
 -- ST_CONV_TOTALS: conversion totals
-SELECT currency, sum(n), @REVENUE@
-    FROM (@PARTS("currency, n, valued, micros", "dim = 0")@) AS r
+SELECT currency, sum(n), CASE WHEN sum(valued) > 0 THEN sum(micros) END
+    FROM (SELECT currency, n, valued, micros
+            FROM conversion_rollups
+            WHERE link_id = $1 AND dim = 0
+                AND span = 24 AND at >= $2 AND at < $3
+        UNION ALL SELECT currency, n, valued, micros
+            FROM conversion_rollups
+            WHERE link_id = $1 AND dim = 0
+                AND span = 1 AND at >= $4 AND at < $5
+        UNION ALL SELECT currency, n, valued, micros
+            FROM conversion_rollups
+            WHERE link_id = $1 AND dim = 0
+                AND span = 1 AND at >= $6 AND at < $7) AS r
     GROUP BY currency ORDER BY currency
 
 -- ST_CONV_SERIES: conversion series
-SELECT at / $8 AS b, currency, sum(n), @REVENUE@
-    FROM (@PARTS("at, currency, n, valued, micros", "dim = 0")@) AS r
+SELECT at / $8 AS b, currency, sum(n),
+    CASE WHEN sum(valued) > 0 THEN sum(micros) END
+    FROM (SELECT at, currency, n, valued, micros
+            FROM conversion_rollups
+            WHERE link_id = $1 AND dim = 0
+                AND span = 24 AND at >= $2 AND at < $3
+        UNION ALL SELECT at, currency, n, valued, micros
+            FROM conversion_rollups
+            WHERE link_id = $1 AND dim = 0
+                AND span = 1 AND at >= $4 AND at < $5
+        UNION ALL SELECT at, currency, n, valued, micros
+            FROM conversion_rollups
+            WHERE link_id = $1 AND dim = 0
+                AND span = 1 AND at >= $6 AND at < $7) AS r
     GROUP BY b, currency ORDER BY b, currency
 
+-- Conversions of link $1 in a range (as conversion totals) per value
+-- (key, an expression of the rollups' rows) and currency, for the $8
+-- values with most conversions: each row carries its value's count in
+-- all currencies (n) and the value's rank, so the limit counts values,
+-- not rows.  NULL is a value of its own.
 -- ST_CONV_BY_SUFFIX: conversions by suffix
-@CONV_BY("key", "dim = 1")@
+SELECT key, n, currency, cn, rev
+    FROM (SELECT key, n, currency, cn, rev,
+            dense_rank() OVER (ORDER BY n DESC, key) AS rk
+        FROM (SELECT key, currency, sum(cnt) AS cn,
+                CASE WHEN sum(valued) > 0 THEN sum(micros) END AS rev,
+                sum(sum(cnt)) OVER (PARTITION BY key) AS n
+            FROM (SELECT key AS key, currency, n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim = 1
+                        AND span = 24 AND at >= $2 AND at < $3
+                UNION ALL
+                SELECT key AS key, currency, n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim = 1
+                        AND span = 1 AND at >= $4 AND at < $5
+                UNION ALL
+                SELECT key AS key, currency, n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim = 1
+                        AND span = 1 AND at >= $6 AND at < $7) AS p
+            GROUP BY key, currency) AS g) AS r
+    WHERE rk <= $8 ORDER BY rk, currency
 
 -- ST_CONV_BY_CURRENCY: conversions by currency
-@CONV_BY("currency", "dim = 0")@
+SELECT key, n, currency, cn, rev
+    FROM (SELECT key, n, currency, cn, rev,
+            dense_rank() OVER (ORDER BY n DESC, key) AS rk
+        FROM (SELECT key, currency, sum(cnt) AS cn,
+                CASE WHEN sum(valued) > 0 THEN sum(micros) END AS rev,
+                sum(sum(cnt)) OVER (PARTITION BY key) AS n
+            FROM (SELECT currency AS key, currency, n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim = 0
+                        AND span = 24 AND at >= $2 AND at < $3
+                UNION ALL
+                SELECT currency AS key, currency, n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim = 0
+                        AND span = 1 AND at >= $4 AND at < $5
+                UNION ALL
+                SELECT currency AS key, currency, n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim = 0
+                        AND span = 1 AND at >= $6 AND at < $7) AS p
+            GROUP BY key, currency) AS g) AS r
+    WHERE rk <= $8 ORDER BY rk, currency
 
 -- Not attributed (dim 3) is the value NULL.
 -- ST_CONV_BY_VARIANT: conversions by variant
-@CONV_BY("CASE WHEN dim = 2 THEN key END", "dim IN (2, 3)")@
+SELECT key, n, currency, cn, rev
+    FROM (SELECT key, n, currency, cn, rev,
+            dense_rank() OVER (ORDER BY n DESC, key) AS rk
+        FROM (SELECT key, currency, sum(cnt) AS cn,
+                CASE WHEN sum(valued) > 0 THEN sum(micros) END AS rev,
+                sum(sum(cnt)) OVER (PARTITION BY key) AS n
+            FROM (SELECT CASE WHEN dim = 2 THEN key END AS key, currency,
+                        n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim IN (2, 3)
+                        AND span = 24 AND at >= $2 AND at < $3
+                UNION ALL
+                SELECT CASE WHEN dim = 2 THEN key END AS key, currency,
+                        n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim IN (2, 3)
+                        AND span = 1 AND at >= $4 AND at < $5
+                UNION ALL
+                SELECT CASE WHEN dim = 2 THEN key END AS key, currency,
+                        n AS cnt, valued, micros
+                    FROM conversion_rollups
+                    WHERE link_id = $1 AND dim IN (2, 3)
+                        AND span = 1 AND at >= $6 AND at < $7) AS p
+            GROUP BY key, currency) AS g) AS r
+    WHERE rk <= $8 ORDER BY rk, currency
 
 -- ST_CONV_ROLLUP_CLEAR: conversion rollup clear
 DELETE FROM conversion_rollups

@@ -9,145 +9,132 @@
 #include "store/store.h"
 #include "util.h"
 
-/* $1, ... $n. */
-#define V1	"$1"
-#define V2	V1 ", $2"
-#define V3	V2 ", $3"
-#define V4	V3 ", $4"
-#define V5	V4 ", $5"
-#define V6	V5 ", $6"
-#define V7	V6 ", $7"
-#define V8	V7 ", $8"
-#define V9	V8 ", $9"
-#define V10	V9 ", $10"
-#define V11	V10 ", $11"
-#define V12	V11 ", $12"
-#define V13	V12 ", $13"
-#define V14	V13 ", $14"
-#define V15	V14 ", $15"
-#define V16	V15 ", $16"
-#define V17	V16 ", $17"
-#define V18	V17 ", $18"
-#define V19	V18 ", $19"
-#define V20	V19 ", $20"
-#define V21	V20 ", $21"
-#define V22	V21 ", $22"
-#define V23	V22 ", $23"
-#define V24	V23 ", $24"
-#define V25	V24 ", $25"
-#define V26	V25 ", $26"
-
 /*
- * X(e, table, columns, n, order, ids): every table, parents before
- * the tables that refer to them, with its n columns at the newest schema
- * (t/check_store compares them with the database's), and whether its
- * ids come from a sequence on PostgreSQL.  click_journals is left out:
- * its positions mean something only beside their files, which lzctl db
- * copy moves in first.
+ * Every table, parents before the tables that refer to them, with its
+ * columns at the newest schema (t/check_store compares them with the
+ * database's).  click_journals is left out: its positions mean
+ * something only beside their files, which lzctl db copy moves in
+ * first.
  */
-#define TABLES(X) \
-	X(ACCOUNTS, "accounts", \
-	    "id, email, plan, password_hash, disabled, created_at", \
-	    6, "id", 1) \
-	X(API_KEYS, "api_keys", \
-	    "id, account_id, hash, prefix, last4, name, " \
-	    "created_at, last_used_at, revoked_at", \
-	    9, "id", 1) \
-	X(USAGE, "usage", \
-	    "account_id, month, calls", \
-	    3, "account_id, month", 0) \
-	X(LINKS, "links", \
-	    "id, account_id, slug, target_url, title, mode, " \
-	    "variants, redirect_type, og, pixel_fb, pixel_ga, " \
-	    "pixel_gtm, pixel_tiktok, pixel_line, escape_inapp, " \
-	    "expires_at, max_clicks, utm, password_hash, clicks, " \
-	    "created_at, deleted_at, flagged_at, flag_reason, " \
-	    "conversions, revision", \
-	    26, "id", 1) \
-	X(CLICKS, "clicks", \
-	    "id, link_id, at, suffix, country, device, os, " \
-	    "browser, referrer, referrer_host, variant, visitor, " \
-	    "bot", \
-	    13, "id", 1) \
-	X(WEBHOOKS, "webhooks", \
-	    "id, account_id, url, events, secret_box, created_at, " \
-	    "rotated_at, disabled_at, disabled_reason", \
-	    9, "id", 1) \
-	X(DELIVERIES, "webhook_deliveries", \
-	    "id, uuid, webhook_id, event, body, state, attempts, " \
-	    "created_at, next_at, lease, last_status, last_error, " \
-	    "finished_at", \
-	    13, "id", 1) \
-	X(ATTEMPTS, "webhook_attempts", \
-	    "id, delivery_id, at, status, error, duration_ms", \
-	    6, "id", 1) \
-	X(BLOCKLIST, "blocklist", \
-	    "kind, value, source, reason, added_at, seen_at", \
-	    6, "kind, value, source", 0) \
-	X(CONVERSIONS, "conversions", \
-	    "id, link_id, at, visitor, suffix, currency, value, " \
-	    "variant, click_at", \
-	    9, "id", 1) \
-	X(REVENUE, "link_revenue", \
-	    "link_id, currency, micros", \
-	    3, "link_id, currency", 0) \
-	X(SESSIONS, "sessions", \
-	    "id, hash, account_id, csrf, created_at, seen_at", \
-	    6, "id", 1) \
-	X(THROTTLES, "throttles", \
-	    "scope, window_start, window_ms, tries", \
-	    4, "scope", 0) \
-	X(CLICK_ROLLUPS, "click_rollups", \
-	    "link_id, dim, span, at, key, bot, n", \
-	    7, "link_id, dim, span, at, key, bot", 0) \
-	X(CONVERSION_ROLLUPS, "conversion_rollups", \
-	    "link_id, dim, span, at, key, currency, n, valued, micros", \
-	    9, "link_id, dim, span, at, key, currency", 0) \
-	X(CLICK_VISITORS, "click_visitors", \
-	    "day, link_id, visitor, first_at, last_at, variant, suffix, " \
-	    "clicks", \
-	    8, "day, link_id, visitor", 0)
-
-enum {
-#define ENUM(e, t, c, n, o, ids)	TABLE_##e,
-	TABLES(ENUM)
-	TABLE__MAX
+const struct store_table store_tables[] = {
+	{ "accounts", 6,
+	    "id, email, plan, password_hash, disabled, created_at",
+	    "id", 1 },
+	{ "api_keys", 9,
+	    "id, account_id, hash, prefix, last4, name, created_at, "
+	    "last_used_at, revoked_at",
+	    "id", 1 },
+	{ "usage", 3,
+	    "account_id, month, calls",
+	    "account_id, month", 0 },
+	{ "links", 26,
+	    "id, account_id, slug, target_url, title, mode, variants, "
+	    "redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, "
+	    "pixel_line, escape_inapp, expires_at, max_clicks, utm, "
+	    "password_hash, clicks, created_at, deleted_at, flagged_at, "
+	    "flag_reason, conversions, revision",
+	    "id", 1 },
+	{ "clicks", 13,
+	    "id, link_id, at, suffix, country, device, os, browser, "
+	    "referrer, referrer_host, variant, visitor, bot",
+	    "id", 1 },
+	{ "webhooks", 9,
+	    "id, account_id, url, events, secret_box, created_at, "
+	    "rotated_at, disabled_at, disabled_reason",
+	    "id", 1 },
+	{ "webhook_deliveries", 13,
+	    "id, uuid, webhook_id, event, body, state, attempts, "
+	    "created_at, next_at, lease, last_status, last_error, "
+	    "finished_at",
+	    "id", 1 },
+	{ "webhook_attempts", 6,
+	    "id, delivery_id, at, status, error, duration_ms",
+	    "id", 1 },
+	{ "blocklist", 6,
+	    "kind, value, source, reason, added_at, seen_at",
+	    "kind, value, source", 0 },
+	{ "conversions", 9,
+	    "id, link_id, at, visitor, suffix, currency, value, variant, "
+	    "click_at",
+	    "id", 1 },
+	{ "link_revenue", 3,
+	    "link_id, currency, micros",
+	    "link_id, currency", 0 },
+	{ "sessions", 6,
+	    "id, hash, account_id, csrf, created_at, seen_at",
+	    "id", 1 },
+	{ "throttles", 4,
+	    "scope, window_start, window_ms, tries",
+	    "scope", 0 },
+	{ "click_rollups", 7,
+	    "link_id, dim, span, at, key, bot, n",
+	    "link_id, dim, span, at, key, bot", 0 },
+	{ "conversion_rollups", 9,
+	    "link_id, dim, span, at, key, currency, n, valued, micros",
+	    "link_id, dim, span, at, key, currency", 0 },
+	{ "click_visitors", 8,
+	    "day, link_id, visitor, first_at, last_at, variant, suffix, "
+	    "clicks",
+	    "day, link_id, visitor", 0 },
+	{ NULL, 0, NULL, NULL, 0 }
 };
 
 /* Each table's four statements: read all, write one (bulk), count, and
  * move its sequence past the ids copied. */
 enum { ST_READ, ST_WRITE, ST_COUNT, ST_SEQUENCE, ST__PER };
 
-/* dialect: setval() of the identity's sequence is PostgreSQL's; SQLite
- * takes the next rowid from the table itself. */
-#define SEQ_PG(t) \
-	"SELECT setval(pg_get_serial_sequence('" t "', 'id'), " \
-	"coalesce(max(id), 0) + 1, false) FROM " t
-#define ROWS(e, t, cols, n, order, ids) \
-	[TABLE_##e * ST__PER + ST_READ] = { "read " t, \
-	    "SELECT " cols " FROM " t " ORDER BY " order }, \
-	[TABLE_##e * ST__PER + ST_WRITE] = { "write " t, \
-	    "INSERT INTO " t " (" cols ") VALUES (" V##n ")", \
-	    "COPY " t " (" cols ") FROM STDIN" }, \
-	[TABLE_##e * ST__PER + ST_COUNT] = { "count " t, \
-	    "SELECT count(*) FROM " t }, \
-	[TABLE_##e * ST__PER + ST_SEQUENCE] = { "sequence " t, \
-	    "SELECT 0", (ids) ? SEQ_PG(t) : "SELECT 0" },
-
-static const struct lz_sql sql[TABLE__MAX * ST__PER] = {
-	TABLES(ROWS)
-};
+/* Made by copy_sql() of the rows of store_tables. */
+static struct lz_sql sql[STORE_TABLES * ST__PER];
 
 struct lz_sqlset store_copy_sql = LZ_SQLSET("copy", sql);
 static struct lz_sqlset *const set = &store_copy_sql;
 
-const struct store_table store_tables[STORE_TABLES + 1] = {
-#define TABLE(e, t, c, n, o, ids)	{ t, n },
-	TABLES(TABLE)
-	{ NULL, 0 }
-};
+/*
+ * The statements of table t into q[0..ST__PER).  The write binds $1 to
+ * $ncols on SQLite and is a COPY on PostgreSQL.  dialect: setval() of
+ * the identity's sequence is PostgreSQL's; SQLite takes the next rowid
+ * from the table itself.
+ */
+static void
+table_sql(const struct store_table *t, struct lz_sql *q)
+{
+	struct lz_buf	 b = LZ_BUF_INIT;
+	int		 i;
 
-_Static_assert(TABLE__MAX == STORE_TABLES, "STORE_TABLES is the tables'");
+	lz_buf_printf(&b, "INSERT INTO %s (%s) VALUES (", t->name, t->cols);
+	for (i = 1; i <= t->ncols; i++)
+		lz_buf_printf(&b, "%s$%d", i > 1 ? ", " : "", i);
+	lz_buf_putc(&b, ')');
+	q[ST_READ] = (struct lz_sql){ xasprintf("read %s", t->name),
+	    xasprintf("SELECT %s FROM %s ORDER BY %s", t->cols, t->name,
+	    t->key), NULL };
+	q[ST_WRITE] = (struct lz_sql){ xasprintf("write %s", t->name),
+	    lz_buf_detach(&b), xasprintf("COPY %s (%s) FROM STDIN", t->name,
+	    t->cols) };
+	q[ST_COUNT] = (struct lz_sql){ xasprintf("count %s", t->name),
+	    xasprintf("SELECT count(*) FROM %s", t->name), NULL };
+	q[ST_SEQUENCE] = (struct lz_sql){ xasprintf("sequence %s", t->name),
+	    "SELECT 0", t->ids ? xasprintf("SELECT setval("
+	    "pg_get_serial_sequence('%s', 'id'), coalesce(max(id), 0) + 1, "
+	    "false) FROM %s", t->name, t->name) : "SELECT 0" };
+}
+
+/*
+ * The statements are made before main(), of the constant rows above
+ * (never of data), so that they are there for whoever prepares the
+ * registry (store_sqlsets) first; they last as long as the process.
+ */
+__attribute__((constructor)) static void
+copy_sql(void)
+{
+	size_t	 t;
+
+	for (t = 0; t < STORE_TABLES; t++)
+		table_sql(&store_tables[t], &sql[t * ST__PER]);
+}
+
+_Static_assert(LZ_NELEM(store_tables) == STORE_TABLES + 1,
+    "STORE_TABLES is the tables'");
 
 long long
 store_table_count(struct lz_db *db, size_t t)

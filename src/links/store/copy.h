@@ -12,15 +12,21 @@
 
 #include "db.h"
 
+/* A table as lzctl db copy copies it; its statements are made of this
+ * row (copy.c). */
 struct store_table {
 	const char	*name;
-	int		 ncols;
+	int		 ncols;		/* the columns of cols */
+	const char	*cols;		/* every column at the newest schema */
+	const char	*key;		/* the primary key: the order read in */
+	int		 ids;		/* ids from a sequence on PostgreSQL */
 };
 
 #define STORE_TABLES	16
 
-/* In copy order, then { NULL, 0 }. */
-extern const struct store_table store_tables[STORE_TABLES + 1];
+/* In copy order, parents before the tables that refer to them, then
+ * { NULL }. */
+extern const struct store_table store_tables[];
 
 /* The rows of table t, or -1. */
 long long store_table_count(struct lz_db *, size_t t);

@@ -14,60 +14,25 @@
 #include "store/store.h"
 #include "util.h"
 
-/* The create fields and the password hash, $1 to $16 (write_link). */
-#define LINK_FIELDS \
-	"target_url, title, mode, variants, redirect_type, og, pixel_fb, " \
-	"pixel_ga, pixel_gtm, pixel_tiktok, pixel_line, escape_inapp, " \
-	"expires_at, max_clicks, utm, password_hash"
+/* The create fields and the password hash: $1 to $16 of link insert and
+ * link update (write_link). */
 #define LINK_NFIELDS	16
-/* Those of live link $17 if still at revision $18, and one edit more. */
-#define LINK_UPDATE \
-	"UPDATE links SET target_url = $1, title = $2, mode = $3, " \
-	"variants = $4, redirect_type = $5, og = $6, pixel_fb = $7, " \
-	"pixel_ga = $8, pixel_gtm = $9, pixel_tiktok = $10, " \
-	"pixel_line = $11, escape_inapp = $12, expires_at = $13, " \
-	"max_clicks = $14, utm = $15, password_hash = $16, " \
-	"revision = revision + 1 WHERE id = $17 AND revision = $18 AND " \
-	"deleted_at IS NULL"
-
-/* link_status() in SQL, at $5: the same order of precedence. */
-#define LINK_STATUS_OF \
-	"CASE WHEN flagged_at IS NOT NULL THEN 3 " \
-	"WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1 " \
-	"WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2 ELSE 0 END"
-/*
- * A page: ids below $1 (0: from the newest), at most $2, matching the
- * LIKE pattern $3 (NULL: any; link_pattern, in lower case) and of status
- * $4 (-1: any).  (The CASTs tell PostgreSQL $1 and $4 are bigints, not
- * the ints of 0, and $3 text before its IS NULL.)
- * dialect: SQLite's LIKE ignores the case of A-Z and only of A-Z;
- * PostgreSQL's LIKE is case-sensitive, so the column goes through
- * lower(), under "C", where it too folds A-Z and nothing else: both
- * engines find the same links.  (lower() in SQLite would only cost:
- * twice the time of a search of 10,000 links.)
- */
-#define LOWER(col)	col
-#define LOWER_PG(col)	"lower(" col " COLLATE \"C\")"
-#define LINK_PAGE(lower) \
-	"deleted_at IS NULL AND (CAST($1 AS bigint) = 0 OR " \
-	"id < CAST($1 AS bigint)) AND (CAST($3 AS text) IS NULL OR " \
-	lower("slug") " LIKE $3 ESCAPE '\\' OR " \
-	lower("title") " LIKE $3 ESCAPE '\\' OR " \
-	lower("target_url") " LIKE $3 ESCAPE '\\') AND " \
-	"(CAST($4 AS bigint) < 0 OR " LINK_STATUS_OF " = $4) ORDER BY id " \
-	"DESC LIMIT $2"
-/* dialect: also json_group_object is json_object_agg (links.h). */
-#define LINK_LIST(agg, lower) \
-	"SELECT " STORE_LINK_COLS_AGG(agg) " FROM links WHERE " \
-	"account_id = $6 AND " LINK_PAGE(lower)
-#define LINK_LIST_ANY(agg, lower) \
-	"SELECT " STORE_LINK_COLS_AGG(agg) " FROM links WHERE " \
-	LINK_PAGE(lower)
 
 #include "links.sql.h"
 
 struct lz_sqlset store_links_sql = LZ_SQLSET("links", sql);
 static struct lz_sqlset *const set = &store_links_sql;
+
+const struct store_read store_links_reads[] = {
+	{ &store_links_sql, ST_LINK_GET, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_GET_ANY, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_BY_ID, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_BY_SLUG, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_LIST, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_LIST_ANY, STORE_LINK_NCOLS },
+	{ &store_links_sql, ST_LINK_BY_IDS, STORE_LINK_NCOLS },
+	{ NULL, 0, 0 }
+};
 
 static json_t *
 col_json(struct lz_stmt *st, int col)
@@ -85,6 +50,7 @@ col_strdup(struct lz_stmt *st, int col)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* The STORE_LINK_NCOLS columns of STORE_LINK_COLS. */
 static void
 row_link(struct lz_stmt *st, void *arg)
 {

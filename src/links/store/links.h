@@ -59,18 +59,26 @@ int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
 /* ---- for the store files --------------------------------------------- */
 
 /*
- * The columns store_link_each reads, of a table called links, with
- * json_agg the engine's aggregate of a JSON object: json_group_object
- * in SQLite, json_object_agg in PostgreSQL (NULL, not {}, without
- * revenue: both read as no revenue).
+ * The columns store_link_each reads, of a table called links: SQLite's,
+ * then PostgreSQL's, whose aggregate of a JSON object is json_object_agg
+ * where SQLite's is json_group_object (NULL, not {}, without revenue:
+ * both read as no revenue).
  */
-#define STORE_LINK_COLS_AGG(json_agg) \
+#define STORE_LINK_COLS \
 	"id, account_id, slug, target_url, title, mode, variants, " \
 	"redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, " \
 	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
 	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
-	"flag_reason, conversions, (SELECT " json_agg "(r.currency, " \
+	"flag_reason, conversions, (SELECT json_group_object(r.currency, " \
 	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision"
+#define STORE_LINK_COLS_PG \
+	"id, account_id, slug, target_url, title, mode, variants, " \
+	"redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, " \
+	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
+	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
+	"flag_reason, conversions, (SELECT json_object_agg(r.currency, " \
+	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision"
+#define STORE_LINK_NCOLS	27
 /* Reads each row of STORE_LINK_COLS, hands it to fn and frees it;
  * returns the rows or -1. */
 long	store_link_each(struct lz_stmt *, void (*fn)(struct link *, void *),

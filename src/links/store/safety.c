@@ -14,6 +14,12 @@
 struct lz_sqlset store_safety_sql = LZ_SQLSET("safety", sql);
 static struct lz_sqlset *const set = &store_safety_sql;
 
+const struct store_read store_safety_reads[] = {
+	{ &store_safety_sql, ST_LINK_SCAN, STORE_LINK_NCOLS },
+	{ &store_safety_sql, ST_LINK_FLAGGED, STORE_LINK_NCOLS },
+	{ NULL, 0, 0 }
+};
+
 int
 store_bl_find(struct lz_db *db, const char *kind, const char *value,
     char *source, size_t srclen, char *reason, size_t reasonlen)

@@ -29,11 +29,11 @@ SELECT source, count(*), max(seen_at) FROM blocklist GROUP BY source
     ORDER BY source
 
 -- ST_LINK_SCAN: link scan
-SELECT @STORE_LINK_COLS_AGG("json_group_object")@ FROM links
+SELECT @STORE_LINK_COLS@ FROM links
     WHERE id > $1 AND deleted_at IS NULL AND flagged_at IS NULL
     ORDER BY id LIMIT $2
 -- pg:
-SELECT @STORE_LINK_COLS_AGG("json_object_agg")@ FROM links
+SELECT @STORE_LINK_COLS_PG@ FROM links
     WHERE id > $1 AND deleted_at IS NULL AND flagged_at IS NULL
     ORDER BY id LIMIT $2
 
@@ -46,10 +46,10 @@ UPDATE links SET flagged_at = NULL, flag_reason = NULL
     WHERE id = $1 AND flagged_at IS NOT NULL
 
 -- ST_LINK_FLAGGED: flagged links
-SELECT @STORE_LINK_COLS_AGG("json_group_object")@ FROM links
+SELECT @STORE_LINK_COLS@ FROM links
     WHERE flagged_at IS NOT NULL AND deleted_at IS NULL
     ORDER BY flagged_at DESC, id DESC LIMIT $1
 -- pg:
-SELECT @STORE_LINK_COLS_AGG("json_object_agg")@ FROM links
+SELECT @STORE_LINK_COLS_PG@ FROM links
     WHERE flagged_at IS NOT NULL AND deleted_at IS NULL
     ORDER BY flagged_at DESC, id DESC LIMIT $1

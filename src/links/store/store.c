@@ -45,6 +45,14 @@ struct lz_sqlset *const store_sqlsets[] = {
 	NULL
 };
 
+const struct store_read *const store_reads[] = {
+	store_accounts_reads,
+	store_links_reads,
+	store_safety_reads,
+	store_webhooks_reads,
+	NULL
+};
+
 static int	 admin;
 
 void

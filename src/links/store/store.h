@@ -52,7 +52,26 @@ extern struct lz_sqlset *const store_sqlsets[];
 enum store_lock { STORE_LOCK_ACCOUNT, STORE_LOCK_LINK, STORE_LOCK__MAX };
 int	store_lock(struct lz_db *, enum store_lock, int64_t id);
 
+/*
+ * A statement whose rows a row reader reads, and how many columns the
+ * reader reads: where a store file's .sql splices a column list
+ * (@ACCOUNT_COLS@), the list's count is beside it (ACCOUNT_NCOLS) for
+ * its reader, and its statements are listed here.  store_reads[] holds
+ * each file's list ({ NULL }-terminated), NULL-terminated; t/check_store
+ * prepares each statement on both engines and compares its columns.
+ */
+struct store_read {
+	struct lz_sqlset	*set;
+	size_t			 st;
+	int			 ncols;
+};
+
+extern const struct store_read *const store_reads[];
+
 /* ---- for the store files --------------------------------------------- */
+
+extern const struct store_read store_accounts_reads[], store_links_reads[],
+	    store_safety_reads[], store_webhooks_reads[];
 
 extern struct lz_sqlset store_accounts_sql, store_links_sql,
 	    store_clicks_sql, store_conversions_sql, store_webhooks_sql,
@@ -91,7 +110,9 @@ void	store_range(int64_t from, int64_t to, int days,
 /*
  * Statement i of set with a link as $1 and a range as $2 to $7 (day,
  * head, tail): the statistics' statements, which read each part of the
- * range with "at >= $2 AND at < $3" and so on.
+ * range with "at >= $2 AND at < $3" and so on: three plain ranges of
+ * the rollups' primary key (link_id, dim, span, at, ...), whatever the
+ * planner.
  */
 struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
 	    int64_t link_id, const struct store_range *);
@@ -100,34 +121,6 @@ struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
 int	store_series(struct lz_db *, struct lz_sqlset *, size_t i,
 	    int64_t link_id, const struct store_range *, int64_t bucket_ms,
 	    void (*fn)(struct lz_stmt *, void *), void *arg);
-
-/*
- * cols of table's rows of link $1 where cond holds, in the three parts of
- * a range (store_stmt_range): the days [$2, $3), the hours [$4, $5) and
- * [$6, $7).  Three plain ranges of the rollups' primary key (link_id,
- * dim, span, at, ...), whatever the planner.
- */
-#define STORE_PARTS(table, cols, cond) \
-	"SELECT " cols " FROM " table " WHERE link_id = $1 AND " cond \
-	" AND span = 24 AND at >= $2 AND at < $3 UNION ALL " \
-	"SELECT " cols " FROM " table " WHERE link_id = $1 AND " cond \
-	" AND span = 1 AND at >= $4 AND at < $5 UNION ALL " \
-	"SELECT " cols " FROM " table " WHERE link_id = $1 AND " cond \
-	" AND span = 1 AND at >= $6 AND at < $7"
-
-/* The first value of col in table where cond holds: a seek in an index
- * (a scalar subquery). */
-#define STORE_FIRST(col, table, cond) \
-	"(SELECT " col " FROM " table " WHERE " cond " ORDER BY " col \
-	" LIMIT 1)"
-
-/* More rows of a UNION ALL: the first hour and day of dim d of table's
- * rollups of link $1 at or after $2. */
-#define STORE_NEXT_ROLLUP(table, d) \
-	" UNION ALL SELECT " STORE_FIRST("at", table, "link_id = $1 AND " \
-	"dim = " #d " AND span = 1 AND at >= $2") \
-	" UNION ALL SELECT " STORE_FIRST("at", table, "link_id = $1 AND " \
-	"dim = " #d " AND span = 24 AND at >= $2")
 
 /* The first column of the row of a min(), NULL when nothing matched: 1
  * with *v, 0, -1. */

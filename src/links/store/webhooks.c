@@ -11,36 +11,33 @@
 #include "util.h"
 #include "webhook/webhook.h"
 
+/* The columns row_webhook reads (a list's one more after them). */
 #define WEBHOOK_COLS \
 	"w.id, w.account_id, w.url, w.events, w.secret_box, w.created_at, " \
 	"w.rotated_at, w.disabled_at, w.disabled_reason"
+#define WEBHOOK_NCOLS	9
 
-/* A list adds the deliveries not finished yet. */
-#define WEBHOOK_LIST \
-	"SELECT " WEBHOOK_COLS ", (SELECT count(*) FROM " \
-	"webhook_deliveries d WHERE d.webhook_id = w.id AND " \
-	"d.next_at IS NOT NULL) FROM webhooks w "
-
-/* A new delivery's row: due when made. */
-#define DELIVERY_NEW \
-	"webhook_deliveries (uuid, webhook_id, event, body, created_at, " \
-	"next_at)"
-
-#define DELIVERY_DUE \
-	"SELECT d.id, d.webhook_id FROM webhooks w JOIN " \
-	"webhook_deliveries d ON d.id IN (SELECT x.id FROM " \
-	"webhook_deliveries x WHERE x.webhook_id = w.id AND " \
-	"x.next_at <= $1 ORDER BY x.next_at LIMIT $2) WHERE " \
-	"w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3"
-
+/* The columns row_delivery reads. */
 #define DELIVERY_COLS \
 	"id, uuid, webhook_id, event, body, state, attempts, created_at, " \
 	"next_at, finished_at, last_status, last_error"
+#define DELIVERY_NCOLS	12
 
 #include "webhooks.sql.h"
 
 struct lz_sqlset store_webhooks_sql = LZ_SQLSET("webhooks", sql);
 static struct lz_sqlset *const set = &store_webhooks_sql;
+
+const struct store_read store_webhooks_reads[] = {
+	{ &store_webhooks_sql, ST_WEBHOOK_GET, WEBHOOK_NCOLS },
+	{ &store_webhooks_sql, ST_WEBHOOK_GET_ANY, WEBHOOK_NCOLS },
+	{ &store_webhooks_sql, ST_WEBHOOK_LIST, WEBHOOK_NCOLS + 1 },
+	{ &store_webhooks_sql, ST_WEBHOOK_LIST_ANY, WEBHOOK_NCOLS + 1 },
+	{ &store_webhooks_sql, ST_DELIVERY_LEASE, DELIVERY_NCOLS },
+	{ &store_webhooks_sql, ST_DELIVERY_LIST, DELIVERY_NCOLS },
+	{ &store_webhooks_sql, ST_DELIVERY_BY_UUID, DELIVERY_NCOLS },
+	{ NULL, 0, 0 }
+};
 
 /* ---- subscriptions --------------------------------------------------- */
 
@@ -87,7 +84,7 @@ static void
 row_webhook_pending(struct lz_stmt *st, struct webhook *w)
 {
 	row_webhook(st, w);
-	w->pending = lz_col_i64(st, 9);
+	w->pending = lz_col_i64(st, WEBHOOK_NCOLS);
 }
 
 LZ_EACH_ROW(each_webhook, const, struct webhook, row_webhook_pending,

@@ -12,11 +12,18 @@ SELECT @WEBHOOK_COLS@ FROM webhooks w
 -- ST_WEBHOOK_GET_ANY: webhook get (any account)
 SELECT @WEBHOOK_COLS@ FROM webhooks w WHERE w.id = $1
 
+-- A list adds the deliveries not finished yet.
 -- ST_WEBHOOK_LIST: webhook list
-@WEBHOOK_LIST@WHERE w.account_id = $1 ORDER BY w.id
+SELECT @WEBHOOK_COLS@,
+        (SELECT count(*) FROM webhook_deliveries d
+            WHERE d.webhook_id = w.id AND d.next_at IS NOT NULL)
+    FROM webhooks w WHERE w.account_id = $1 ORDER BY w.id
 
 -- ST_WEBHOOK_LIST_ANY: webhook list (any account)
-@WEBHOOK_LIST@ORDER BY w.id
+SELECT @WEBHOOK_COLS@,
+        (SELECT count(*) FROM webhook_deliveries d
+            WHERE d.webhook_id = w.id AND d.next_at IS NOT NULL)
+    FROM webhooks w ORDER BY w.id
 
 -- ST_WEBHOOK_COUNT: webhook count
 SELECT count(*) FROM webhooks
@@ -43,14 +50,20 @@ SELECT id FROM webhooks
     WHERE account_id = $1 AND disabled_at IS NULL AND (events & $2) != 0
     ORDER BY id
 
+-- A new delivery's row: due when made.
 -- ST_DELIVERY_ADD: delivery add
-INSERT INTO @DELIVERY_NEW@ VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO webhook_deliveries (uuid, webhook_id, event, body, created_at,
+        next_at)
+    VALUES ($1, $2, $3, $4, $5, $6)
 
 -- A batch's (lz_bulk_row): COPY on PostgreSQL.
 -- ST_DELIVERY_BULK: delivery bulk add
-INSERT INTO @DELIVERY_NEW@ VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO webhook_deliveries (uuid, webhook_id, event, body, created_at,
+        next_at)
+    VALUES ($1, $2, $3, $4, $5, $6)
 -- pg:
-COPY @DELIVERY_NEW@ FROM STDIN
+COPY webhook_deliveries (uuid, webhook_id, event, body, created_at,
+        next_at) FROM STDIN
 
 -- ST_DELIVERY_CANCEL: delivery cancel
 UPDATE webhook_deliveries
@@ -64,14 +77,30 @@ UPDATE webhook_deliveries
 -- Per subscription its oldest due ones: a slow receiver with a
 -- backlog cannot crowd the others out of a run.
 -- ST_DELIVERY_DUE: delivery due
-@DELIVERY_DUE@
+SELECT d.id, d.webhook_id FROM webhooks w
+    JOIN webhook_deliveries d ON d.id IN (SELECT x.id
+        FROM webhook_deliveries x
+        WHERE x.webhook_id = w.id AND x.next_at <= $1
+        ORDER BY x.next_at LIMIT $2)
+    WHERE w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3
 
 -- dialect: the same, claimed: PostgreSQL locks them and skips
 -- those another run holds; SQLite's BEGIN IMMEDIATE holds all.
 -- ST_DELIVERY_CLAIM: delivery claim
-@DELIVERY_DUE@
+SELECT d.id, d.webhook_id FROM webhooks w
+    JOIN webhook_deliveries d ON d.id IN (SELECT x.id
+        FROM webhook_deliveries x
+        WHERE x.webhook_id = w.id AND x.next_at <= $1
+        ORDER BY x.next_at LIMIT $2)
+    WHERE w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3
 -- pg:
-@DELIVERY_DUE@ FOR UPDATE OF d SKIP LOCKED
+SELECT d.id, d.webhook_id FROM webhooks w
+    JOIN webhook_deliveries d ON d.id IN (SELECT x.id
+        FROM webhook_deliveries x
+        WHERE x.webhook_id = w.id AND x.next_at <= $1
+        ORDER BY x.next_at LIMIT $2)
+    WHERE w.disabled_at IS NULL ORDER BY d.next_at, d.id LIMIT $3
+    FOR UPDATE OF d SKIP LOCKED
 
 -- ST_DELIVERY_LEASE: delivery lease
 UPDATE webhook_deliveries SET next_at = $1, lease = $2
