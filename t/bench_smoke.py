@@ -21,6 +21,7 @@ BUILDDIR = os.environ.get("LZ_BUILDDIR") or os.path.join(SRCDIR, "build")
 # name: the command, from the source tree's bench/ or the build tree.
 BENCHES = {
     "api-get": ["bench/api-get"],
+    "api-write": ["bench/api-write"],
     "blocklist": ["bench/blocklist"],
     "conv": ["bench/conv"],
     "hooks": ["bench/hooks"],              # and bench/events-click.c

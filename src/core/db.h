@@ -379,8 +379,10 @@ void	lz_cols(struct lz_stmt *, const struct lz_col *cols, size_t n,
 int	lz_db_is_sqlite(struct lz_db *);
 
 /*
- * Checkpoints the WAL into the database and truncates it, waiting at most
- * wait_ms for the readers of the moment (new writers wait meanwhile).
+ * Checkpoints the WAL into the database and truncates it: first what can
+ * be copied back beside the writers, then the rest in the writers' turn
+ * (wqueue.h), waiting at most wait_ms (and never more than 50 ms) for the
+ * readers of the moment while new writers wait in the queue.
  * Returns 1 done (or no WAL: PostgreSQL); 2 a reader stayed in the WAL,
  * with the WAL's frames in *frames and those copied back in *copied: under
  * load *copied moves on from one try to the next, while a long read

@@ -30,6 +30,7 @@
 #include <libpq-fe.h>
 #include <sodium.h>
 
+#include "busy.h"
 #include "db.h"
 #include "db_engine.h"
 #include "log.h"
@@ -103,7 +104,19 @@ set_err(struct pg_db *p, const char *msg)
 	return p->err;
 }
 
-/* What went wrong with res (NULL: with the connection), remembered. */
+/* SQLSTATEs of contention (busy.h): a serialization failure, a
+ * deadlock, a lock not available in time, a statement that ran out of
+ * time. */
+static int
+contention(const char *code)
+{
+	return code != NULL && (strcmp(code, "40001") == 0 ||
+	    strcmp(code, "40P01") == 0 || strcmp(code, "55P03") == 0 ||
+	    strcmp(code, "57014") == 0);
+}
+
+/* What went wrong with res (NULL: with the connection), remembered;
+ * contention noted. */
 static const char *
 res_err(struct lz_db *db, const PGresult *res)
 {
@@ -113,6 +126,8 @@ res_err(struct lz_db *db, const PGresult *res)
 	if (res != NULL &&
 	    (m = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY)) != NULL) {
 		code = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		if (contention(code))
+			lz_busy_note();
 		snprintf(buf, sizeof(buf), "%s (%s)", m, code ? code : "?");
 		return set_err(PDB(db), buf);
 	}

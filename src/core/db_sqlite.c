@@ -13,14 +13,25 @@
 
 #include <sqlite3.h>
 
+#include "busy.h"
 #include "db.h"
 #include "db_engine.h"
 #include "log.h"
+#include "lztime.h"
 #include "util.h"
+#include "wqueue.h"
+
+/* A connection's engine part: the queue of the database's writers, or
+ * NULL (read-only, scratch, or a queue that could not be opened). */
+struct sq_conn {
+	struct lz_wqueue	*wq;
+};
 
 /* A statement's engine part. */
 struct sq_stmt {
 	sqlite3_stmt	*st;
+	int		 queued;	/* holds the write turn of its own (a
+					   write outside a transaction) */
 	/* SQLite's index of $N: named parameters are numbered in the
 	 * order they first appear, so it is looked up once, at prepare. */
 	unsigned char	 par[LZ_SQL_PARAMS + 1];
@@ -28,6 +39,14 @@ struct sq_stmt {
 
 #define SQ(s)	((struct sq_stmt *)(s)->e)
 #define ST(s)	(SQ(s)->st)
+#define WQ(db)	(((struct sq_conn *)(db)->e)->wq)
+
+/* How long BEGIN IMMEDIATE is tried again when SQLite answers busy
+ * without waiting in its handler (WAL recovery, a checkpoint of another
+ * process restarting the log). */
+#define BEGIN_RETRY_MS	LZ_DB_BUSY_MS
+/* The longest a checkpoint holds the writers' turn waiting for readers. */
+#define CHECKPOINT_TURN_MS	50
 
 /* "file:PATH?immutable=1", with the URI's special characters escaped. */
 static char *
@@ -75,6 +94,13 @@ sq_open(struct lz_db *db, const char *path, int flags, char *err,
 		return -1;
 	}
 	db->h = h;
+	db->e = xcalloc(1, sizeof(struct sq_conn));
+	/* Writers queue (wqueue.h); SQLite's busy handler stays for the
+	 * writers outside the queue. */
+	if (!(flags & (LZ_DB_RO | LZ_DB_SCRATCH)) &&
+	    (WQ(db) = lz_wqueue_open(path, err, errlen)) == NULL)
+		lz_log(LZ_LOG_WARN, "%s; writers wait in SQLite's busy "
+		    "handler", err);
 	sqlite3_busy_timeout(h, LZ_DB_BUSY_MS);
 	sqlite3_extended_result_codes(h, 1);
 	/* journal_mode=WAL is persistent: lz_db_migrate sets it once. */
@@ -89,6 +115,9 @@ sq_open(struct lz_db *db, const char *path, int flags, char *err,
 		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(h));
 		sqlite3_close(h);
 		db->h = NULL;
+		lz_wqueue_close(WQ(db));
+		free(db->e);
+		db->e = NULL;
 		return -1;
 	}
 	return 0;
@@ -98,6 +127,32 @@ static void
 sq_close(struct lz_db *db)
 {
 	sqlite3_close(db->h);
+	if (db->e != NULL)
+		lz_wqueue_close(WQ(db));
+	free(db->e);
+	db->e = NULL;
+}
+
+/*
+ * Takes the write turn of db's queue (none: nothing to take).  0, or -1
+ * with the contention noted (busy.h) when the wait was given up.
+ */
+static int
+turn(struct lz_db *db)
+{
+	if (WQ(db) == NULL || lz_wqueue_held(WQ(db)))
+		return 0;
+	if (lz_wqueue_lock(WQ(db), LZ_DB_BUSY_MS) == 0)
+		return 0;
+	lz_busy_note();
+	return -1;
+}
+
+static void
+turn_end(struct lz_db *db)
+{
+	if (WQ(db) != NULL)
+		lz_wqueue_unlock(WQ(db));
 }
 
 static int
@@ -113,22 +168,52 @@ sq_exec(struct lz_db *db, const char *sql)
 	return 0;
 }
 
+/*
+ * A write transaction waits for its turn in the queue, then for SQLite's
+ * write lock, which a writer outside the queue may hold (its busy
+ * handler waits for that).  Some busy answers come back without the
+ * handler (WAL recovery, another process restarting the log): tried
+ * again for a while, a millisecond apart.
+ */
 static int
 sq_begin(struct lz_db *db, int write)
 {
-	return sq_exec(db, write ? "BEGIN IMMEDIATE" : "BEGIN");
+	int64_t	 until;
+	int	 rc;
+
+	if (!write)
+		return sq_exec(db, "BEGIN");
+	if (turn(db) == -1)
+		return -1;
+	until = lz_mono_us() + BEGIN_RETRY_MS * 1000LL;
+	while ((rc = sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL)) != SQLITE_OK && ((rc & 0xff) == SQLITE_BUSY ||
+	    (rc & 0xff) == SQLITE_LOCKED) && lz_mono_us() < until)
+		sqlite3_sleep(1);
+	if (rc == SQLITE_OK)
+		return 0;
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		lz_busy_note();
+	lz_log(LZ_LOG_ERR, "sqlite: BEGIN IMMEDIATE: %s",
+	    sqlite3_errmsg(db->h));
+	turn_end(db);
+	return -1;
 }
 
 static int
 sq_commit(struct lz_db *db)
 {
-	return sq_exec(db, "COMMIT");
+	if (sq_exec(db, "COMMIT") == -1)
+		return -1;	/* the caller rolls back */
+	turn_end(db);
+	return 0;
 }
 
 static void
 sq_rollback(struct lz_db *db)
 {
 	(void)sq_exec(db, "ROLLBACK");
+	turn_end(db);
 }
 
 static int
@@ -226,6 +311,10 @@ sq_lock_schema(struct lz_db *db)
 static void
 sq_finalize(struct lz_stmt *s)
 {
+	if (SQ(s)->queued) {
+		SQ(s)->queued = 0;
+		turn_end(s->db);
+	}
 	sqlite3_finalize(ST(s));
 	free(s->e);
 	s->e = NULL;
@@ -269,10 +358,22 @@ fail:
 	return -1;
 }
 
+/* A write outside a transaction holds its turn from its first step to
+ * its end or reset. */
+static void
+own_turn_end(struct lz_stmt *s)
+{
+	if (SQ(s)->queued) {
+		SQ(s)->queued = 0;
+		turn_end(s->db);
+	}
+}
+
 static void
 sq_reset(struct lz_stmt *s, int clear)
 {
 	sqlite3_reset(ST(s));
+	own_turn_end(s);
 	if (clear)
 		sqlite3_clear_bindings(ST(s));
 }
@@ -337,14 +438,30 @@ sq_step(struct lz_stmt *s)
 {
 	int	 rc;
 
+	/* A write on its own (autocommit) queues like a transaction. */
+	if (!SQ(s)->queued && WQ(s->db) != NULL &&
+	    !lz_wqueue_held(WQ(s->db)) && !sqlite3_stmt_busy(ST(s)) &&
+	    !sqlite3_stmt_readonly(ST(s)) &&
+	    sqlite3_get_autocommit(s->db->h)) {
+		if (turn(s->db) == -1) {
+			lz_log(LZ_LOG_ERR, "sqlite: %s: no write turn",
+			    s->sql->name);
+			return -1;
+		}
+		SQ(s)->queued = 1;
+	}
 	if ((rc = sqlite3_step(ST(s))) == SQLITE_ROW)
 		return 1;
 	if (rc == SQLITE_DONE) {
 		sqlite3_reset(ST(s));
+		own_turn_end(s);
 		return 0;
 	}
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		lz_busy_note();
 	stmt_err(s, NULL);
 	sqlite3_reset(ST(s));
+	own_turn_end(s);
 	return -1;
 }
 
@@ -461,10 +578,26 @@ lz_db_checkpoint(struct lz_db *db, int wait_ms, int *frames, int *copied)
 	*frames = *copied = 0;
 	if (!lz_db_is_sqlite(db))
 		return 1;	/* no WAL of ours to fold */
-	sqlite3_busy_timeout(db->h, wait_ms);
+	/*
+	 * First what can be copied back beside the writers, then the rest
+	 * and the log started over as a writer would: in the queue's turn
+	 * (wqueue.h), so that the writers meanwhile wait there rather than
+	 * in SQLite's busy handler.  Not its turn in time: as if another
+	 * connection held the checkpoint.
+	 */
+	(void)sqlite3_wal_checkpoint_v2(db->h, NULL, SQLITE_CHECKPOINT_PASSIVE,
+	    NULL, NULL);
+	if (turn(db) == -1) {
+		(void)lz_busy_take();	/* nobody's request */
+		*frames = *copied = -1;
+		return 0;
+	}
+	sqlite3_busy_timeout(db->h, wait_ms < CHECKPOINT_TURN_MS ? wait_ms :
+	    CHECKPOINT_TURN_MS);
 	rc = sqlite3_wal_checkpoint_v2(db->h, NULL, SQLITE_CHECKPOINT_TRUNCATE,
 	    frames, copied);
 	sqlite3_busy_timeout(db->h, LZ_DB_BUSY_MS);
+	turn_end(db);
 	if (rc == SQLITE_OK)
 		return 1;
 	/* Both counts -1: the checkpoint lock was another connection's. */

@@ -9,6 +9,7 @@
 
 #include <sodium.h>
 
+#include "busy.h"
 #include "log.h"
 #include "resp.h"
 #include "util.h"
@@ -295,8 +296,17 @@ lz_resp_json(struct lz_req *r, int status, json_t *j)
 void
 lz_resp_verr(struct lz_req *r, const struct lz_verr *e)
 {
-	json_t	*j, *v;
+	struct lz_verr	 busy, *b = &busy;
+	json_t		*j, *v;
 
+	/* A failure of the database's contention is a moment's: 503, and
+	 * when to try again (busy.h). */
+	if (e->status == 500 && lz_busy_take()) {
+		lz_verr_set(b, 503, "busy", NULL, "The service is busy; try "
+		    "again in a second.");
+		lz_resp_header(r, "Retry-After", "1");
+		e = b;
+	}
 	j = json_object();
 	json_object_set_new(j, "ok", json_false());
 	json_object_set_new(j, "error", json_string(e->code));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "busy.h"
 #include "log.h"
 #include "lztime.h"
 #include "query.h"
@@ -20,6 +21,7 @@ lz_req_begin(struct lz_req *r, FCGX_Request *f)
 {
 	struct lz_verr	 e;
 
+	(void)lz_busy_take();	/* what happened between requests */
 	if (lz_req_fill(r, f, &e) == 0)
 		return 0;
 	lz_resp_verr(r, &e);

@@ -12,6 +12,7 @@
 
 #include "api.h"
 #include "auth/account.h"
+#include "auth/quota.h"
 #include "auth/session.h"
 #include "auth/throttle.h"
 #include "conf.h"
@@ -397,6 +398,8 @@ dash_account(struct lz_req *r)
 		    "could not be read.");
 		return;
 	}
+	/* The database counts what the hosts leased (quota.h). */
+	calls -= quota_held(links.quota, a.id, month);
 	lz_time_fmt_iso(a.created_at, created, sizeof(created), 0);
 	lz_time_fmt_iso(lz_month_next(r->now_ms), reset, sizeof(reset), 0);
 	left = p->quota - calls;

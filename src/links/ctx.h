@@ -12,6 +12,7 @@
 
 struct lz_conf;
 struct lz_rl;
+struct quota_table;
 
 struct links_ctx {
 	struct lz_conf	*conf;
@@ -20,6 +21,8 @@ struct links_ctx {
 					   by the workers (made before fork) */
 	struct lz_rl	*hook_rl;	/* webhook additions and test events
 					   per account, the same way */
+	struct quota_table *quota;	/* the monthly quotas' leases and the
+					   keys' last use, the same way */
 	/* The webhook secrets' key, loaded at a worker's start (before the
 	 * sandbox closes the key file off); adding and rotating webhooks
 	 * answer 500 without it. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "auth/quota.h"
 #include "auth/session.h"
 #include "auth/throttle.h"
 #include "conf.h"
@@ -22,6 +23,7 @@
 #include "route.h"
 #include "service.h"
 #include "store/store.h"
+#include "store/wal.h"
 #include "util.h"
 #include "visit/geo.h"
 #include "visit/journal.h"
@@ -96,7 +98,8 @@ before(struct lz_req *r, const struct lz_route *route)
 	int			 rc;
 
 	if (route->flags & RF_AUTH)
-		return auth_api_key(r, &links.db, links.conf, who);
+		return auth_api_key(r, &links.db, links.conf, links.quota,
+		    who);
 	if ((route->flags & RF_CSRF) &&
 	    !session_request_origin_ok(r, links.conf)) {
 		lz_resp_error(r, 403, "cross_origin", NULL, "This request comes "
@@ -150,6 +153,13 @@ pre_fork(void *arg)
 		    strerror(errno));
 		return -1;
 	}
+	/* API calls count out leases of their accounts' quotas (quota.h);
+	 * a table of accounts and keys used within a month or so. */
+	if (links.quota == NULL && (links.quota = quota_create(16384)) ==
+	    NULL) {
+		lz_log(LZ_LOG_ERR, "quota table: %s", strerror(errno));
+		return -1;
+	}
 	/* Each webhook addition may wait on DNS, each test event sends a
 	 * request to a server of the account's choosing. */
 	if (links.hook_rl == NULL && (links.hook_rl = lz_rl_create(4096,
@@ -172,6 +182,9 @@ worker_init(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
 	}
+	/* Requests never copy the WAL back: the mover and lz-hooks do
+	 * (store/wal.h), off the requests' way. */
+	(void)store_wal_manual(&links.db);
 	if (visitor_init(links.conf->key_file, err, sizeof(err)) == -1 ||
 	    lz_resolve_init(links.conf->webhook_nameservers, err,
 	    sizeof(err)) == -1) {

@@ -10,6 +10,7 @@
 
 #include "auth/auth.h"
 #include "auth/keys.h"
+#include "auth/quota.h"
 #include "conf.h"
 #include "db.h"
 #include "log.h"
@@ -37,14 +38,14 @@ quota_headers(struct lz_req *r, long long limit, long long used)
 
 int
 auth_api_key(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
-    struct auth_caller *who)
+    struct quota_table *quota, struct auth_caller *who)
 {
+	struct quota_answer	 qa;
 	struct apikey		 k;
 	unsigned char		 hash[KEY_HASH_LEN];
 	const char		*h, *tok;
 	const struct lz_plan	*plan;
 	char			 month[8], date[16];
-	long long		 used;
 	int			 rc;
 
 	h = lz_req_param(r, "HTTP_AUTHORIZATION");
@@ -91,16 +92,15 @@ auth_api_key(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 
 	lz_time_fmt_date(r->now_ms, date, sizeof(date));
 	snprintf(month, sizeof(month), "%.7s", date);
-	if (lz_db_begin(db) == -1)
+	if (quota_take(quota, db, k.account_id, month, plan->quota, &qa) ==
+	    -1)
 		goto fail;
-	rc = store_usage_take(db, k.account_id, month, plan->quota, &used);
-	if (rc == -1 || store_key_touch(db, k.id, r->now_ms) == -1 ||
-	    lz_db_commit(db) == -1) {
-		lz_db_rollback(db);
+	/* Its last use, to the minute: no write for every call. */
+	if (quota_touch_due(quota, k.id, r->now_ms) &&
+	    store_key_touch(db, k.id, r->now_ms) == -1)
 		goto fail;
-	}
-	quota_headers(r, plan->quota, used);
-	if (rc == 0) {
+	quota_headers(r, plan->quota, qa.used);
+	if (!qa.allowed) {
 		long long	 wait = (lz_month_next(r->now_ms) - r->now_ms +
 		    999) / 1000;
 

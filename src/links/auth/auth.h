@@ -13,6 +13,7 @@ struct lz_conf;
 struct lz_db;
 struct lz_plan;
 struct lz_req;
+struct quota_table;
 
 /* The caller of one request, filled by auth_api_key() or session.h. */
 struct auth_caller {
@@ -24,12 +25,12 @@ struct auth_caller {
 };
 
 /*
- * Checks the request's API key against db and takes one call of its
- * account's monthly quota (the plans of conf), setting the
- * X-RateLimit-* headers, into who.  Returns 0, or -1 after answering
- * 401, 429 or 500.
+ * Checks the request's API key against db and counts one call of its
+ * account's monthly quota (the plans of conf) in the host's quota
+ * table, setting the X-RateLimit-* headers, into who.  Returns 0, or -1
+ * after answering 401, 429 or 500.
  */
 int	auth_api_key(struct lz_req *, struct lz_db *, const struct lz_conf *,
-	    struct auth_caller *who);
+	    struct quota_table *, struct auth_caller *who);
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -100,19 +101,15 @@ linkops_create(struct lz_db *db, const struct lz_conf *conf,
 	l->created_at = now;
 	random_slug = l->slug == NULL;
 
-	/* The cap: count and insert with the account's row held. */
-	if (lz_db_begin(db) == -1 ||
-	    store_lock(db, STORE_LOCK_ACCOUNT, account_id) != 1)
+	/* The cap at a glance: a full account is told so before anything
+	 * is written (and before a slug that is taken). */
+	if (plan != NULL && (n = store_link_count(db, account_id)) >=
+	    plan->links)
+		goto capped;
+	if (plan != NULL && n < 0)
 		goto dberr;
-	if ((n = store_link_count(db, account_id)) < 0)
+	if (lz_db_begin(db) == -1)
 		goto dberr;
-	if (plan != NULL && n >= plan->links) {
-		lz_db_rollback(db);
-		lz_verr_set(e, 403, "link_cap_reached", NULL, "The account "
-		    "has %lld links, the cap of plan '%s'; delete links or "
-		    "change plans.", n, plan->name);
-		goto fail;
-	}
 	for (tries = 0; tries < SLUG_TRIES; tries++) {
 		if (random_slug) {
 			/* 62^7 slugs; retried on the rare collision (and on
@@ -142,9 +139,24 @@ linkops_create(struct lz_db *db, const struct lz_conf *conf,
 	if (events_link(db, WEBHOOK_EV_LINK_CREATED, l,
 	    conf->base_url, now) == -1)
 		goto dberr;
+	/* Then the cap exactly, in one statement, last before the commit:
+	 * the account's row is held from here to the end of the
+	 * transaction, the least a cap allows (on PostgreSQL). */
+	if ((rc = store_link_slot(db, account_id, plan != NULL ? plan->links :
+	    LLONG_MAX)) == -1)
+		goto dberr;
+	if (rc == 0) {
+		lz_db_rollback(db);
+		goto capped;
+	}
 	if (lz_db_commit(db) == -1)
 		goto dberr;
 	return 0;
+capped:
+	lz_verr_set(e, 403, "link_cap_reached", NULL, "The account has %lld "
+	    "links, the cap of plan '%s'; delete links or change plans.",
+	    plan->links, plan->name);
+	goto fail;
 dberr:
 	return unstored(db, l, e);
 fail:

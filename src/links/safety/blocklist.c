@@ -626,38 +626,33 @@ bl_import(struct lz_db *db, FILE *f, enum bl_format fmt, const char *source,
 int
 bl_match(struct lz_db *db, const struct canon *c, char *why, size_t whylen)
 {
-	const char	*hosts[HOSTS_MAX];
+	const char	*kind[HOSTS_MAX + CANON_EXPR_MAX];
+	const char	*value[HOSTS_MAX + CANON_EXPR_MAX];
 	char		*expr[CANON_EXPR_MAX];
 	char		 source[64], reason[BL_REASON_MAX];
-	size_t		 nh, ne = 0, i;
-	int		 rc = 0, txn;
+	size_t		 nh, ne, i, hit = 0;
+	int		 rc;
 
-	/*
-	 * All look-ups of one destination in one read transaction: on its
-	 * own, each statement would begin and end one (a WAL lock each).
-	 */
-	txn = lz_db_begin_read(db) == 1;
-	nh = canon_host_parents(c->host, c->flags, hosts, HOSTS_MAX);
-	for (i = 0; i < nh && rc == 0; i++)
-		if ((rc = store_bl_find(db, "host", hosts[i], source,
-		    sizeof(source), reason, sizeof(reason))) == 1)
-			snprintf(why, whylen, "its host %s is on the %s "
-			    "blocklist%s%s%s", hosts[i], source,
-			    *reason ? " (" : "", reason, *reason ? ")" : "");
-	if (rc == 0) {
-		ne = canon_expressions(c, expr);
-		for (i = 0; i < ne && rc == 0; i++)
-			if ((rc = store_bl_find(db, "url", expr[i], source,
-			    sizeof(source), reason, sizeof(reason))) == 1)
-				snprintf(why, whylen, "%s is on the %s "
-				    "blocklist%s%s%s", expr[i], source,
-				    *reason ? " (" : "", reason,
-				    *reason ? ")" : "");
-		lz_strs_free(expr, ne);
+	/* The parent domains of the host, then the expressions of the URL:
+	 * the first listed one is the answer. */
+	nh = canon_host_parents(c->host, c->flags, value, HOSTS_MAX);
+	for (i = 0; i < nh; i++)
+		kind[i] = "host";
+	ne = canon_expressions(c, expr);
+	for (i = 0; i < ne; i++) {
+		kind[nh + i] = "url";
+		value[nh + i] = expr[i];
 	}
-	if (txn && lz_db_commit(db) == -1) {	/* read-only: ends it */
-		lz_db_rollback(db);
-		rc = -1;
-	}
+	rc = store_bl_find_any(db, kind, value, nh + ne, &hit, source,
+	    sizeof(source), reason, sizeof(reason));
+	if (rc == 1 && hit < nh)
+		snprintf(why, whylen, "its host %s is on the %s blocklist%s%s%s",
+		    value[hit], source, *reason ? " (" : "", reason,
+		    *reason ? ")" : "");
+	else if (rc == 1)
+		snprintf(why, whylen, "%s is on the %s blocklist%s%s%s",
+		    value[hit], source, *reason ? " (" : "", reason,
+		    *reason ? ")" : "");
+	lz_strs_free(expr, ne);
 	return rc;
 }

@@ -202,25 +202,43 @@ store_key_touch(struct lz_db *db, int64_t id, int64_t now)
 /* ---- usage ----------------------------------------------------------- */
 
 int
-store_usage_take(struct lz_db *db, int64_t account_id, const char *month,
-    long long quota, long long *calls)
+store_usage_lease(struct lz_db *db, int64_t account_id, const char *month,
+    long long quota, long long most, long long *granted, long long *calls)
 {
-	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(month),
-	    LZ_I64(quota) };
-	int64_t			 n;
-	int			 rc;
+	const struct lz_val	 v[] = { LZ_I64(account_id), LZ_TEXT(month) };
+	struct lz_val		 add[3];
+	int64_t			 n = 0;
+	long long		 g;
 
-	if (quota <= 0) {
-		*calls = store_usage_get(db, account_id, month);
-		return *calls < 0 ? -1 : 0;
+	*granted = 0;
+	if (lz_db_begin(db) == -1)
+		return -1;
+	if (lz_run_ok(lz_db_stmtv(db, set, ST_USAGE_ROW, v, LZ_NELEM(v))) ==
+	    -1 || lz_one_i64(lz_db_stmtv(db, set, ST_USAGE_HOLD, v,
+	    LZ_NELEM(v)), &n) != 1)
+		goto fail;
+	/* An eighth of what is left, so that the hosts share its end; at
+	 * least one, at most most. */
+	g = n >= quota ? 0 : (quota - n) / 8;
+	if (g > most)
+		g = most;
+	if (g < 1 && n < quota)
+		g = 1;
+	if (g > 0) {
+		add[0] = v[0];
+		add[1] = v[1];
+		add[2] = (struct lz_val)LZ_I64(g);
+		if (lz_run_ok(lz_db_stmtv(db, set, ST_USAGE_ADD, add, 3)) == -1)
+			goto fail;
 	}
-	rc = lz_one_i64(lz_db_stmtv(db, set, ST_USAGE_TAKE, v, LZ_NELEM(v)),
-	    &n);
-	if (rc == 1)
-		*calls = n;
-	else if (rc == 0)
-		*calls = quota;	/* the upsert's WHERE refused: used up */
-	return rc;
+	if (lz_db_commit(db) == -1)
+		goto fail;
+	*granted = g;
+	*calls = n + g;
+	return 0;
+fail:
+	lz_db_rollback(db);
+	return -1;
 }
 
 long long

@@ -79,12 +79,15 @@ int	store_key_touch(struct lz_db *, int64_t id, int64_t now);
 /* ---- monthly usage --------------------------------------------------- */
 
 /*
- * Counts one call of account in month ("YYYY-MM") unless quota calls were
- * already counted.  Returns 1 (counted) or 0 (quota used up), with the
- * calls counted so far in *calls; -1 on error.
+ * Leases calls of account's quota in month ("YYYY-MM") for a host to
+ * count out (auth/quota.h): an eighth of what is left below quota, at
+ * least one, at most most, none when quota calls were leased already;
+ * in a transaction of its own.  Returns 0 with *granted and the month's
+ * calls leased so far, this lease's included, in *calls; -1 on error.
  */
-int	store_usage_take(struct lz_db *, int64_t account_id, const char *month,
-	    long long quota, long long *calls);
+int	store_usage_lease(struct lz_db *, int64_t account_id,
+	    const char *month, long long quota, long long most,
+	    long long *granted, long long *calls);
 /* Calls counted in month; -1 on error. */
 long long store_usage_get(struct lz_db *, int64_t account_id,
 	    const char *month);

@@ -68,10 +68,21 @@ UPDATE api_keys SET last_used_at = $1
     WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < CAST($1 AS
         bigint) - 60000)
 
--- ST_USAGE_TAKE: usage take
-INSERT INTO usage (account_id, month, calls) VALUES ($1, $2, 1)
-    ON CONFLICT (account_id, month) DO UPDATE
-    SET calls = usage.calls + 1 WHERE usage.calls < $3 RETURNING calls
+-- A lease of calls (auth/quota.h): the month's row made if missing,
+-- its count read with the row held, then raised by what was leased.
+-- dialect: PostgreSQL holds the row with FOR UPDATE; SQLite's BEGIN
+-- IMMEDIATE holds the database already.
+-- ST_USAGE_ROW: usage row
+INSERT INTO usage (account_id, month, calls) VALUES ($1, $2, 0)
+    ON CONFLICT (account_id, month) DO NOTHING
+
+-- ST_USAGE_HOLD: usage hold
+SELECT calls FROM usage WHERE account_id = $1 AND month = $2
+-- pg:
+SELECT calls FROM usage WHERE account_id = $1 AND month = $2 FOR UPDATE
+
+-- ST_USAGE_ADD: usage add
+UPDATE usage SET calls = calls + $3 WHERE account_id = $1 AND month = $2
 
 -- ST_USAGE_GET: usage get
 SELECT calls FROM usage WHERE account_id = $1 AND month = $2

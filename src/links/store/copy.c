@@ -17,8 +17,9 @@
  * first.
  */
 const struct store_table store_tables[] = {
-	{ "accounts", 6,
-	    "id, email, plan, password_hash, disabled, created_at",
+	{ "accounts", 7,
+	    "id, email, plan, password_hash, disabled, created_at, "
+	    "link_count",
 	    "id", 1 },
 	{ "api_keys", 9,
 	    "id, account_id, hash, prefix, last4, name, created_at, "

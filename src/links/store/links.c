@@ -107,6 +107,13 @@ store_link_count(struct lz_db *db, int64_t account_id)
 	    1 ? n : -1;
 }
 
+int
+store_link_slot(struct lz_db *db, int64_t account_id, long long cap)
+{
+	return lz_run_changed(LZ_STMT(db, set, ST_LINK_SLOT,
+	    LZ_I64(account_id), LZ_I64(cap)));
+}
+
 /* j as compact JSON text, or NULL for none; caller frees. */
 static char *
 json_text(const json_t *j)
@@ -265,5 +272,7 @@ store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
 	lz_col_copy(st, 0, slug, SLUG_MAX + 1);
 	*owner = lz_col_i64(st, 1);
 	lz_reset(st);
-	return 1;
+	/* One live link fewer in its account's count. */
+	return lz_run_ok(LZ_STMT(db, set, ST_LINK_UNSLOT, LZ_I64(*owner))) ==
+	    -1 ? -1 : 1;
 }

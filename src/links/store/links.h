@@ -11,8 +11,11 @@ struct link;
 struct lz_db;
 struct lz_stmt;
 
-/* Live links of an account (for the link cap); -1 on error. */
+/* Live links of an account, as its row counts them; -1 on error. */
 long long store_link_count(struct lz_db *, int64_t account_id);
+/* The link cap, in the caller's transaction: one more live link of the
+ * account unless it has cap.  1 counted, 0 at the cap, -1. */
+int	store_link_slot(struct lz_db *, int64_t account_id, long long cap);
 /* Inserts l (slug set); sets l->id.  0, 1 when the slug is taken, -1. */
 int	store_link_insert(struct lz_db *, struct link *);
 /* A live link by id of account_id (ACCOUNT_ANY: of anyone).  1, 0, -1. */
@@ -50,7 +53,8 @@ long	store_link_by_ids(struct lz_db *, const int64_t *ids, size_t n,
  * such live link or it was edited since it was read, -1.
  */
 int	store_link_update(struct lz_db *, struct link *l, int64_t account_id);
-/* Marks a live link of account_id (ACCOUNT_ANY: of anyone) deleted; its
+/* Marks a live link of account_id (ACCOUNT_ANY: of anyone) deleted, one
+ * live link fewer in its account's count (the caller's transaction); its
  * slug (SLUG_MAX + 1 bytes) and account into slug and *owner.  1, 0 (no
  * such live link), -1. */
 int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,

@@ -1,8 +1,18 @@
 -- links.sql: the statements of links.c, in the order of its enum.
 -- build-aux/stmt2h.sh makes links.sql.h of them (stmt2h.sh says how).
 
+-- The account's live links, as its row keeps them (0012-link-count.sql).
 -- ST_LINK_COUNT: link count
-SELECT count(*) FROM links WHERE account_id = $1 AND deleted_at IS NULL
+SELECT coalesce((SELECT link_count FROM accounts WHERE id = $1), 0)
+
+-- The link cap: one more live link of account $1 unless it has $2.
+-- ST_LINK_SLOT: link slot
+UPDATE accounts SET link_count = link_count + 1
+    WHERE id = $1 AND link_count < $2
+
+-- ST_LINK_UNSLOT: link unslot
+UPDATE accounts SET link_count = link_count - 1
+    WHERE id = $1 AND link_count > 0
 
 -- The create fields and the password hash, $1 to $16 (write_link in
 -- links.c), then the account, slug and creation time.

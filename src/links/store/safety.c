@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "db.h"
+#include "resp.h"
 #include "store/links.h"
 #include "store/safety.h"
 #include "store/store.h"
@@ -35,6 +36,54 @@ store_bl_find(struct lz_db *db, const char *kind, const char *value,
 		lz_col_copy(st, 1, reason, reasonlen);
 		lz_reset(st);
 	}
+	return rc;
+}
+
+int
+store_bl_find_any(struct lz_db *db, const char *const *kind,
+    const char *const *value, size_t n, size_t *hit, char *source,
+    size_t srclen, char *reason, size_t reasonlen)
+{
+	struct lz_stmt	*st;
+	json_t		*arr, *p;
+	char		*js;
+	size_t		 i;
+	int		 rc = 0, txn;
+
+	if (n == 0)
+		return 0;
+	if (lz_db_is_sqlite(db)) {
+		/* In one read transaction: on its own, each statement would
+		 * begin and end one (a WAL lock each). */
+		txn = lz_db_begin_read(db) == 1;
+		for (i = 0; i < n && rc == 0; i++)
+			if ((rc = store_bl_find(db, kind[i], value[i], source,
+			    srclen, reason, reasonlen)) == 1)
+				*hit = i;
+		if (txn && lz_db_commit(db) == -1) {	/* read-only */
+			lz_db_rollback(db);
+			rc = -1;
+		}
+		return rc;
+	}
+	arr = json_array();
+	for (i = 0; i < n; i++) {
+		/* Not UTF-8 (it never is: hosts are punycode, expressions
+		 * %-escaped): a null in its place keeps the indexes. */
+		if ((p = json_pack("[s, s]", kind[i], value[i])) == NULL)
+			p = json_null();
+		json_array_append_new(arr, p);
+	}
+	js = lz_json_dump(arr, NULL);
+	json_decref(arr);
+	st = LZ_STMT(db, set, ST_BL_FIND_ANY, LZ_TEXT(js));
+	if ((rc = lz_row(st)) == 1) {
+		*hit = (size_t)lz_col_i64(st, 0);
+		lz_col_copy(st, 1, source, srclen);
+		lz_col_copy(st, 2, reason, reasonlen);
+		lz_reset(st);
+	}
+	free(js);
 	return rc;
 }
 

@@ -25,6 +25,14 @@ struct bl_row {
  * and reason copied), 0 not, -1 error. */
 int	store_bl_find(struct lz_db *, const char *kind, const char *value,
 	    char *source, size_t srclen, char *reason, size_t reasonlen);
+/*
+ * The first of the entries kind[i], value[i] (i < n) that is listed,
+ * into *hit with its source and reason: 1, 0 none, -1 error.  All in one
+ * read transaction on SQLite, one statement on PostgreSQL.
+ */
+int	store_bl_find_any(struct lz_db *, const char *const *kind,
+	    const char *const *value, size_t n, size_t *hit, char *source,
+	    size_t srclen, char *reason, size_t reasonlen);
 /* Adds an entry, or marks it seen at now; 0 or -1. */
 int	store_bl_upsert(struct lz_db *, const char *kind, const char *value,
 	    const char *source, const char *reason, int64_t now);

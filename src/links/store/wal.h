@@ -48,9 +48,8 @@ void	store_wal_checkpoint(struct lz_db *, struct store_wal *);
 /*
  * Leaves the checkpoints of this connection's commits to the mover and
  * lz-hooks: SQLite's automatic checkpoint off.  For the connections of
- * requests, which should never wait for the disk's copying; not called
- * yet (worker_init() in src/links/main.c would, after store_open()).
- * 0 or -1 (logged).
+ * requests (the pools' workers, after store_open()), which should never
+ * wait for the disk's copying.  0 or -1 (logged).
  */
 int	store_wal_manual(struct lz_db *);
 
