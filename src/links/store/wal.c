@@ -27,7 +27,7 @@
  * plus a second of writes between truncations.
  */
 #define WAL_TRIM_BYTES		(4 * 1024 * 1024)
-#define WAL_TRIM_HIGH_BYTES	(16 * 1024 * 1024)
+#define WAL_TRIM_HIGH_BYTES	(4 * 1024 * 1024)
 #define WAL_TRIM_WAIT_MS	500
 #define WAL_TRIM_FAILS		3
 #define WAL_TRIM_BACKOFF_MS	(30 * 1000)
@@ -38,22 +38,23 @@
 #define CHECKPOINT_BUSY_MS	1000
 
 /* On the monotonic clock: a move is no time of day. */
-void
+int
 store_wal_trim(struct lz_db *db, struct store_wal *w)
 {
 	int64_t		 now = lz_mono_us() / 1000;
 	long long	 size;
-	int		 frames, copied, rc;
+	int		 frames, copied, rc, grew;
 
-	if (now < w->next_ms && w->stuck > 0)
-		return;
-	if ((size = lz_db_wal_bytes(db)) <= WAL_TRIM_BYTES) {
+	size = lz_db_wal_bytes(db);
+	grew = size != w->size;
+	w->size = size;
+	if (size <= WAL_TRIM_BYTES) {
 		w->stuck = 0;	/* truncated meanwhile (lz-hooks) */
 		w->copied = -1;
-		return;
+		return grew;
 	}
-	if (now < w->next_ms && size <= WAL_TRIM_HIGH_BYTES)
-		return;
+	if (now < w->next_ms && (w->stuck > 0 || size <= WAL_TRIM_HIGH_BYTES))
+		return 1;
 	/*
 	 * 0: another connection held the checkpoint lock, so this try did
 	 * not run, cost nothing and says nothing of readers; the next move
@@ -63,15 +64,17 @@ store_wal_trim(struct lz_db *db, struct store_wal *w)
 	 */
 	if ((rc = lz_db_checkpoint(db, WAL_TRIM_WAIT_MS, &frames,
 	    &copied)) == 0)
-		return;
+		return 1;
 	w->next_ms = now + WAL_TRIM_EVERY_MS;
 	if (rc != 2) {
 		if (rc == 1)
 			lz_log(LZ_LOG_DEBUG, "WAL of %lld bytes checkpointed "
-			    "and truncated", size);
+			    "and truncated in %lld ms", size,
+			    (long long)(lz_mono_us() / 1000 - now));
+		w->size = 0;
 		w->stuck = 0;
 		w->copied = -1;
-		return;
+		return 1;
 	}
 	if (copied == w->copied && ++w->stuck >= WAL_TRIM_FAILS)
 		w->next_ms = now + WAL_TRIM_BACKOFF_MS;
@@ -81,6 +84,7 @@ store_wal_trim(struct lz_db *db, struct store_wal *w)
 	    "try %d, next in %lld ms", copied, w->copied, w->stuck,
 	    (long long)(w->next_ms - now));
 	w->copied = copied;
+	return 1;
 }
 
 /*

@@ -23,20 +23,24 @@
 struct lz_db;
 
 struct store_wal {
+	long long size;		/* the WAL's at the last look */
 	int64_t	 next_ms;	/* no try before then */
 	int	 stuck;		/* busy tries in a row that copied no more */
 	int	 copied;	/* frames the last busy try copied back, -1 */
 };
 
-#define STORE_WAL_INIT	{ 0, 0, -1 }
+#define STORE_WAL_INIT	{ 0, 0, 0, -1 }
 
 /*
- * After a move of the click mover: the WAL back under 4 MiB, at most
- * once a second (at every move past 16 MiB), less often while a long
- * read transaction holds it (see wal.c).  Waits at most 500 ms for the
- * readers of the moment; writers wait meanwhile.
+ * After a move of the click mover: the WAL back under 4 MiB, less often
+ * while a long read transaction holds it (see wal.c).  Waits at most
+ * 50 ms for the readers of the moment; writers wait meanwhile, in their
+ * queue.  Returns 1 while the WAL grows or is over 4 MiB: the mover
+ * comes back after its short pause, clicks or none (the API's writes
+ * grow it too, and only the mover trims it between lz-hooks' runs);
+ * 0 when it is small and still.
  */
-void	store_wal_trim(struct lz_db *, struct store_wal *);
+int	store_wal_trim(struct lz_db *, struct store_wal *);
 
 /*
  * lz-hooks, after a run: the WAL checkpointed and truncated once a

@@ -49,6 +49,7 @@ static struct click	*clicks;	/* those of them that check out */
 /* The WAL policy of whichever thread moves: the mover thread while it
  * runs, else the worker's thread (never both: see mover_tick). */
 static struct store_wal	 wal = STORE_WAL_INIT;
+static int		 wal_hot;	/* the WAL grows: come back soon */
 
 /* The mover thread, when running, and how to stop it. */
 static pthread_t	 mover;
@@ -396,7 +397,7 @@ move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 		return 0;
 	if (!spaced || move_due()) {
 		n = move_all(db, with_own);
-		store_wal_trim(db, &wal);
+		wal_hot = store_wal_trim(db, &wal);
 		(void)futimens(lockfd, NULL);
 	}
 	(void)flock(lockfd, LOCK_UN);
@@ -425,7 +426,8 @@ mover_main(void *arg)
 	pfd.events = POLLIN;
 	for (;;) {
 		pfd.revents = 0;
-		if (poll(&pfd, 1, n > 0 ? MOVE_EVERY_MS : MOVE_IDLE_MS) != 0 &&
+		if (poll(&pfd, 1, n > 0 || wal_hot ? MOVE_EVERY_MS :
+		    MOVE_IDLE_MS) != 0 &&
 		    (pfd.revents || errno != EINTR))
 			break;
 		n = move_locked(&mover_db, 0, 0, 1);
