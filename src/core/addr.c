@@ -93,6 +93,24 @@ lz_cidr_list(const char *s, struct lz_cidr **out, char *bad, size_t badlen)
 	return (long)n;
 }
 
+int
+lz_addr_allowed(const char *list, const char *addr)
+{
+	struct lz_cidr	*c;
+	struct lz_addr	 a;
+	char		 bad[64];
+	long		 n, i;
+	int		 hit = 0;
+
+	if (lz_addr_parse(addr, &a) == -1 ||
+	    (n = lz_cidr_list(list, &c, bad, sizeof(bad))) == -1)
+		return 0;
+	for (i = 0; i < n && !hit; i++)
+		hit = lz_cidr_match(&c[i], &a);
+	free(c);
+	return hit;
+}
+
 /* ---- classification (SSRF guard) ------------------------------------ */
 
 /*

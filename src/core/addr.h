@@ -29,6 +29,9 @@ int	lz_cidr_match(const struct lz_cidr *, const struct lz_addr *);
 /* Parses a comma/space list into a new array; returns the count or -1
  * with the bad entry copied to bad. Caller frees *out. */
 long	lz_cidr_list(const char *, struct lz_cidr **out, char *bad, size_t);
+/* 1 when the address addr is in one of the comma/space list of CIDR
+ * ranges list (metrics_allow), 0 when not or either does not parse. */
+int	lz_addr_allowed(const char *list, const char *addr);
 
 /*
  * What kind of address it is, for the SSRF guard of outgoing requests

@@ -106,7 +106,10 @@
 	B(sandbox,		1) \
 	S(prompts_base_url,	"http://127.0.0.1:8081") \
 	I(prompts_ratelimit_slots, 8192, 64, 1048576) \
-	I(prompts_cache_bytes,	6291456, 0, 1073741824)
+	I(prompts_cache_bytes,	6291456, 0, 1073741824) \
+	S(metrics_allow,	"127.0.0.0/8 ::1") \
+	I(health_mover_lag,	60, 1, 86400) \
+	I(health_outbox_lag,	900, 60, 864000)
 
 #define LZ_CONF_FIELD_S(n, d)		char *n;
 #define LZ_CONF_FIELD_I(n, d, lo, hi)	long long n;

@@ -182,6 +182,16 @@ lz_db_error(struct lz_db *db)
 }
 
 int
+lz_db_health(struct lz_db *db, char *why, size_t len)
+{
+	if (db->ops == NULL) {
+		snprintf(why, len, "no database");
+		return -1;
+	}
+	return db->ops->health(db, why, len);
+}
+
+int
 lz_db_user_version(struct lz_db *db)
 {
 	return db->ops->version(db);

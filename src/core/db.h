@@ -162,6 +162,17 @@ int	lz_db_in_txn(struct lz_db *);	/* 1 inside a transaction */
 /* The engine's message about the last error on the connection. */
 const char *lz_db_error(struct lz_db *);
 
+/*
+ * What a health check asks of the connection, cheaply (no query): 0,
+ * or -1 with why.  SQLite: the database file at its path is still the
+ * one open (not removed or replaced under the pool), and no writer has
+ * held the write turn for LZ_DB_STALL_MS with others waiting (a stray
+ * process holding SQLite's write lock, writes stalled).  PostgreSQL:
+ * the connection is up.
+ */
+int	 lz_db_health(struct lz_db *, char *why, size_t len);
+#define LZ_DB_STALL_MS	2000
+
 /* ---- statements ------------------------------------------------------ */
 
 /*

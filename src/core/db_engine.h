@@ -44,6 +44,8 @@ struct lz_dbops {
 	void		(*rollback)(struct lz_db *);
 	int		(*in_txn)(struct lz_db *);
 	const char	*(*error)(struct lz_db *);
+	/* 0 when the database is fit to serve, else -1 and why. */
+	int		(*health)(struct lz_db *, char *why, size_t len);
 
 	/* The schema version (0: none), -1 on error; and setting it, in
 	 * the migration's transaction. */

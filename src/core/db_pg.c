@@ -364,6 +364,16 @@ pg_error(struct lz_db *db)
 	    set_err(PDB(db), PQerrorMessage(CONN(db)));
 }
 
+/* The health check's query (reconnecting when it can) says it all. */
+static int
+pg_health(struct lz_db *db, char *why, size_t len)
+{
+	(void)db;
+	(void)why;
+	(void)len;
+	return 0;
+}
+
 /* ---- the schema version ------------------------------------------------ */
 
 /* The value of a one-row, one-column query, or -1. */
@@ -721,13 +731,15 @@ pg_col_blob(struct lz_stmt *s, int col, size_t *len)
 	const char	*v;
 	size_t		 n, bin;
 
-	if ((v = val(s, col, &n)) == NULL || n == 0) {
-		*len = 0;
+	unsigned char	*esc;
+
+	*len = 0;
+	if ((v = val(s, col, &n)) == NULL || n == 0)
 		return NULL;
-	}
-	if (PQftype(st->res, col) != BYTEAOID || n < 2 ||
-	    strncmp(v, "\\x", 2) != 0)
+	if (PQftype(st->res, col) != BYTEAOID) {
+		*len = n;		/* text read as bytes */
 		return v;
+	}
 	if (col >= st->nblobs) {
 		st->blobs = xreallocarray(st->blobs, (size_t)col + 1,
 		    sizeof(*st->blobs));
@@ -736,15 +748,24 @@ pg_col_blob(struct lz_stmt *s, int col, size_t *len)
 		st->nblobs = col + 1;
 	}
 	b = &st->blobs[col];
-	if (b->cap < n / 2) {
+	if (b->cap < n) {
 		free(b->p);
-		b->cap = n / 2;
+		b->cap = n;
 		b->p = xmalloc(b->cap);
 	}
-	if (sodium_hex2bin(b->p, b->cap, v + 2, n - 2, NULL, &bin,
-	    NULL) != 0) {
-		*len = 0;
-		return NULL;
+	if (n >= 2 && strncmp(v, "\\x", 2) == 0) {
+		/* bytea_output = hex, the default: decoded in place. */
+		if (sodium_hex2bin(b->p, b->cap, v + 2, n - 2, NULL, &bin,
+		    NULL) != 0)
+			return NULL;
+	} else {
+		/* bytea_output = escape (an administrator's choice): libpq
+		 * decodes it, never shorter than the bytes it stands for. */
+		if ((esc = PQunescapeBytea((const unsigned char *)v,
+		    &bin)) == NULL)
+			return NULL;
+		memcpy(b->p, esc, bin);
+		PQfreemem(esc);
 	}
 	if ((*len = bin) == 0)
 		return NULL;
@@ -943,6 +964,7 @@ static const struct lz_dbops pg_ops = {
 	.rollback = pg_rollback,
 	.in_txn = pg_in_txn,
 	.error = pg_error,
+	.health = pg_health,
 	.version = pg_version,
 	.set_version = pg_set_version,
 	.premigrate = pg_premigrate,

@@ -25,6 +25,9 @@
  * NULL (read-only, scratch, or a queue that could not be opened). */
 struct sq_conn {
 	struct lz_wqueue	*wq;
+	char			*path;	/* the file opened, and which: */
+	dev_t			 dev;
+	ino_t			 ino;
 	/* BEGIN, BEGIN IMMEDIATE, COMMIT, ROLLBACK, prepared once: parsing
 	 * them at every transaction was a tenth of a link create's CPU. */
 	sqlite3_stmt		*txn[4];
@@ -78,9 +81,10 @@ static int
 sq_open(struct lz_db *db, const char *path, int flags, char *err,
     size_t errlen)
 {
-	sqlite3	*h = NULL;
-	char	*uri = NULL;
-	int	 oflags, rc;
+	struct stat	 st;
+	sqlite3		*h = NULL;
+	char		*uri = NULL;
+	int		 oflags, rc;
 
 	oflags = SQLITE_OPEN_NOMUTEX;
 	if (flags & LZ_DB_RO)
@@ -103,6 +107,11 @@ sq_open(struct lz_db *db, const char *path, int flags, char *err,
 	}
 	db->h = h;
 	db->e = xcalloc(1, sizeof(struct sq_conn));
+	if (!(flags & LZ_DB_SCRATCH) && stat(path, &st) == 0) {
+		((struct sq_conn *)db->e)->path = xstrdup(path);
+		((struct sq_conn *)db->e)->dev = st.st_dev;
+		((struct sq_conn *)db->e)->ino = st.st_ino;
+	}
 	/* Writers queue (wqueue.h); SQLite's busy handler stays for the
 	 * writers outside the queue. */
 	if (!(flags & (LZ_DB_RO | LZ_DB_SCRATCH)) &&
@@ -124,6 +133,7 @@ sq_open(struct lz_db *db, const char *path, int flags, char *err,
 		sqlite3_close(h);
 		db->h = NULL;
 		lz_wqueue_close(WQ(db));
+		free(((struct sq_conn *)db->e)->path);
 		free(db->e);
 		db->e = NULL;
 		return -1;
@@ -141,10 +151,42 @@ sq_close(struct lz_db *db)
 		for (i = 0; i < LZ_NELEM(c->txn); i++)
 			sqlite3_finalize(c->txn[i]);
 	sqlite3_close(db->h);
-	if (c != NULL)
+	if (c != NULL) {
 		lz_wqueue_close(c->wq);
+		free(c->path);
+	}
 	free(c);
 	db->e = NULL;
+}
+
+static int
+sq_health(struct lz_db *db, char *why, size_t len)
+{
+	struct sq_conn		*c = db->e;
+	struct lz_wqueue_stats	 ws;
+	struct stat		 st;
+
+	if (c == NULL || c->path == NULL)
+		return 0;
+	if (stat(c->path, &st) == -1 || st.st_dev != c->dev ||
+	    st.st_ino != c->ino) {
+		snprintf(why, len, "the database file %s was removed or "
+		    "replaced since the pool opened it (restart the pool)",
+		    c->path);
+		return -1;
+	}
+	if (c->wq != NULL) {
+		lz_wqueue_stats(c->wq, &ws);
+		if (ws.held_us >= LZ_DB_STALL_MS * 1000ULL) {
+			snprintf(why, len, "writes are stalled: the write turn "
+			    "has been held %.1f s with %u writer%s out (is a "
+			    "process outside lz holding the database's write "
+			    "lock?)", (double)ws.held_us / 1e6, ws.queued,
+			    ws.queued == 1 ? "" : "s");
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* Runs transaction statement t (prepared at its first use): SQLite's
@@ -580,6 +622,7 @@ const struct lz_dbops lz_db_sqlite = {
 	.open = sq_open,
 	.close = sq_close,
 	.exec = sq_exec,
+	.health = sq_health,
 	.begin = sq_begin,
 	.commit = sq_commit,
 	.rollback = sq_rollback,

@@ -31,6 +31,7 @@
 
 #include "log.h"
 #include "lztime.h"
+#include "metrics.h"
 #include "pool.h"
 #include "req.h"
 #include "serve.h"
@@ -39,8 +40,17 @@
 struct worker {
 	pid_t	 pid;
 	int	 gen;		/* generation; SIGHUP starts a new one */
+	int	 slot;		/* its place in the metrics, for gauges */
 	int64_t	 started;	/* lz_mono_us() */
 };
+
+static struct lz_metrics	*metrics;	/* NULL: none kept */
+
+void
+lz_pool_metrics(struct lz_metrics *m)
+{
+	metrics = m;
+}
 
 static volatile sig_atomic_t	got_term, got_hup, got_chld;
 
@@ -275,16 +285,27 @@ lz_drop_privileges(const char *user, const char *group, char *err,
  * nginx has closed them all (after LEAVE_WAIT seconds it closes what is
  * left).
  *
- * A worker holds at most SLOTS connections; with all slots taken it stops
- * polling the listening socket and leaves new connections to the others.
- * Every read of a connection after its first request is bounded by
- * READ_TIMEOUT (SO_RCVTIMEO, set on each new connection), so a request
- * that never arrives whole cannot stall the other connections for ever
- * (libfcgi itself drops a new connection whose first byte takes over
- * 2 s).
+ * A worker holds at most SLOTS connections.  With all slots taken and a
+ * new connection waiting, it hands the connection idle the longest back
+ * to nginx at once (never a new connection kept waiting for KEEP_IDLE),
+ * and takes the new one when nginx has closed it; meanwhile it leaves
+ * the listening socket to the others.  A handed-back connection that
+ * neither closes nor brings a request within HANDBACK_WAIT is nginx's no
+ * more: closed.
+ *
+ * A request's params and stdin must arrive within READ_DEADLINE seconds
+ * in all, however they trickle (a timer interrupts the read in hand;
+ * the request is dropped unanswered), and every single read after a
+ * connection's first request is bounded by READ_TIMEOUT (SO_RCVTIMEO,
+ * set on each new connection) besides (libfcgi itself drops a new
+ * connection whose first byte takes over 2 s).  The stdin is read whole
+ * before the handler runs (lz_req_read_body), so a handler never waits
+ * on a client.
  */
 #define SLOTS		128
 #define READ_TIMEOUT	5	/* seconds */
+#define READ_DEADLINE	5	/* seconds, params and stdin in all */
+#define HANDBACK_WAIT	1	/* seconds */
 #define KEEP_IDLE	75	/* seconds; nginx's keepalive_timeout is 60 */
 #define LEAVE_WAIT	5	/* seconds */
 
@@ -300,8 +321,57 @@ struct loop {
 	const struct lz_pool_opts *o;
 	struct slot		 slots[SLOTS];
 	struct slot		*current;	/* the slot being served */
+	struct slot		*making_room;	/* handed back to take a new
+						   connection, or NULL */
+	int64_t			 room_since;	/* lz_mono_us() of that */
 	int			 leaving;
 };
+
+/* The worker's deadline of a request's reading (READ_DEADLINE). */
+static timer_t		 deadline_timer;
+static int		 deadline_on;
+
+/* SIGALRM: interrupts the read in hand (no SA_RESTART); nothing else. */
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void
+deadline_init(void)
+{
+	struct sigaction	 sa;
+	struct sigevent		 sev;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) == -1)
+		return;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGALRM;
+	sev._sigev_un._tid = gettid();	/* this thread alone */
+	if (timer_create(CLOCK_MONOTONIC, &sev, &deadline_timer) == 0)
+		deadline_on = 1;
+	else
+		lz_log(LZ_LOG_WARN, "timer_create: %s; requests have no "
+		    "deadline but the read time-out", strerror(errno));
+}
+
+/* Arms (on) or disarms the deadline. */
+static void
+deadline(int on)
+{
+	struct itimerspec	 its;
+
+	if (!deadline_on)
+		return;
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_sec = on ? READ_DEADLINE : 0;
+	(void)timer_settime(deadline_timer, 0, &its, NULL);
+}
 
 static struct loop	*worker_loop;	/* for lz_pool_slow() */
 
@@ -360,11 +430,15 @@ serve(struct loop *w, struct slot *s)
 {
 	const struct timeval	 tv = { READ_TIMEOUT, 0 };
 	struct lz_req		 req;
-	int			 rc;
+	int			 rc, begun;
 
 	if (s->f.ipcFd < 0)
 		s->timed = 0;		/* a new connection comes */
+	if (s == w->making_room)
+		w->making_room = NULL;	/* it brought a request instead */
+	deadline(1);
 	if ((rc = FCGX_Accept_r(&s->f)) < 0) {
+		deadline(0);
 		if (rc != -EAGAIN && rc != -EWOULDBLOCK &&
 		    rc != -ECONNABORTED && rc != -EINTR && !w->leaving)
 			lz_log(LZ_LOG_ERR, "accept: %s", strerror(-rc));
@@ -380,13 +454,28 @@ serve(struct loop *w, struct slot *s)
 	/* libfcgi returns a request whose params were cut short (a read
 	 * error or time-out) as if they had ended: nothing to answer. */
 	if (FCGX_GetError(s->f.in) != 0) {
+		deadline(0);
 		drop(s);
 		return;
 	}
 	w->current = s;
-	if (lz_req_begin(&req, &s->f) == 0)
+	begun = lz_req_begin(&req, &s->f) == 0;
+	if (lz_req_read_body(&req) == -1) {
+		deadline(0);
+		lz_log(LZ_LOG_WARN, "rid=%s %s %.200s: its body did not arrive "
+		    "within %d s; dropped", req.request_id, req.method,
+		    req.rawpath, READ_DEADLINE);
+		lz_req_free(&req);
+		w->current = NULL;
+		drop(s);
+		return;
+	}
+	deadline(0);
+	if (begun)
 		w->app->handle(&req, w->app->arg);
 	lz_req_end(&req, w->o->access_log);
+	lz_metrics_request(metrics, req.route, req.status, lz_mono_us() -
+	    req.t0_us);
 	w->current = NULL;
 	/* Read to its end (or broken): a connection that closes closes at
 	 * once, without libfcgi's lingering close, which waits for nginx
@@ -408,6 +497,53 @@ free_slot(struct loop *w)
 		if (w->slots[i].f.ipcFd < 0)
 			return &w->slots[i];
 	return NULL;
+}
+
+/*
+ * All slots are taken and a new connection waits: hands back the kept
+ * connection idle the longest (not one handed back already) and stops
+ * taking connections until nginx closes it or HANDBACK_WAIT passes.
+ */
+static void
+make_room(struct loop *w, int64_t now)
+{
+	struct slot	*s, *lru = NULL;
+	size_t		 i;
+
+	for (i = 0; i < SLOTS; i++) {
+		s = &w->slots[i];
+		if (s->f.ipcFd < 0 || s == w->current)
+			continue;
+		if (s->handed_back) {
+			if (lru == NULL || lru->handed_back)
+				lru = s;	/* only if nothing better */
+			continue;
+		}
+		if (lru == NULL || lru->handed_back ||
+		    s->idle_since < lru->idle_since)
+			lru = s;
+	}
+	if (lru == NULL)
+		return;
+	hand_back(lru);
+	w->making_room = lru;
+	w->room_since = now;
+}
+
+/* Ends a pending make_room: the slot freed, or nginx kept it too long. */
+static void
+room_check(struct loop *w, int64_t now)
+{
+	struct slot	*s = w->making_room;
+
+	if (s == NULL)
+		return;
+	if (s->f.ipcFd < 0 || !s->handed_back)
+		w->making_room = NULL;
+	else if (now - w->room_since >= (int64_t)HANDBACK_WAIT * 1000000) {
+		drop(s);
+		w->making_room = NULL;
+	}
 }
 
 /*
@@ -520,7 +656,7 @@ lz_pool_slow(void (*fn)(void *), void *arg)
 
 static void LZ_NORETURN
 worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
-    pid_t parent)
+    pid_t parent, int slot)
 {
 	struct loop		*w;
 	struct pollfd		 pfd[SLOTS + 1];
@@ -542,10 +678,12 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&none);
 
+	lz_metrics_worker(metrics, slot);
 	if (app->init && (rc = app->init(app->arg)) != 0)
 		_exit(rc);
 
 	FCGX_Init();
+	deadline_init();
 	w = xcalloc(1, sizeof(*w));
 	w->app = app;
 	w->o = o;
@@ -556,7 +694,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 
 	for (;;) {
 		n = 0;
-		if (!w->leaving && free_slot(w) != NULL) {
+		if (!w->leaving && w->making_room == NULL) {
 			pfd[n].fd = lfd;
 			pfd[n].events = POLLIN;
 			who[n++] = NULL;
@@ -572,6 +710,12 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 			break;
 		now = lz_mono_us();
 		wait = next_tick > now ? next_tick - now : 0;
+		if (w->making_room != NULL && w->room_since + (int64_t)
+		    HANDBACK_WAIT * 1000000 - now < wait)
+			wait = w->room_since + (int64_t)HANDBACK_WAIT *
+			    1000000 - now;
+		if (wait < 0)
+			wait = 0;
 		ts.tv_sec = (time_t)(wait / 1000000);
 		ts.tv_nsec = (long)(wait % 1000000) * 1000;
 		nready = ppoll(pfd, (nfds_t)n, &ts, &none);
@@ -590,6 +734,8 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 			if ((s = who[i]) == NULL) {
 				if ((s = free_slot(w)) != NULL)
 					serve(w, s);
+				else if (w->making_room == NULL)
+					make_room(w, lz_mono_us());
 			} else if (pfd[i].revents & (POLLHUP | POLLERR |
 			    POLLNVAL))
 				drop(s);	/* nginx closed it */
@@ -597,6 +743,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 				serve(w, s);
 		}
 		now = lz_mono_us();
+		room_check(w, now);
 		if (now >= next_tick) {
 			next_tick = now + 1000000;
 			if (app->tick)
@@ -625,23 +772,42 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 static struct worker	*workers;
 static size_t		 nworkers;
 
+/* The lowest metrics slot no live worker holds. */
+static int
+free_metrics_slot(void)
+{
+	size_t	 i;
+	int	 slot;
+
+	for (slot = 0; slot < LZ_METRICS_WORKERS; slot++) {
+		for (i = 0; i < nworkers && workers[i].slot != slot; i++)
+			continue;
+		if (i == nworkers)
+			return slot;
+	}
+	return -1;
+}
+
 static pid_t
 spawn(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
     int gen)
 {
 	pid_t	 pid, parent = getpid();
+	int	 slot = free_metrics_slot();
 
 	if ((pid = fork()) == -1) {
 		lz_log(LZ_LOG_ERR, "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0)
-		worker_main(app, o, lfd, parent);
+		worker_main(app, o, lfd, parent, slot);
 	workers = xreallocarray(workers, nworkers + 1, sizeof(*workers));
 	workers[nworkers].pid = pid;
 	workers[nworkers].gen = gen;
+	workers[nworkers].slot = slot;
 	workers[nworkers].started = lz_mono_us();
 	nworkers++;
+	lz_metrics_workers(metrics, (int)nworkers);
 	return pid;
 }
 
@@ -688,6 +854,7 @@ reap(const struct lz_app *app, int *quick_deaths)
 			    WIFSIGNALED(status) ? "killed by signal" :
 			    "exited with status", WIFSIGNALED(status) ?
 			    WTERMSIG(status) : WEXITSTATUS(status));
+			lz_metrics_restarted(metrics);
 			if (lz_mono_us() - workers[i].started < 1000000)
 				(*quick_deaths)++;
 			else
@@ -695,7 +862,9 @@ reap(const struct lz_app *app, int *quick_deaths)
 		}
 		if (app->reaped)
 			app->reaped(pid, status, app->arg);
+		lz_metrics_worker_gone(metrics, workers[i].slot);
 		workers[i] = workers[--nworkers];
+		lz_metrics_workers(metrics, (int)nworkers);
 	}
 	return fatal;
 }

@@ -66,6 +66,11 @@ int	lz_pool_run(const struct lz_app *, struct lz_pool_opts *);
  */
 void	lz_pool_slow(void (*fn)(void *), void *arg);
 
+/* The pool's counters (metrics.h), made before the first fork (in the
+ * application's pre_fork): its workers count every request there. */
+struct lz_metrics;
+void	lz_pool_metrics(struct lz_metrics *);
+
 /* Drops root to user/group (names); returns 0 or -1 with err set. */
 int	lz_drop_privileges(const char *user, const char *group, char *err,
 	    size_t errlen);

@@ -198,6 +198,7 @@ lz_req_fill(struct lz_req *r, FCGX_Request *f, struct lz_verr *e)
 	long long	 cl;
 
 	memset(r, 0, sizeof(*r));
+	r->route = -1;
 	r->fcgi = f;
 	if (f != NULL)
 		find_common(r);
@@ -263,4 +264,49 @@ lz_req_free(struct lz_req *r)
 	lz_buf_free(&r->hdrs);
 	r->path = NULL;
 	r->body = NULL;
+}
+
+int
+lz_req_read_body(struct lz_req *r)
+{
+	char	 chunk[4096];
+	size_t	 len = 0, cap = 0;
+	int	 n, over = 0;
+
+	if (r->fcgi == NULL || r->body_state != 0)
+		return 0;
+	/* Read in chunks; the first LZ_BODY_MAX + 1 bytes kept, so that
+	 * one more tells a body too large. */
+	while ((n = FCGX_GetStr(chunk, sizeof(chunk), r->fcgi->in)) > 0) {
+		if (len > LZ_BODY_MAX) {
+			over = 1;
+			continue;
+		}
+		if (len + (size_t)n + 1 > cap) {
+			cap = cap ? cap * 2 : (size_t)n + 1;
+			if (r->content_length > 0 && (size_t)r->content_length <
+			    LZ_BODY_MAX && cap < (size_t)r->content_length + 1)
+				cap = (size_t)r->content_length + 1;
+			while (cap < len + (size_t)n + 1)
+				cap *= 2;
+			r->body = xrealloc(r->body, cap);
+		}
+		memcpy(r->body + len, chunk, (size_t)n);
+		len += (size_t)n;
+	}
+	if (FCGX_GetError(r->fcgi->in) != 0)
+		return -1;
+	if (over || len > LZ_BODY_MAX || r->content_length > LZ_BODY_MAX) {
+		free(r->body);
+		r->body = NULL;
+		r->bodylen = 0;
+		r->body_state = 2;
+		return 0;
+	}
+	if (r->body == NULL)
+		return 0;	/* none: lz_req_body makes an empty one */
+	r->body[len] = '\0';
+	r->bodylen = len;
+	r->body_state = 1;
+	return 0;
 }

@@ -57,7 +57,8 @@ struct lz_req {
 	int		 q_state;	/* 0 unparsed, 1 ok, -1 invalid */
 	char		*body;		/* request body, see lz_req_body */
 	size_t		 bodylen;
-	int		 body_state;	/* 0 unread, 1 read, -1 refused */
+	int		 body_state;	/* 0 unread, 1 read, -1 refused,
+					   2 read but too large */
 
 	int		 status;	/* 0 until answered */
 	size_t		 bytes_out;
@@ -66,6 +67,8 @@ struct lz_req {
 	int64_t		 now_ms;	/* lz_now_ms() at begin */
 	const char	*log_note;	/* short text for the access log */
 	void		*app;		/* the application's per-request data */
+	int		 route;		/* the router's: the index of the route
+					   that matched, -1 none */
 	char		 ridbuf[40];
 	char		 addrbuf[64];
 	const char	*common[LZ_REQ_COMMON];	/* see lz_req_param */
@@ -83,6 +86,15 @@ int	 lz_req_set_trusted_proxies(const char *list, char *err, size_t);
 int	 lz_req_fill(struct lz_req *, FCGX_Request *f, struct lz_verr *e);
 /* Frees what the request allocated. */
 void	 lz_req_free(struct lz_req *);
+
+/*
+ * Reads the request's stdin to its end, before its handler runs (the
+ * pool does, within the request's deadline): the first LZ_BODY_MAX bytes
+ * kept for lz_req_body() (serve.h), more only noted (a 413 when the
+ * handler asks for the body).  0, or -1 when stdin broke off (a read
+ * error, or the deadline): the request is dropped unanswered.
+ */
+int	 lz_req_read_body(struct lz_req *);
 
 /* A FastCGI param ("HTTP_AUTHORIZATION", "REMOTE_ADDR"), or NULL. */
 const char *lz_req_param(const struct lz_req *, const char *name);

@@ -66,12 +66,19 @@ lz_route_find(struct lz_req *r, const struct lz_route *routes, size_t n,
 	const struct lz_route	*hit = NULL;
 	unsigned		 m;
 	size_t			 i;
+	int			 literal = 0;
 
 	*allow = 0;
 	for (i = 0; i < n; i++) {
 		free_args(r);
+		/* A path a literal pattern matched is that route's alone:
+		 * "POST /healthz" is no slug's. */
+		if (literal && strchr(routes[i].pattern, ':') != NULL)
+			continue;
 		if (!match(r, routes[i].pattern))
 			continue;
+		if (strchr(routes[i].pattern, ':') == NULL)
+			literal = 1;
 		m = routes[i].methods;
 		if (m & LZ_M_GET)
 			m |= LZ_M_HEAD;
@@ -130,6 +137,7 @@ lz_route_dispatch(struct lz_req *r, const struct lz_router *rt)
 		}
 		goto out;
 	}
+	r->route = (int)(route - rt->routes);
 	if (rt->before && rt->before(r, route) == -1)
 		goto out;
 	route->handler(r);

@@ -47,7 +47,8 @@ struct lz_router {
 /*
  * Finds the route for req; captures go to req->args.  Returns NULL when
  * none fits, with *allow the methods of routes whose pattern matched (0
- * when none did).
+ * when none did).  A path a literal pattern (no ':') matches belongs to
+ * the literal routes alone: no later pattern with captures is tried.
  */
 const struct lz_route *lz_route_find(struct lz_req *, const struct lz_route *,
 	    size_t, unsigned *allow);

@@ -7,9 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "addr.h"
 #include "busy.h"
 #include "log.h"
 #include "lztime.h"
+#include "metrics.h"
 #include "query.h"
 #include "req.h"
 #include "resp.h"
@@ -87,9 +89,11 @@ lz_req_body(struct lz_req *r)
 	int	 n;
 	size_t	 len = 0, want;
 
-	if (r->body_state != 0)
-		return r->body_state == 1 ? 0 : -1;
-	if (r->content_length > LZ_BODY_MAX) {
+	if (r->body_state == 1)
+		return 0;
+	if (r->body_state == -1)
+		return -1;
+	if (r->body_state == 2 || r->content_length > LZ_BODY_MAX) {
 		r->body_state = -1;
 		lz_resp_error(r, 413, "body_too_large", NULL,
 		    "The request body is larger than %d bytes.", LZ_BODY_MAX);
@@ -197,4 +201,26 @@ lz_resp_openapi(struct lz_req *r, const char *doc, size_t len)
 		lz_resp_header(r, "Access-Control-Allow-Origin", "*");
 	lz_resp_cached(r, "application/json; charset=utf-8", doc, len,
 	    "public, max-age=60");
+}
+
+void
+lz_resp_metrics(struct lz_req *r, struct lz_metrics *m, const char *allow,
+    void (*more)(struct lz_buf *, void *), void *arg)
+{
+	struct lz_buf	 b = LZ_BUF_INIT;
+
+	if (lz_req_params(r, NULL, 0, NULL) == -1)
+		return;
+	if (!lz_addr_allowed(allow, r->remote_addr)) {
+		lz_resp_error(r, 403, "forbidden", NULL, "The metrics are "
+		    "for the addresses of metrics_allow (lz.conf).");
+		return;
+	}
+	lz_metrics_write(m, &b);
+	if (more != NULL)
+		more(&b, arg);
+	lz_resp_header(r, "Cache-Control", "no-store");
+	lz_resp_send(r, 200, "text/plain; version=0.0.4; charset=utf-8",
+	    b.p ? b.p : "", b.len);
+	lz_buf_free(&b);
 }

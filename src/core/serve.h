@@ -65,4 +65,15 @@ json_t	*lz_req_json_merge(struct lz_req *);
  * parameter, CORS open, cached for a minute with an ETag. */
 void	 lz_resp_openapi(struct lz_req *, const char *doc, size_t len);
 
+/*
+ * GET /metrics (metrics.h): no query parameter; 403 unless the client's
+ * address is in the CIDR list allow (lz.conf metrics_allow); else the
+ * text exposition of m, then what more(out, arg) appends (NULL: none).
+ */
+struct lz_buf;
+struct lz_metrics;
+void	 lz_resp_metrics(struct lz_req *, struct lz_metrics *m,
+	    const char *allow, void (*more)(struct lz_buf *, void *),
+	    void *arg);
+
 #endif

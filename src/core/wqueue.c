@@ -27,7 +27,7 @@
 #include "wqueue.h"
 
 #define WQ_MAGIC	0x7177717aU	/* "zqwq" */
-#define WQ_VERSION	1
+#define WQ_VERSION	2
 #define WQ_SLOTS	1024	/* tickets out at once: writers of one host */
 #define WQ_GONE		UINT32_MAX	/* a ticket given up */
 #define WQ_STALL_MS	10	/* a turn that long without progress: is its
@@ -45,6 +45,8 @@ struct wq_file {
 	_Atomic uint32_t	 serving;	/* whose turn it is */
 	_Atomic uint64_t	 turns, waited, wait_us, long_waits, timeouts,
 				 dead;
+	_Atomic int64_t		 turn_at;	/* lz_mono_us() the turn was
+						   taken at */
 	/* The pid of ticket t's holder at [t % WQ_SLOTS]; 0 while unknown
 	 * (taken, pid not yet written; or done), WQ_GONE given up. */
 	_Atomic uint32_t	 slot[WQ_SLOTS];
@@ -276,6 +278,7 @@ lz_wqueue_lock(struct lz_wqueue *q, int timeout_ms)
 	}
 	q->ticket = t;
 	q->held = 1;
+	atomic_store(&f->turn_at, lz_mono_us());
 	atomic_fetch_add(&f->turns, 1);
 	if (t != first) {
 		atomic_fetch_add(&f->waited, 1);
@@ -311,6 +314,7 @@ void
 lz_wqueue_stats(const struct lz_wqueue *q, struct lz_wqueue_stats *st)
 {
 	struct wq_file	*f = q->f;
+	int64_t		 at;
 
 	st->turns = atomic_load(&f->turns);
 	st->waited = atomic_load(&f->waited);
@@ -319,4 +323,8 @@ lz_wqueue_stats(const struct lz_wqueue *q, struct lz_wqueue_stats *st)
 	st->timeouts = atomic_load(&f->timeouts);
 	st->dead = atomic_load(&f->dead);
 	st->queued = atomic_load(&f->next) - atomic_load(&f->serving);
+	st->held_us = 0;
+	if (st->queued > 0 && (at = atomic_load(&f->turn_at)) != 0 &&
+	    lz_mono_us() > at)
+		st->held_us = (uint64_t)(lz_mono_us() - at);
 }

@@ -42,6 +42,8 @@ struct lz_wqueue_stats {
 	uint64_t	 timeouts;	/* waits given up */
 	uint64_t	 dead;		/* turns of dead processes passed over */
 	uint32_t	 queued;	/* tickets out now, the turn's included */
+	uint64_t	 held_us;	/* how long the turn has been held, with
+					   writers out (0: none) */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "auth/auth.h"
+#include "metrics.h"
 #include "route.h"
 
 struct link;
@@ -52,6 +53,27 @@ lz_handler	conv_pixel, conv_post, conv_preflight;
 
 /* GET /api/v1/openapi.json (api_openapi.c): the API's OpenAPI document. */
 lz_handler	links_openapi;
+
+/*
+ * Operations (api_ops.c, DESIGN 8): GET /healthz for balancers, GET
+ * /metrics for Prometheus, and the service's own metrics, by index of
+ * ops_metrics[] (the pool counts requests itself, metrics.h).
+ */
+lz_handler	ops_health, ops_metrics_get;
+enum {
+	OPS_JOURNALED,		/* clicks written to the journals */
+	OPS_MOVED,		/* clicks moved into the database */
+	OPS_CAUGHT_UP,		/* when a move last left nothing behind */
+	OPS_LIMITED,		/* 429s, by limit (OPS_LIMIT_*) */
+	OPS__MAX
+};
+enum {
+	OPS_LIMIT_QUOTA, OPS_LIMIT_CONVERSIONS, OPS_LIMIT_WEBHOOKS,
+	OPS_LIMIT_SIGN_IN, OPS_LIMIT_LINK_PASSWORD, OPS_LIMIT__MAX
+};
+extern const struct lz_metric_def ops_metrics[OPS__MAX];
+/* One more 429 of limit (OPS_LIMIT_*). */
+void	ops_limited(int limit);
 
 /*
  * The dashboard's JSON API under /dashboard/api/ (DESIGN 3.8): sessions

@@ -96,6 +96,8 @@ rate_ok(struct lz_req *r, int *retry)
 	(void)lz_rl_take(links.conv_rl, key, klen, limit, 60000,
 	    lz_mono_us() / 1000, &res);
 	*retry = res.retry_after;
+	if (!res.allowed)
+		ops_limited(OPS_LIMIT_CONVERSIONS);
 	return res.allowed;
 }
 

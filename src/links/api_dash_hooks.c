@@ -90,6 +90,7 @@ hook_rate_ok(struct lz_req *r)
 	    lz_mono_us() / 1000, &res);
 	if (res.allowed)
 		return 0;
+	ops_limited(OPS_LIMIT_WEBHOOKS);
 	lz_resp_header(r, "Retry-After", "%d", res.retry_after);
 	lz_resp_error(r, 429, "rate_limited", NULL, "At most %u webhook "
 	    "additions and test events a minute; retry in %d s.", limit,

@@ -90,6 +90,7 @@ take_try(struct lz_req *r, const char *scope, const struct throttle_rule *rule)
 		    "could not be checked.");
 		return -1;
 	}
+	ops_limited(OPS_LIMIT_SIGN_IN);
 	lz_resp_header(r, "Retry-After", "%lld", wait);
 	lz_resp_error(r, 429, "too_many_attempts", NULL, "Too many failed "
 	    "attempts; try again in %lld seconds.", wait);

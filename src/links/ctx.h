@@ -11,6 +11,7 @@
 #include "webhook/webhook.h"
 
 struct lz_conf;
+struct lz_metrics;
 struct lz_rl;
 struct quota_table;
 
@@ -23,6 +24,8 @@ struct links_ctx {
 					   per account, the same way */
 	struct quota_table *quota;	/* the monthly quotas' leases and the
 					   keys' last use, the same way */
+	struct lz_metrics *metrics;	/* what the pool counts (metrics.h),
+					   the same way */
 	/* The webhook secrets' key, loaded at a worker's start (before the
 	 * sandbox closes the key file off); adding and rotating webhooks
 	 * answer 500 without it. */

@@ -86,6 +86,9 @@ static const struct lz_route routes[] = {
 	{ LZ_M_GET,	"/api/conv",	0,	conv_pixel },
 	{ LZ_M_POST,	"/api/conv",	0,	conv_post },
 	{ LZ_M_OPTIONS,	"/api/conv",	0,	conv_preflight },
+	/* Operations (DESIGN 8): no key, no quota. */
+	{ LZ_M_GET,	"/healthz",	0,	ops_health },
+	{ LZ_M_GET,	"/metrics",	0,	ops_metrics_get },
 	/* Short links last: anything of one or two segments. */
 	{ LZ_M_GET | LZ_M_POST, "/:slug",	0,	redirect_visit },
 	{ LZ_M_GET | LZ_M_POST, "/:slug/:suffix", 0,	redirect_visit },
@@ -97,9 +100,12 @@ before(struct lz_req *r, const struct lz_route *route)
 	struct auth_caller	*who = API_WHO(r);
 	int			 rc;
 
-	if (route->flags & RF_AUTH)
-		return auth_api_key(r, &links.db, links.conf, links.quota,
-		    who);
+	if (route->flags & RF_AUTH) {
+		if ((rc = auth_api_key(r, &links.db, links.conf, links.quota,
+		    who)) == -1 && r->status == 429)
+			ops_limited(OPS_LIMIT_QUOTA);
+		return rc;
+	}
 	if ((route->flags & RF_CSRF) &&
 	    !session_request_origin_ok(r, links.conf)) {
 		lz_resp_error(r, 403, "cross_origin", NULL, "This request comes "
@@ -153,6 +159,14 @@ pre_fork(void *arg)
 		    strerror(errno));
 		return -1;
 	}
+	/* What the pool counts, for /metrics: made once, kept by reloads. */
+	if (links.metrics == NULL && (links.metrics = lz_metrics_create(
+	    "lz-links", routes, LZ_NELEM(routes), ops_metrics, OPS__MAX)) ==
+	    NULL) {
+		lz_log(LZ_LOG_ERR, "metrics: %s", strerror(errno));
+		return -1;
+	}
+	lz_pool_metrics(links.metrics);
 	/* API calls count out leases of their accounts' quotas (quota.h);
 	 * a table of accounts and keys used within a month or so. */
 	if (links.quota == NULL && (links.quota = quota_create(16384)) ==
@@ -204,16 +218,27 @@ worker_init(void *arg)
 static void
 worker_tick(void *arg)
 {
-	static int64_t	 purged;
-	int64_t		 now = lz_now_ms();
-
 	(void)arg;
 	mover_tick(&links.db);
-	if (now - purged > 10 * 60 * 1000) {
-		purged = now;
-		(void)throttle_purge(&links.db, now);
-	}
 	lz_db_reset_all(&links.db);
+}
+
+/* A chore of the mover thread's (mover_chore). */
+static void
+purge_throttles(struct lz_db *db, void *arg)
+{
+	(void)arg;
+	(void)throttle_purge(db, lz_now_ms());
+}
+
+/* The mover's moves, for /metrics and /healthz (any thread: atomics in
+ * shared memory). */
+static void
+moved(long n, void *arg)
+{
+	(void)arg;
+	lz_metrics_add(links.metrics, OPS_MOVED, 0, n);
+	lz_metrics_set(links.metrics, OPS_CAUGHT_UP, 0, lz_now_ms() / 1000);
 }
 
 /* A pool worker: worker_init, its click journal, then the sandbox. */
@@ -239,6 +264,8 @@ worker_start(void *arg)
 	free(dir);
 	if (rc != 0)
 		return rc;
+	mover_on_move(moved, NULL);
+	mover_chore(purge_throttles, NULL, 10 * 60 * 1000);
 	/* The mover thread starts confined, like the worker. */
 	if (mover_start(links.conf->links_db, err, sizeof(err)) == -1)
 		lz_log(LZ_LOG_WARN, "%s; moving clicks between requests", err);

@@ -176,6 +176,7 @@ too_many_tries(struct lz_req *r, long long wait, const char *who)
 {
 	char	 text[200];
 
+	ops_limited(OPS_LIMIT_LINK_PASSWORD);
 	lz_resp_header(r, "Retry-After", "%lld", wait);
 	snprintf(text, sizeof(text), "Too many tries at this link's password "
 	    "%s. Try again in %lld minute%s.", who, (wait + 59) / 60,
@@ -308,8 +309,10 @@ record(struct visit *v, const char *variant, const char *target)
 	 * stored at once instead.
 	 */
 	if (c.bot || v->l->max_clicks == 0) {
-		if (journal_append(&c) == 0)
+		if (journal_append(&c) == 0) {
+			lz_metrics_add(links.metrics, OPS_JOURNALED, 0, 1);
 			return 0;
+		}
 	}
 	if (lz_db_begin(&links.db) == -1)
 		goto fail;

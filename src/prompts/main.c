@@ -11,6 +11,7 @@
 #include "cache.h"
 #include "conf.h"
 #include "log.h"
+#include "metrics.h"
 #include "lztime.h"
 #include "pool.h"
 #include "prompts.h"
@@ -41,6 +42,9 @@ static const struct lz_route routes[] = {
 	{ LZ_M_GET, "/api/v1/keywords",		 L, api_keywords_list },
 	{ LZ_M_GET, "/api/v1/keywords/:slug",	 D, api_keywords_get },
 	{ LZ_M_GET, "/api/v1/openapi.json",	 RF_DETAIL, api_openapi },
+	/* Operations (DESIGN 8): no rate limit. */
+	{ LZ_M_GET, "/healthz",			 0, ops_health },
+	{ LZ_M_GET, "/metrics",			 0, ops_metrics_get },
 };
 
 /*
@@ -74,6 +78,8 @@ rate_limit(struct lz_req *r, unsigned flags)
 	    res.remaining, res.reset);
 	if (res.allowed)
 		return 0;
+	lz_metrics_add(prompts.metrics, OPS_LIMITED, (flags & RF_LIST) ?
+	    OPS_LIMIT_LIST : OPS_LIMIT_DETAIL, 1);
 	lz_resp_header(r, "Retry-After", "%d", res.retry_after);
 	lz_resp_error(r, 429, "rate_limited", NULL, "At most %u %s requests "
 	    "a minute from one address; retry in %d s.", limit, tier,
@@ -116,6 +122,13 @@ static int
 pool_pre_fork(void *arg)
 {
 	(void)arg;
+	/* What the pool counts, for /metrics (kept by reloads). */
+	if ((prompts.metrics = lz_metrics_create("lz-prompts", routes,
+	    LZ_NELEM(routes), ops_metrics, OPS__MAX)) == NULL) {
+		lz_log(LZ_LOG_ERR, "metrics: %s", strerror(errno));
+		return -1;
+	}
+	lz_pool_metrics(prompts.metrics);
 	/* Two tiers per address; the largest limit sizes each log. */
 	prompts.rl = lz_rl_create((size_t)prompts.conf->prompts_ratelimit_slots,
 	    LIMIT_DETAIL);
@@ -169,6 +182,7 @@ worker_handle(struct lz_req *r, void *arg)
 	lz_route_dispatch(r, &router);
 	if (prompts.db_open)
 		lz_db_reset_all(&prompts.db);
+	ops_cache_sync();
 }
 
 static void

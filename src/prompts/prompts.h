@@ -11,6 +11,7 @@
 
 #include "conf.h"
 #include "db.h"
+#include "metrics.h"
 #include "query.h"
 #include "req.h"
 #include "route.h"
@@ -22,6 +23,7 @@ struct prompts_ctx {
 	struct lz_db	 db;		/* the open database, if any */
 	int		 db_open;
 	struct lz_rl	*rl;		/* shared by all workers */
+	struct lz_metrics *metrics;	/* what the pool counts, the same way */
 	/* The answer cache (cache.h, out_cached): the key of this
 	 * request's answer while it is being rendered, and the times
 	 * between which the visible prompts stay the same as when the
@@ -32,6 +34,20 @@ struct prompts_ctx {
 };
 
 extern struct prompts_ctx prompts;
+
+/*
+ * Operations (api_ops.c, DESIGN 8): GET /healthz, GET /metrics, and the
+ * service's own metrics by index of ops_metrics[].
+ */
+enum {
+	OPS_CACHE_HITS, OPS_CACHE_MISSES, OPS_CACHE_BYTES, OPS_LIMITED,
+	OPS__MAX
+};
+enum { OPS_LIMIT_LIST, OPS_LIMIT_DETAIL };
+extern const struct lz_metric_def ops_metrics[OPS__MAX];
+/* The worker's answer cache's counts into the metrics, after a
+ * request. */
+void	ops_cache_sync(void);
 
 /* Languages of the lang parameter (the index is the value). */
 enum lang {
@@ -172,6 +188,7 @@ struct prow;
 json_t	*prompt_detail_object(const struct prow *, enum lang);
 /* api_tags.c */
 lz_handler	api_tags_list;
+lz_handler	ops_health, ops_metrics_get;
 /* api_collections.c */
 lz_handler	api_collections_list, api_collections_get;
 /* api_catalog.c */

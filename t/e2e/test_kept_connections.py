@@ -13,12 +13,20 @@ src/core/pool.c):
     about to check a password first hand their kept connections back with
     an empty FCGI_STDERR record, never close them under a request: a
     request that crosses the record is answered, and the leaving worker
-    exits once its connections are closed.
+    exits once its connections are closed;
+  - a worker whose 128 slots are all kept connections hands the one idle
+    the longest back at once when a new connection comes (it waited 75 s
+    for one to go idle long enough before), and closes it itself when
+    nginx has not within a second;
+  - a request's params and stdin must arrive within 5 s in all, however
+    they trickle: a peer sending a byte every second no longer holds the
+    worker (each single read was bounded, the request was not).
 """
 
 import os
 import signal
 import sys
+import threading
 import time
 import unittest
 
@@ -28,6 +36,8 @@ import lzenv  # noqa: E402
 from fcgiclient import STDERR, END_REQUEST  # noqa: E402
 
 READ_TIMEOUT = 5        # pool.c
+READ_DEADLINE = 5       # pool.c
+SLOTS = 128             # pool.c
 HANDED_BACK = (STDERR, b"")
 
 
@@ -158,6 +168,90 @@ class KeptConnections(unittest.TestCase):
         self.assertEqual(p.returncode, 0)
         inst.procs.pop("lz-links")
         inst.start_pool("lz-links")         # for tearDownClass
+
+    def fill_slots(self):
+        """SLOTS kept connections, each after one answered request, the
+        first the one idle the longest."""
+        conns = []
+        for _ in range(SLOTS):
+            c = self.conn()
+            c.send(get("/nothing-here"))
+            self.assert_answer(c.answer(), 404)
+            conns.append(c)
+            time.sleep(0.001)           # distinct idle times
+        return conns
+
+    def test_7_a_full_worker_makes_room_at_once(self):
+        conns = self.fill_slots()
+        t = time.monotonic()
+        new = self.conn()
+        new.send(get("/nothing-here"))
+        # The one idle the longest is handed back; nginx closes it.
+        self.assertEqual(conns[0].next_record(), HANDED_BACK)
+        conns[0].close()
+        self.assert_answer(new.answer(), 404)
+        self.assertLess(time.monotonic() - t, 1.0)
+        # The others were kept and still serve.
+        for c in (conns[1], conns[-1]):
+            c.send(get("/nothing-here"))
+            self.assert_answer(c.answer(), 404)
+        for c in conns[1:] + [new]:
+            c.close()
+
+    def test_8_a_handed_back_connection_nginx_keeps_is_closed(self):
+        conns = self.fill_slots()
+        t = time.monotonic()
+        new = self.conn()
+        new.send(get("/nothing-here"))
+        # This peer ignores the record: the worker closes the connection
+        # after a second and takes the new one.
+        self.assert_answer(new.answer(), 404)
+        self.assertLess(time.monotonic() - t, 2.5)
+        self.assertEqual(conns[0].next_record(), HANDED_BACK)
+        self.assertTrue(conns[0].closed())
+        for c in conns[1:] + [new]:
+            c.close()
+
+    def test_9_a_trickling_request_is_cut_at_the_deadline(self):
+        a = self.conn()
+        head = fcgiclient.request({
+            "REQUEST_METHOD": "POST", "REQUEST_URI": "/nothing-here",
+            "REMOTE_ADDR": "127.0.0.1", "CONTENT_TYPE": "text/plain",
+            "CONTENT_LENGTH": "100"})
+        head = head[:-8]                    # all but the end of stdin
+        stop = threading.Event()
+        sent = []
+
+        def trickle():
+            # One stdin byte a second, each read well within the read
+            # time-out; at most 20 (the test's bound).
+            try:
+                a.send(head)
+                for _ in range(20):
+                    if stop.wait(1.0):
+                        return
+                    a.send(fcgiclient.record(fcgiclient.STDIN, b"x"))
+                    sent.append(time.monotonic())
+            except OSError:
+                pass
+        t = time.monotonic()
+        th = threading.Thread(target=trickle)
+        th.start()
+        self.addCleanup(th.join, 25)
+        self.addCleanup(stop.set)
+        time.sleep(0.5)
+        b = self.conn()
+        b.send(get("/nothing-here"))        # waits behind the trickle
+        self.assert_answer(b.answer(), 404)
+        waited = time.monotonic() - t
+        self.assertLess(waited, READ_DEADLINE + 1.5)
+        self.assertGreater(waited, READ_DEADLINE - 1)
+        # The trickling request was dropped unanswered.
+        self.assertTrue(a.closed())
+        stop.set()
+        th.join(25)
+        self.assertIn("within %d s; dropped" % READ_DEADLINE,
+                      self.inst.log("lz-links"))
 
 
 if __name__ == "__main__":

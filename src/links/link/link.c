@@ -31,7 +31,8 @@ const char *const link_status_names[] = { "active", "expired", "capped",
 /* DESIGN 3.2; lz.conf reserved_slugs adds more. */
 static const char *const reserved_builtin[] = {
 	"api", "dashboard", "static", "assets", ".well-known", "favicon.ico",
-	"robots.txt", "login", "logout", "signup", "admin",
+	"robots.txt", "login", "logout", "signup", "admin", "healthz",
+	"metrics",
 };
 
 #define AB_MIN		2

@@ -308,3 +308,23 @@ store_delivery_purge(struct lz_db *db, int64_t before, long limit)
 {
 	return store_purge_rows(db, set, ST_DELIVERY_PURGE, before, limit);
 }
+
+int
+store_outbox(struct lz_db *db, int64_t since, long long *pending,
+    int64_t *due, long long *failed)
+{
+	struct lz_stmt	*st;
+	int64_t		 n;
+
+	st = lz_db_stmt(db, set, ST_OUTBOX_PENDING);
+	if (lz_row(st) != 1)
+		return -1;
+	*pending = lz_col_i64(st, 0);
+	*due = lz_col_i64(st, 1);
+	lz_reset(st);
+	if (lz_one_i64(LZ_STMT(db, set, ST_OUTBOX_FAILED, LZ_I64(since)),
+	    &n) != 1)
+		return -1;
+	*failed = n;
+	return 0;
+}

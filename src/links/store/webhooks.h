@@ -99,4 +99,10 @@ long	store_attempt_list(struct lz_db *, int64_t delivery_id,
  * before.  Count or -1. */
 long	store_delivery_purge(struct lz_db *, int64_t before, long limit);
 
+/* The outbox at a glance: deliveries waiting to be sent (now or later)
+ * and the earliest due time among them (0: none); deliveries that
+ * failed for good since since.  0 or -1. */
+int	store_outbox(struct lz_db *, int64_t since, long long *pending,
+	    int64_t *due, long long *failed);
+
 #endif

@@ -154,3 +154,15 @@ SELECT at, status, error, duration_ms FROM webhook_attempts
 DELETE FROM webhook_deliveries
     WHERE id IN (SELECT id FROM webhook_deliveries WHERE finished_at <
         $1 ORDER BY finished_at LIMIT $2)
+
+-- The outbox at a glance (health, metrics): deliveries waiting and the
+-- earliest of their due times, through the index of due ones; and the
+-- deliveries that failed for good since $1, through the index of
+-- finished ones.
+-- ST_OUTBOX_PENDING: outbox pending
+SELECT count(*), coalesce(min(next_at), 0) FROM webhook_deliveries
+    WHERE next_at IS NOT NULL
+
+-- ST_OUTBOX_FAILED: outbox failed
+SELECT count(*) FROM webhook_deliveries
+    WHERE finished_at > $1 AND state = 'failed'

@@ -51,6 +51,49 @@ static struct click	*clicks;	/* those of them that check out */
 static struct store_wal	 wal = STORE_WAL_INIT;
 static int		 wal_hot;	/* the WAL grows: come back soon */
 
+/* Told of each move (mover_on_move). */
+static struct {
+	void	(*fn)(long, void *);
+	void	 *arg;
+} on_move;
+
+/* Chores: other writes kept off the request path (mover_chore). */
+#define CHORES	4
+static struct chore {
+	void	(*fn)(struct lz_db *, void *);
+	void	 *arg;
+	int64_t	  every_ms;
+	int64_t	  next_ms;	/* lz_mono_us() / 1000 of its next run */
+} chores[CHORES];
+static size_t		 nchores;
+
+/* Runs the chores due, on db. */
+static void
+do_chores(struct lz_db *db)
+{
+	int64_t	 now = lz_mono_us() / 1000;
+	size_t	 i;
+
+	for (i = 0; i < nchores; i++)
+		if (now >= chores[i].next_ms) {
+			chores[i].next_ms = now + chores[i].every_ms;
+			chores[i].fn(db, chores[i].arg);
+			lz_db_reset_all(db);
+		}
+}
+
+void
+mover_chore(void (*fn)(struct lz_db *, void *), void *arg, int every_ms)
+{
+	if (nchores == CHORES)
+		abort();	/* a programming error: raise CHORES */
+	chores[nchores].fn = fn;
+	chores[nchores].arg = arg;
+	chores[nchores].every_ms = every_ms;
+	chores[nchores].next_ms = lz_mono_us() / 1000 + every_ms;
+	nchores++;
+}
+
 /* The mover thread, when running, and how to stop it. */
 static pthread_t	 mover;
 static int		 mover_on;
@@ -396,7 +439,8 @@ move_locked(struct lz_db *db, int wait, int with_own, int spaced)
 	    -1)
 		return 0;
 	if (!spaced || move_due()) {
-		n = move_all(db, with_own);
+		if ((n = move_all(db, with_own)) >= 0 && on_move.fn != NULL)
+			on_move.fn(n, on_move.arg);
 		wal_hot = store_wal_trim(db, &wal);
 		(void)futimens(lockfd, NULL);
 	}
@@ -431,8 +475,16 @@ mover_main(void *arg)
 		    (pfd.revents || errno != EINTR))
 			break;
 		n = move_locked(&mover_db, 0, 0, 1);
+		do_chores(&mover_db);
 	}
 	return NULL;
+}
+
+void
+mover_on_move(void (*fn)(long n, void *arg), void *arg)
+{
+	on_move.fn = fn;
+	on_move.arg = arg;
 }
 
 int
@@ -519,8 +571,10 @@ mover_tick(struct lz_db *db)
 	 * time, as workers tick together (all count seconds from fork) and
 	 * several would only queue for SQLite's write lock.
 	 */
-	if (!mover_on)
+	if (!mover_on) {
 		(void)move_locked(db, 0, 1, 0);
+		do_chores(db);
+	}
 	journal_rotate();
 }
 

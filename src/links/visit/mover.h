@@ -46,6 +46,24 @@ void	mover_tick(struct lz_db *);
 void	mover_close(struct lz_db *);
 
 /*
+ * fn(n, arg) after each move that left nothing behind, with the clicks
+ * it moved (0 when none came): the pool's metrics of the mover, its
+ * clicks moved and when it last caught up.  On whichever thread moves:
+ * fn touches nothing of the worker's.
+ */
+void	mover_on_move(void (*fn)(long n, void *arg), void *arg);
+
+/*
+ * fn(db, arg) every every_ms milliseconds, on the mover thread's
+ * connection (else on the worker's, from mover_tick): writes that need
+ * no request, such as purging expired throttles, kept off the thread
+ * that answers requests, which must never wait for the write turn
+ * between requests.  Call before mover_start(); at most a few.
+ */
+void	mover_chore(void (*fn)(struct lz_db *, void *), void *arg,
+	    int every_ms);
+
+/*
  * Moves every journal in dir (the one mover_open() was given), waiting
  * for the mover's lock: live ones as far as they are written, dead ones
  * to the end, then removes those.  Returns the clicks moved, or -1 (also
