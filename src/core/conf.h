@@ -60,6 +60,7 @@
 	I(links_workers,	4, 1, 256) \
 	I(prompts_workers,	4, 1, 256) \
 	I(shutdown_timeout,	10, 1, 3600) \
+	I(exports_max,		4, 1, 64) \
 	S(user,			"") \
 	S(group,		"") \
 	S(socket_group,		"") \

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -20,6 +21,7 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,7 +312,9 @@ lz_drop_privileges(const char *user, const char *group, char *err,
 #define LEAVE_WAIT	5	/* seconds */
 
 struct slot {
-	FCGX_Request	 f;		/* f.ipcFd < 0: free */
+	FCGX_Request	*f;		/* f->ipcFd < 0: free; never moves
+					   while in use (libfcgi's streams
+					   point at it) */
 	int64_t		 idle_since;	/* lz_mono_us() of its last answer */
 	int		 handed_back;	/* waiting for nginx to close it */
 	int		 timed;		/* READ_TIMEOUT is set on f.ipcFd */
@@ -325,6 +329,13 @@ struct loop {
 						   connection, or NULL */
 	int64_t			 room_since;	/* lz_mono_us() of that */
 	int			 leaving;
+	int			 lfd;		/* the listening socket */
+	struct {				/* lz_pool_detach()'s */
+		void		(*fn)(struct lz_req *, void *);
+		void		 *arg;
+		struct lz_req	 *r;
+		int		  entry;
+	}			 detach;
 };
 
 /* The worker's deadline of a request's reading (READ_DEADLINE). */
@@ -396,8 +407,8 @@ read_to_end(FCGX_Request *f)
 static void
 drop(struct slot *s)
 {
-	FCGX_Detach(&s->f);
-	FCGX_Free(&s->f, 1);
+	FCGX_Detach(s->f);
+	FCGX_Free(s->f, 1);
 	s->handed_back = 0;
 }
 
@@ -412,14 +423,26 @@ hand_back(struct slot *s)
 	memset(&h, 0, sizeof(h));
 	h.version = FCGI_VERSION_1;
 	h.type = FCGI_STDERR;
-	h.requestIdB1 = (unsigned char)(s->f.requestId >> 8);
-	h.requestIdB0 = (unsigned char)s->f.requestId;
-	if (write(s->f.ipcFd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
+	h.requestIdB1 = (unsigned char)(s->f->requestId >> 8);
+	h.requestIdB0 = (unsigned char)s->f->requestId;
+	if (write(s->f->ipcFd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
 		drop(s);		/* nginx is gone already */
 		return;
 	}
 	s->handed_back = 1;
 }
+
+/* A new request for a slot (its old one went to a detached thread). */
+static FCGX_Request *
+new_request(int lfd)
+{
+	FCGX_Request	*f = xcalloc(1, sizeof(*f));
+
+	FCGX_InitRequest(f, lfd, 0);
+	return f;
+}
+
+static void	detach_start(struct loop *, struct slot *);
 
 /*
  * Serves the next request of slot s: a new connection's first request
@@ -429,15 +452,15 @@ static void
 serve(struct loop *w, struct slot *s)
 {
 	const struct timeval	 tv = { READ_TIMEOUT, 0 };
-	struct lz_req		 req;
+	struct lz_req		*req;
 	int			 rc, begun;
 
-	if (s->f.ipcFd < 0)
+	if (s->f->ipcFd < 0)
 		s->timed = 0;		/* a new connection comes */
 	if (s == w->making_room)
 		w->making_room = NULL;	/* it brought a request instead */
 	deadline(1);
-	if ((rc = FCGX_Accept_r(&s->f)) < 0) {
+	if ((rc = FCGX_Accept_r(s->f)) < 0) {
 		deadline(0);
 		if (rc != -EAGAIN && rc != -EWOULDBLOCK &&
 		    rc != -ECONNABORTED && rc != -EINTR && !w->leaving)
@@ -447,45 +470,255 @@ serve(struct loop *w, struct slot *s)
 	}
 	s->handed_back = 0;
 	if (!s->timed) {
-		(void)setsockopt(s->f.ipcFd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+		(void)setsockopt(s->f->ipcFd, SOL_SOCKET, SO_RCVTIMEO, &tv,
 		    sizeof(tv));
 		s->timed = 1;
 	}
 	/* libfcgi returns a request whose params were cut short (a read
 	 * error or time-out) as if they had ended: nothing to answer. */
-	if (FCGX_GetError(s->f.in) != 0) {
+	if (FCGX_GetError(s->f->in) != 0) {
 		deadline(0);
 		drop(s);
 		return;
 	}
 	w->current = s;
-	begun = lz_req_begin(&req, &s->f) == 0;
-	if (lz_req_read_body(&req) == -1) {
+	/* On the heap: lz_pool_detach may hand it to a thread. */
+	req = xmalloc(sizeof(*req));
+	begun = lz_req_begin(req, s->f) == 0;
+	if (lz_req_read_body(req) == -1) {
 		deadline(0);
 		lz_log(LZ_LOG_WARN, "rid=%s %s %.200s: its body did not arrive "
-		    "within %d s; dropped", req.request_id, req.method,
-		    req.rawpath, READ_DEADLINE);
-		lz_req_free(&req);
+		    "within %d s; dropped", req->request_id, req->method,
+		    req->rawpath, READ_DEADLINE);
+		lz_req_free(req);
+		free(req);
 		w->current = NULL;
 		drop(s);
 		return;
 	}
 	deadline(0);
 	if (begun)
-		w->app->handle(&req, w->app->arg);
-	lz_req_end(&req, w->o->access_log);
-	lz_metrics_request(metrics, req.route, req.status, lz_mono_us() -
-	    req.t0_us);
+		w->app->handle(req, w->app->arg);
 	w->current = NULL;
+	if (w->detach.fn != NULL) {
+		detach_start(w, s);	/* req and s->f are the thread's */
+		return;
+	}
+	lz_req_end(req, w->o->access_log);
+	lz_metrics_request(metrics, req->route, req->status, lz_mono_us() -
+	    req->t0_us);
+	free(req);
 	/* Read to its end (or broken): a connection that closes closes at
 	 * once, without libfcgi's lingering close, which waits for nginx
 	 * and protects only an answer sent before its request was read. */
-	read_to_end(&s->f);
-	FCGX_Detach(&s->f);
-	FCGX_Finish_r(&s->f);
+	read_to_end(s->f);
+	FCGX_Detach(s->f);
+	FCGX_Finish_r(s->f);
 	s->idle_since = lz_mono_us();
-	if (w->leaving && s->f.ipcFd >= 0)
+	if (w->leaving && s->f->ipcFd >= 0)
 		hand_back(s);
+}
+
+/* ---- long answers on threads of their own (lz_pool_detach) ---------- */
+
+/*
+ * Who runs a detached answer now, in all the pool's workers: a table in
+ * memory shared from before the fork, under a robust process-shared
+ * mutex (a worker killed holding it does not stop the others).  An
+ * entry of a process that no longer lives is free.
+ */
+#define DETACH_CAP	64
+#define DETACH_STALL	60	/* seconds a write may wait for nginx */
+
+struct detach_table {
+	pthread_mutex_t	 mu;
+	struct {
+		int64_t	 key;
+		pid_t	 pid;		/* 0: free */
+	} e[DETACH_CAP];
+};
+
+static struct detach_table	*detach_tab;
+static _Atomic int		 detached_here;	/* this worker's running */
+
+struct job {
+	struct lz_req	 *r;
+	FCGX_Request	 *f;
+	void		(*fn)(struct lz_req *, void *);
+	void		 *arg;
+	int		  entry;	/* in detach_tab, or -1 */
+	int		  access_log;
+};
+
+static int
+detach_table_make(void)
+{
+	pthread_mutexattr_t	 ma;
+	void			*p;
+
+	p = mmap(NULL, sizeof(*detach_tab), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	detach_tab = p;
+	memset(detach_tab, 0, sizeof(*detach_tab));
+	if (pthread_mutexattr_init(&ma) != 0 ||
+	    pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) != 0 ||
+	    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) != 0 ||
+	    pthread_mutex_init(&detach_tab->mu, &ma) != 0) {
+		munmap(p, sizeof(*detach_tab));
+		detach_tab = NULL;
+		return -1;
+	}
+	pthread_mutexattr_destroy(&ma);
+	return 0;
+}
+
+static int
+tab_lock(void)
+{
+	int	 rc;
+
+	if ((rc = pthread_mutex_lock(&detach_tab->mu)) == EOWNERDEAD)
+		rc = pthread_mutex_consistent(&detach_tab->mu);
+	return rc == 0 ? 0 : -1;
+}
+
+/* An entry for key, unless key has one or max are taken: its index, or
+ * LZ_DETACH_BUSY, LZ_DETACH_MINE. */
+static int
+tab_claim(int64_t key, int max)
+{
+	int	 i, n = 0, free_at = -1, rc;
+
+	if (tab_lock() == -1)
+		return LZ_DETACH_BUSY;
+	for (i = 0; i < DETACH_CAP; i++) {
+		if (detach_tab->e[i].pid != 0 && kill(detach_tab->e[i].pid,
+		    0) == -1 && errno == ESRCH)
+			detach_tab->e[i].pid = 0;	/* its worker died */
+		if (detach_tab->e[i].pid == 0) {
+			if (free_at == -1)
+				free_at = i;
+			continue;
+		}
+		n++;
+		if (detach_tab->e[i].key == key)
+			break;
+	}
+	if (i < DETACH_CAP)
+		rc = LZ_DETACH_MINE;
+	else if (n >= max || free_at == -1)
+		rc = LZ_DETACH_BUSY;
+	else {
+		detach_tab->e[free_at].key = key;
+		detach_tab->e[free_at].pid = getpid();
+		rc = free_at;
+	}
+	pthread_mutex_unlock(&detach_tab->mu);
+	return rc;
+}
+
+static void
+tab_release(int i)
+{
+	if (i < 0 || tab_lock() == -1)
+		return;
+	detach_tab->e[i].pid = 0;
+	pthread_mutex_unlock(&detach_tab->mu);
+}
+
+/* Ends a request as serve() does, and closes its connection. */
+static void
+job_end(struct job *j)
+{
+	lz_req_end(j->r, j->access_log);
+	lz_metrics_request(metrics, j->r->route, j->r->status, lz_mono_us() -
+	    j->r->t0_us);
+	free(j->r);
+	read_to_end(j->f);
+	/* Closed at once (detached: no lingering close); nginx takes
+	 * another connection for its next request. */
+	j->f->keepConnection = 0;
+	FCGX_Detach(j->f);
+	FCGX_Finish_r(j->f);
+	free(j->f);
+	tab_release(j->entry);
+	free(j);
+}
+
+static void *
+job_main(void *arg)
+{
+	const struct timeval	 tv = { DETACH_STALL, 0 };
+	struct job		*j = arg;
+
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	/* A reader that takes nothing for so long ends the answer. */
+	(void)setsockopt(j->f->ipcFd, SOL_SOCKET, SO_SNDTIMEO, &tv,
+	    sizeof(tv));
+	j->fn(j->r, j->arg);
+	job_end(j);
+	atomic_fetch_sub(&detached_here, 1);
+	return NULL;
+}
+
+int
+lz_pool_detach(struct lz_req *r, int64_t key, int max,
+    void (*fn)(struct lz_req *, void *), void *arg)
+{
+	struct loop	*w = worker_loop;
+	int		 entry = -1;
+
+	if (w == NULL || w->current == NULL || detach_tab == NULL) {
+		fn(r, arg);		/* lzctl, tests: here and now */
+		return LZ_DETACH_OK;
+	}
+	if ((entry = tab_claim(key, max)) < 0)
+		return entry;
+	r->app = NULL;			/* the handler's, on its stack */
+	w->detach.fn = fn;
+	w->detach.arg = arg;
+	w->detach.r = r;
+	w->detach.entry = entry;
+	return LZ_DETACH_OK;
+}
+
+/* Starts the thread of the request lz_pool_detach() took from slot s,
+ * which gets a new request object (libfcgi's streams point at the
+ * old). */
+static void
+detach_start(struct loop *w, struct slot *s)
+{
+	struct job	*j = xcalloc(1, sizeof(*j));
+	pthread_attr_t	 at;
+	pthread_t	 t;
+	sigset_t	 all, old;
+	int		 rc;
+
+	j->r = w->detach.r;
+	j->f = s->f;
+	j->fn = w->detach.fn;
+	j->arg = w->detach.arg;
+	j->entry = w->detach.entry;
+	j->access_log = w->o->access_log;
+	memset(&w->detach, 0, sizeof(w->detach));
+	s->f = new_request(w->lfd);
+	s->timed = 0;
+	s->handed_back = 0;
+	atomic_fetch_add(&detached_here, 1);
+	sigfillset(&all);		/* signals are the worker's business */
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&t, &at, job_main, j);
+	pthread_attr_destroy(&at);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		lz_log(LZ_LOG_ERR, "rid=%s: a thread for the answer: %s; "
+		    "answered here", j->r->request_id, strerror(rc));
+		job_main(j);
+	}
 }
 
 static struct slot *
@@ -494,7 +727,7 @@ free_slot(struct loop *w)
 	size_t	 i;
 
 	for (i = 0; i < SLOTS; i++)
-		if (w->slots[i].f.ipcFd < 0)
+		if (w->slots[i].f->ipcFd < 0)
 			return &w->slots[i];
 	return NULL;
 }
@@ -512,7 +745,7 @@ make_room(struct loop *w, int64_t now)
 
 	for (i = 0; i < SLOTS; i++) {
 		s = &w->slots[i];
-		if (s->f.ipcFd < 0 || s == w->current)
+		if (s->f->ipcFd < 0 || s == w->current)
 			continue;
 		if (s->handed_back) {
 			if (lru == NULL || lru->handed_back)
@@ -538,7 +771,7 @@ room_check(struct loop *w, int64_t now)
 
 	if (s == NULL)
 		return;
-	if (s->f.ipcFd < 0 || !s->handed_back)
+	if (s->f->ipcFd < 0 || !s->handed_back)
 		w->making_room = NULL;
 	else if (now - w->room_since >= (int64_t)HANDBACK_WAIT * 1000000) {
 		drop(s);
@@ -564,7 +797,7 @@ tidy(struct loop *w, int64_t now)
 	for (i = 0; i < SLOTS; i++) {
 		s = &w->slots[i];
 		s->timed = 0;
-		if (s->f.ipcFd < 0)
+		if (s->f->ipcFd < 0)
 			continue;
 		if (s->handed_back && now - s->idle_since > 2 * limit)
 			drop(s);
@@ -582,7 +815,7 @@ leave(struct loop *w)
 	w->leaving = 1;
 	FCGX_ShutdownPending();		/* libfcgi accepts nothing more */
 	for (i = 0; i < SLOTS; i++)
-		if (w->slots[i].f.ipcFd >= 0)
+		if (w->slots[i].f->ipcFd >= 0)
 			hand_back(&w->slots[i]);
 }
 
@@ -633,7 +866,7 @@ lz_pool_slow(void (*fn)(void *), void *arg)
 		return;
 	}
 	for (i = 0; i < SLOTS; i++)
-		if (w->slots[i].f.ipcFd >= 0 && &w->slots[i] != w->current)
+		if (w->slots[i].f->ipcFd >= 0 && &w->slots[i] != w->current)
 			hand_back(&w->slots[i]);
 	if (!slow.started) {
 		sigfillset(&all);	/* signals are the worker's business */
@@ -687,9 +920,10 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 	w = xcalloc(1, sizeof(*w));
 	w->app = app;
 	w->o = o;
+	w->lfd = lfd;
 	worker_loop = w;
 	for (i = 0; i < SLOTS; i++)
-		FCGX_InitRequest(&w->slots[i].f, lfd, 0);
+		w->slots[i].f = new_request(lfd);
 	next_tick = lz_mono_us() + 1000000;
 
 	for (;;) {
@@ -700,13 +934,13 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 			who[n++] = NULL;
 		}
 		for (i = 0; i < SLOTS; i++) {
-			if (w->slots[i].f.ipcFd < 0)
+			if (w->slots[i].f->ipcFd < 0)
 				continue;
-			pfd[n].fd = w->slots[i].f.ipcFd;
+			pfd[n].fd = w->slots[i].f->ipcFd;
 			pfd[n].events = POLLIN;
 			who[n++] = &w->slots[i];
 		}
-		if (w->leaving && n == 0)
+		if (w->leaving && n == 0 && atomic_load(&detached_here) == 0)
 			break;
 		now = lz_mono_us();
 		wait = next_tick > now ? next_tick - now : 0;
@@ -750,16 +984,20 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 				app->tick(app->arg);
 			tidy(w, now);
 		}
-		if (w->leaving && now >= until) {
+		if (w->leaving && until != 0 && now >= until) {
 			for (i = 0, n = 0; i < SLOTS; i++)
-				if (w->slots[i].f.ipcFd >= 0) {
+				if (w->slots[i].f->ipcFd >= 0) {
 					drop(&w->slots[i]);
 					n++;
 				}
 			if (n > 0)
 				lz_log(LZ_LOG_WARN, "closed %d kept connections "
 				    "nginx did not close in %d s", n, LEAVE_WAIT);
-			break;
+			/* Detached answers run to their end (the
+			 * supervisor's shutdown_timeout bounds them). */
+			until = 0;
+			if (atomic_load(&detached_here) == 0)
+				break;
 		}
 	}
 	if (app->fini)
@@ -929,6 +1167,9 @@ lz_pool_run(const struct lz_app *app, struct lz_pool_opts *o)
 		rc = 1;
 		goto out;
 	}
+	if (detach_table_make() == -1)
+		lz_log(LZ_LOG_WARN, "the table of detached answers: %s; long "
+		    "answers run on the workers' threads", strerror(errno));
 	if (app->pre_fork && app->pre_fork(app->arg) == -1) {
 		rc = 1;
 		goto out;

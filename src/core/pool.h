@@ -19,6 +19,8 @@
 
 #include <sys/types.h>
 
+#include <stdint.h>
+
 #include "req.h"
 
 struct lz_pool_opts {
@@ -65,6 +67,27 @@ int	lz_pool_run(const struct lz_app *, struct lz_pool_opts *);
  * (lzctl, tests) it calls fn(arg).
  */
 void	lz_pool_slow(void (*fn)(void *), void *arg);
+
+/*
+ * Hands the request in hand, r, to a thread of its own, for an answer
+ * whose size grows with the data (an export): fn(r, arg) runs there at
+ * a low CPU priority once the handler has returned, then the request
+ * ends there (access log, metrics) and its connection is closed (nginx
+ * opens another).  The worker serves its other requests meanwhile.
+ * key says who may run one at a time (an account), max how many the
+ * pool's workers run at once in all.
+ *
+ * LZ_DETACH_OK: r and arg are fn's now; the handler returns at once and
+ * touches neither (r->app is cleared: it was on the handler's stack).
+ * LZ_DETACH_MINE: key runs one already; LZ_DETACH_BUSY: max run: the
+ * handler answers (429).  Outside a worker (lzctl, tests) fn runs at
+ * once, and LZ_DETACH_OK.
+ */
+#define LZ_DETACH_OK	0
+#define LZ_DETACH_BUSY	(-1)
+#define LZ_DETACH_MINE	(-2)
+int	lz_pool_detach(struct lz_req *r, int64_t key, int max,
+	    void (*fn)(struct lz_req *, void *), void *arg);
 
 /* The pool's counters (metrics.h), made before the first fork (in the
  * application's pre_fork): its workers count every request there. */

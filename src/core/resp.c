@@ -150,12 +150,14 @@ lz_resp_stream(struct lz_req *r, int status, const char *ctype)
 	return r->meth == LZ_M_HEAD ? 0 : 1;
 }
 
-void
+int
 lz_resp_write(struct lz_req *r, const void *p, size_t len)
 {
-	if (r->fcgi != NULL && len && r->meth != LZ_M_HEAD)
-		FCGX_PutStr(p, (int)len, r->fcgi->out);
+	if (r->fcgi != NULL && len && r->meth != LZ_M_HEAD &&
+	    FCGX_PutStr(p, (int)len, r->fcgi->out) != (int)len)
+		return -1;
 	r->bytes_out += len;
+	return 0;
 }
 
 /*

@@ -34,9 +34,11 @@ void	lz_resp_send(struct lz_req *, int status, const char *ctype,
  * lz_resp_stream returns 1 when a body is to follow, 0 for HEAD (write
  * nothing), -1 when the request was answered already.  An error after
  * the first piece can no longer change the status: log it and stop.
+ * lz_resp_write returns 0, or -1 once the connection has failed (nginx
+ * gave up on the client): the writer stops making pieces.
  */
 int	lz_resp_stream(struct lz_req *, int status, const char *ctype);
-void	lz_resp_write(struct lz_req *, const void *, size_t);
+int	lz_resp_write(struct lz_req *, const void *, size_t);
 
 /* Sends a JSON body; takes over the reference to j. */
 void	lz_resp_json(struct lz_req *, int status, json_t *j);

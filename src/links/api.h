@@ -33,6 +33,8 @@ struct links_req {
 /* Route flags. */
 #define RF_AUTH		0x01	/* API key required; counts against quota */
 #define RF_SESSION	0x10	/* dashboard session required */
+#define RF_METER	0x40	/* with RF_SESSION: counts against the
+				   monthly quota as the API's route does */
 #define RF_CSRF		0x20	/* state-changing: Origin check, and the
 				   session's X-CSRF-Token when RF_SESSION */
 
@@ -69,7 +71,8 @@ enum {
 };
 enum {
 	OPS_LIMIT_QUOTA, OPS_LIMIT_CONVERSIONS, OPS_LIMIT_WEBHOOKS,
-	OPS_LIMIT_SIGN_IN, OPS_LIMIT_LINK_PASSWORD, OPS_LIMIT__MAX
+	OPS_LIMIT_SIGN_IN, OPS_LIMIT_LINK_PASSWORD, OPS_LIMIT_EXPORTS,
+	OPS_LIMIT__MAX
 };
 extern const struct lz_metric_def ops_metrics[OPS__MAX];
 /* One more 429 of limit (OPS_LIMIT_*). */

@@ -7,10 +7,13 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
+#include "conf.h"
 #include "ctx.h"
+#include "db.h"
 #include "link/link.h"
 #include "log.h"
 #include "lztime.h"
@@ -20,6 +23,7 @@
 #include "serve.h"
 #include "stats/stats.h"
 #include "store/clicks.h"
+#include "store/store.h"
 #include "util.h"
 #include "visit/click.h"
 
@@ -30,6 +34,7 @@
  * clicks in one file. */
 #define CHUNK		1000
 #define EXPORT_MAX	1000000
+#define EXPORT_RETRY	10	/* seconds, Retry-After when refused */
 
 enum format { F_JSON, F_CSV };
 
@@ -106,17 +111,17 @@ take_click(struct page *pg, int64_t id, const struct click *c)
 }
 
 /* Takes the up to n clicks of link id from from on that come after the
- * cursor cur into pg: 0, or -1 on an error. */
+ * cursor cur into pg, from db: 0, or -1 on an error. */
 static int
-read_page(int64_t id, int64_t from, const int64_t cur[2], long n,
-    struct page *pg)
+read_page(struct lz_db *db, int64_t id, int64_t from, const int64_t cur[2],
+    long n, struct page *pg)
 {
 	struct lz_stmt	*st;
 	struct click	 c;
 	int64_t		 cid;
 	int		 rc;
 
-	st = store_click_page(&links.db, id, from, cur[0], cur[1], n);
+	st = store_click_page(db, id, from, cur[0], cur[1], n);
 	while ((rc = store_click_next(st, &cid, &c)) == 1)
 		take_click(pg, cid, &c);
 	return rc;
@@ -134,68 +139,116 @@ answer_page(struct lz_req *r, int64_t id, const struct stats_range *range,
 	pg.arr = json_array();
 	pg.limit = limit;
 	/* One more than shown tells whether another page follows. */
-	rc = read_page(id, range->from, cur, limit + 1, &pg);
+	rc = read_page(&links.db, id, range->from, cur, limit + 1, &pg);
 	api_page(r, rc, "clicks", pg.arr, pg.more, pg.last, 2, json_pack(
 	    "{s:I, s:o, s:o}", "link_id", (json_int_t)id, "from",
 	    stats_time(range->from), "to", stats_time(range->to)));
 }
 
-/* A CSV export (export_csv). */
+/* A CSV export (export_csv), the detached thread's. */
 struct export {
-	struct lz_req			*r;
-	const struct link		*l;
-	const struct stats_range	*range;
+	struct link		 l;
+	struct stats_range	 range;
 };
 
 /*
  * The CSV file of every click in x's range, CHUNK at a time from the
- * newest: each chunk is read by a statement of its own and written out
- * before the next is read.  A read that fails after the first chunk can
- * only end the file early (logged).
+ * newest, on a thread of its own (lz_pool_detach) with a connection of
+ * its own to the database: each chunk is read by a statement of its own
+ * and written out before the next is read.  A read that fails after the
+ * first chunk can only end the file early (logged).
  */
 static void
-export_csv(void *arg)
+export_csv(struct lz_req *r, void *arg)
 {
 	struct export	*x = arg;
 	struct page	 pg;
+	struct lz_db	 db;
+	char		 err[256];
 	long long	 n;
 
-	if ((n = store_click_range_count(&links.db, x->l->id, x->range->from,
-	    x->range->to)) < 0) {
-		lz_resp_error(x->r, 500, "internal_error", NULL, "The clicks "
+	memset(&pg, 0, sizeof(pg));
+	if (store_open_reader(&db, links.conf->links_db, err,
+	    sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "rid=%s: %s", r->request_id, err);
+		lz_resp_error(r, 500, "internal_error", NULL, "The clicks "
 		    "could not be read.");
-		return;
+		goto out;
+	}
+	if ((n = store_click_range_count(&db, x->l.id, x->range.from,
+	    x->range.to)) < 0) {
+		lz_resp_error(r, 500, "internal_error", NULL, "The clicks "
+		    "could not be read.");
+		goto close;
 	}
 	if (n > EXPORT_MAX) {
-		lz_resp_error(x->r, 400, "invalid_parameter", "from", "The "
+		lz_resp_error(r, 400, "invalid_parameter", "from", "The "
 		    "range holds %lld clicks; an export holds at most %d: "
 		    "export it in parts with 'from' and 'to'.", n, EXPORT_MAX);
-		return;
+		goto close;
 	}
-	lz_resp_header(x->r, "Content-Disposition", "attachment; "
-	    "filename=\"lz-clicks-%s.csv\"", x->l->slug);
-	if (lz_resp_stream(x->r, 200, "text/csv; charset=utf-8; "
+	lz_resp_header(r, "Content-Disposition", "attachment; "
+	    "filename=\"lz-clicks-%s.csv\"", x->l.slug);
+	if (lz_resp_stream(r, 200, "text/csv; charset=utf-8; "
 	    "header=present") != 1)
-		return;
-	lz_resp_write(x->r, CSV_HEADER, sizeof(CSV_HEADER) - 1);
-	memset(&pg, 0, sizeof(pg));
+		goto close;
+	lz_resp_write(r, CSV_HEADER, sizeof(CSV_HEADER) - 1);
 	pg.limit = CHUNK;
-	pg.last[0] = x->range->to;
+	pg.last[0] = x->range.to;
 	for (n = 0; n < EXPORT_MAX; n += pg.n) {
 		pg.n = 0;
 		lz_buf_reset(&pg.csv);
-		if (read_page(x->l->id, x->range->from, pg.last, CHUNK,
+		if (read_page(&db, x->l.id, x->range.from, pg.last, CHUNK,
 		    &pg) == -1) {
 			lz_log(LZ_LOG_ERR, "rid=%s: clicks of link %lld: the "
-			    "export ends after %lld", x->r->request_id,
-			    (long long)x->l->id, n);
+			    "export ends after %lld", r->request_id,
+			    (long long)x->l.id, n);
 			break;
 		}
-		lz_resp_write(x->r, pg.csv.p, pg.csv.len);
+		if (lz_resp_write(r, pg.csv.p, pg.csv.len) == -1) {
+			lz_log(LZ_LOG_INFO, "rid=%s: the export's reader is "
+			    "gone after %lld clicks", r->request_id, n);
+			break;
+		}
+		lz_db_reset_all(&db);
 		if (pg.n < CHUNK)
 			break;
 	}
+close:
+	lz_db_close(&db);
+out:
 	lz_buf_free(&pg.csv);
+	link_free(&x->l);
+	free(x);
+}
+
+/* The CSV: on a thread of its own, one an account; 429 when the
+ * account runs one or the pool runs exports_max. */
+static void
+export_start(struct lz_req *r, struct link *l,
+    const struct stats_range *range)
+{
+	struct export	*x = xcalloc(1, sizeof(*x));
+	int		 rc;
+
+	x->l = *l;
+	memset(l, 0, sizeof(*l));	/* taken over */
+	x->range = *range;
+	rc = lz_pool_detach(r, API_WHO(r)->account_id,
+	    (int)links.conf->exports_max, export_csv, x);
+	if (rc == LZ_DETACH_OK)
+		return;
+	*l = x->l;			/* given back */
+	free(x);
+	ops_limited(OPS_LIMIT_EXPORTS);
+	lz_resp_header(r, "Retry-After", "%d", EXPORT_RETRY);
+	if (rc == LZ_DETACH_MINE)
+		lz_resp_error(r, 429, "too_many_exports", NULL, "An export "
+		    "of this account is running; one runs at a time.");
+	else
+		lz_resp_error(r, 429, "too_many_exports", NULL, "The service "
+		    "runs as many exports as it allows at once; try again "
+		    "shortly.");
 }
 
 void
@@ -215,7 +268,6 @@ api_links_clicks(struct lz_req *r)
 	};
 	struct lz_pval		 v[P__MAX];
 	struct stats_range	 range;
-	struct export		 x;
 	struct link		 l;
 	int64_t			 id, cur[2];
 
@@ -252,15 +304,14 @@ api_links_clicks(struct lz_req *r)
 	if (api_links_load(r, id, &l) == -1)
 		return;
 	/*
-	 * An export is a long request (up to EXPORT_MAX clicks): a slow step,
-	 * so that the worker's other kept connections go back to nginx and
-	 * no request waits behind it (HACKING.md, "The worker loop").
+	 * An export is a long request (up to EXPORT_MAX clicks): off the
+	 * worker, so that no request waits behind it (HACKING.md, "The
+	 * worker loop").
 	 */
 	if (v[P_FORMAT].i == F_CSV) {
-		x.r = r;
-		x.l = &l;
-		x.range = &range;
-		lz_pool_slow(export_csv, &x);
+		export_start(r, &l, &range);
+		if (l.id == 0)
+			return;		/* the thread's now */
 	} else
 		answer_page(r, id, &range, cur, (long)v[P_LIMIT].i);
 	link_free(&l);

@@ -25,6 +25,7 @@ static const char *const limits[OPS_LIMIT__MAX + 1] = {
 	[OPS_LIMIT_WEBHOOKS] = "webhooks",
 	[OPS_LIMIT_SIGN_IN] = "sign_in",
 	[OPS_LIMIT_LINK_PASSWORD] = "link_password",
+	[OPS_LIMIT_EXPORTS] = "exports",
 };
 
 const struct lz_metric_def ops_metrics[OPS__MAX] = {

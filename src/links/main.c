@@ -63,7 +63,7 @@ static const struct lz_route routes[] = {
 	{ LZ_M_GET,	"/dashboard/api/links/:id/qr",
 	    RF_SESSION, api_links_qr },
 	{ LZ_M_GET,	"/dashboard/api/links/:id/clicks",
-	    RF_SESSION, api_links_clicks },
+	    RF_SESSION | RF_METER, api_links_clicks },
 	{ LZ_M_GET,	"/dashboard/api/keys",	RF_SESSION, dash_keys_list },
 	{ LZ_M_POST,	"/dashboard/api/keys",
 	    RF_SESSION | RF_CSRF, dash_keys_create },
@@ -127,6 +127,11 @@ before(struct lz_req *r, const struct lz_route *route)
 			    "reload the dashboard.");
 			return -1;
 		}
+		if ((route->flags & RF_METER) && (rc = auth_meter(r,
+		    &links.db, links.quota, who)) == -1 && r->status == 429)
+			ops_limited(OPS_LIMIT_QUOTA);
+		if (rc == -1)
+			return -1;
 	}
 	return 0;
 }

@@ -186,6 +186,28 @@ class Auth(Base):
         self.assertError(Browser(inst).signup("TWICE@example.com"), 409,
                          "email_taken")
 
+    def test_exports_are_metered(self):
+        """The dashboard's clicks route counts against the monthly
+        quota as the API's does: an export there is no way around it."""
+        acct = inst.account("meter@example.com", "tiny")
+        inst.ctl("account", "password", str(acct),
+                 input="a long password\n")
+        b = Browser(inst)
+        self.assertEqual(b.signin("meter@example.com",
+                                  "a long password").status, 200)
+        r = b.req("POST", "/dashboard/api/links",
+                  {"target_url": "https://example.com/metered"})
+        self.assertEqual(r.status, 201, r)
+        url = "/dashboard/api/links/%d/clicks?format=csv" % r.json()["id"]
+        for i in range(5):             # plan tiny: 5 calls a month
+            r = b.req("GET", url)
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual(r.header("x-ratelimit-remaining"),
+                             str(4 - i))
+        r = b.req("GET", url)
+        self.assertError(r, 429, "quota_exceeded")
+        self.assertTrue(r.header("retry-after"))
+
     def test_signup_closed(self):
         b = Browser(closed)
         self.assertError(b.signup("a@example.com"), 403, "signup_closed")
@@ -595,8 +617,10 @@ class LinksAndAccount(Base):
         self.assertEqual((r.status, r.body), (200, b"time,suffix,country,"
                                               b"device,os,browser,"
                                               b"referrer,variant,bot\r\n"))
+        # Reading clicks costs what the API's route costs: two calls.
+        self.assertTrue(r.header("x-ratelimit-remaining"))
         acct = b.req("GET", "/dashboard/api/account").json()
-        self.assertEqual(acct["usage"]["calls"], 0)
+        self.assertEqual(acct["usage"]["calls"], 2)
 
     def test_api_key_usage_counts(self):
         b = Browser(inst)

@@ -40,12 +40,10 @@ int
 auth_api_key(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
     struct quota_table *quota, struct auth_caller *who)
 {
-	struct quota_answer	 qa;
 	struct apikey		 k;
 	unsigned char		 hash[KEY_HASH_LEN];
 	const char		*h, *tok;
 	const struct lz_plan	*plan;
-	char			 month[8], date[16];
 	int			 rc;
 
 	h = lz_req_param(r, "HTTP_AUTHORIZATION");
@@ -89,15 +87,30 @@ auth_api_key(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 	who->account_id = k.account_id;
 	who->key_id = k.id;
 	who->plan = plan;
+	if (auth_meter(r, db, quota, who) == -1)
+		return -1;
+	/* Its last use, to the minute: no write for every call. */
+	if (quota_touch_due(quota, k.id, r->now_ms) &&
+	    store_key_touch(db, k.id, r->now_ms) == -1) {
+		lz_resp_error(r, 500, "internal_error", NULL, "The key could "
+		    "not be noted as used.");
+		return -1;
+	}
+	return 0;
+}
+
+int
+auth_meter(struct lz_req *r, struct lz_db *db, struct quota_table *quota,
+    const struct auth_caller *who)
+{
+	struct quota_answer	 qa;
+	const struct lz_plan	*plan = who->plan;
+	char			 month[8], date[16];
 
 	lz_time_fmt_date(r->now_ms, date, sizeof(date));
 	snprintf(month, sizeof(month), "%.7s", date);
-	if (quota_take(quota, db, k.account_id, month, plan->quota, &qa) ==
-	    -1)
-		goto fail;
-	/* Its last use, to the minute: no write for every call. */
-	if (quota_touch_due(quota, k.id, r->now_ms) &&
-	    store_key_touch(db, k.id, r->now_ms) == -1)
+	if (quota_take(quota, db, who->account_id, month, plan->quota,
+	    &qa) == -1)
 		goto fail;
 	quota_headers(r, plan->quota, qa.used);
 	if (!qa.allowed) {

@@ -33,4 +33,13 @@ struct auth_caller {
 int	auth_api_key(struct lz_req *, struct lz_db *, const struct lz_conf *,
 	    struct quota_table *, struct auth_caller *who);
 
+/*
+ * Counts one call of who's account against its plan's monthly quota,
+ * with the X-RateLimit-* headers: every API call (auth_api_key), and
+ * the dashboard's requests that cost as much as the API's (an export).
+ * 0, or -1 after answering 429 or 500.
+ */
+int	auth_meter(struct lz_req *, struct lz_db *, struct quota_table *,
+	    const struct auth_caller *who);
+
 #endif

@@ -73,10 +73,11 @@ store_lock(struct lz_db *db, enum store_lock what, int64_t id)
 	    &got);
 }
 
-int
-store_open(struct lz_db *db, const char *path, char *err, size_t errlen)
+static int
+open_as(struct lz_db *db, const char *path, int flags, char *err,
+    size_t errlen)
 {
-	if (lz_db_open(db, path, 0, err, errlen) == -1)
+	if (lz_db_open(db, path, flags, err, errlen) == -1)
 		return -1;
 	if (lz_db_check_version(db, lz_links_migrations, lz_links_nmigrations,
 	    err, errlen) == -1) {
@@ -84,6 +85,19 @@ store_open(struct lz_db *db, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int
+store_open(struct lz_db *db, const char *path, char *err, size_t errlen)
+{
+	return open_as(db, path, 0, err, errlen);
+}
+
+int
+store_open_reader(struct lz_db *db, const char *path, char *err,
+    size_t errlen)
+{
+	return open_as(db, path, LZ_DB_RO, err, errlen);
 }
 
 struct lz_stmt *

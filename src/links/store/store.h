@@ -35,6 +35,9 @@ extern const size_t lz_links_nmigrations;
 /* Opens the links database and checks its schema version (statements
  * are prepared on first use).  0, or -1 with err. */
 int	store_open(struct lz_db *, const char *path, char *err, size_t errlen);
+/* The same, read-only: a reader of its own (an export's thread). */
+int	store_open_reader(struct lz_db *, const char *path, char *err,
+	    size_t errlen);
 
 /* Every statement set of the service, NULL-terminated: the unit suite
  * and lz-links -t prepare them all. */
