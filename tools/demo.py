@@ -7,6 +7,14 @@ starts lz-links, lz-prompts and nginx, prints where everything is, and runs
 until Ctrl-C.  Run through
 "tools/quickstart run", which builds everything first.
 
+Run as root, the demo runs as a real installation does (README): the
+pools as the unprivileged system user "lz" (made when missing), nginx's
+workers as www-data, and the pools' sockets mode 0660 with the group
+www-data, so that no other local user can speak FastCGI to the pools
+and name any REMOTE_ADDR.  When the user lz cannot reach DIR (a
+checkout in /root, mode 0700), the instance lives in /var/tmp under a
+name that stays the same for the same DIR, and the banner says where.
+
 Ports: LZ_DEMO_LINKS_PORT (default 8080), LZ_DEMO_PROMPTS_PORT (8081).
 LZ_DB=postgresql: the link service on a PostgreSQL server of the demo's
 own, made with initdb in DIR/pg (a unix socket there, a port of its own),
@@ -15,7 +23,9 @@ started with the demo and stopped with it; its data stays for the next.
 
 import hashlib
 import os
+import pwd
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,21 +40,42 @@ import lzenv  # noqa: E402
 import pgcluster  # noqa: E402
 
 
-def pg_directory(directory):
-    """Where the demo's PostgreSQL cluster lives: in the demo directory
-    when the server's user can reach it, else (a checkout in /root, whose
-    mode is 0700) in /var/tmp, under a name that stays the same for the
-    same demo directory, so that its data lasts from run to run."""
+POOL_USER = "lz"           # the pools' user, as README's installation
+NGINX_USER = "www-data"     # Debian's nginx
+
+
+def reachable(directory, user, what, sub):
+    """directory/sub when user can reach directory, else (a checkout in
+    /root, whose mode is 0700) a place in /var/tmp, under a name that
+    stays the same for the same directory, so that its data lasts from
+    run to run."""
     directory = os.path.abspath(directory)
+    os.makedirs(directory, exist_ok=True)
+    os.chmod(directory, 0o755)
     if os.geteuid() != 0 or subprocess.run(
-            ["runuser", "-u", "postgres", "--", "test", "-x", directory],
+            ["runuser", "-u", user, "--", "test", "-x", directory],
             stdin=subprocess.DEVNULL).returncode == 0:
-        return os.path.join(directory, "pg")
+        return os.path.join(directory, sub) if sub else directory
     name = hashlib.sha256(directory.encode()).hexdigest()[:12]
-    where = os.path.join("/var/tmp", "lz-demo-pg-" + name)
-    print("demo: the user postgres cannot reach %s; the PostgreSQL cluster "
-          "is in %s" % (directory, where), flush=True)
+    where = os.path.join("/var/tmp", "lz-demo-%s%s" % (
+        sub + "-" if sub else "", name))
+    print("demo: the user %s cannot reach %s; %s is in %s" % (
+        user, directory, what, where), flush=True)
     return where
+
+
+def pool_user():
+    """As root, the pools' unprivileged user, made when missing (as the
+    README's installation makes it); else nothing to change."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam(POOL_USER)
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--home", "/var/lib/lz",
+                        "--no-create-home", "--shell", "/usr/sbin/nologin",
+                        POOL_USER], check=True)
+    return POOL_USER
 
 
 def main():
@@ -60,8 +91,9 @@ def main():
             sys.exit("demo: LZ_DB=postgresql: " + why)
         os.makedirs(directory, exist_ok=True)
         os.chmod(directory, 0o755)
-        cluster = pgcluster.Cluster(pg_directory(directory),
-                                    durable=True).start()
+        cluster = pgcluster.Cluster(reachable(
+            directory, "postgres", "the PostgreSQL cluster", "pg"),
+            durable=True).start()
         if not cluster.has_db("lz"):
             cluster.create_db("lz")
     try:
@@ -72,9 +104,27 @@ def main():
 
 
 def run(directory, links_port, prompts_port, have_prompts, cluster):
+    user = pool_user()
+    root = user is not None
+    if root:
+        directory = reachable(directory, user, "the instance", "")
+        os.makedirs(directory, exist_ok=True)
+        os.chmod(directory, 0o755)
+        # nginx's workers serve the dashboard's files: a copy they can
+        # read, whatever the checkout's modes.
+        www = os.path.join(directory, "www")
+        shutil.rmtree(www, ignore_errors=True)
+        shutil.copytree(os.path.join(TOP, "www"), www)
+        for d, _, files in os.walk(www):
+            os.chmod(d, 0o755)
+            for f in files:
+                os.chmod(os.path.join(d, f), 0o644)
     inst = lzenv.Instance("demo", directory=directory, links_port=links_port,
                           prompts_port=prompts_port, prompts=have_prompts,
-                          pg=(cluster, "lz") if cluster else None)
+                          pg=(cluster, "lz") if cluster else None,
+                          user=user, socket_group=NGINX_USER if root else
+                          None, nginx_user=NGINX_USER if root else None,
+                          www=www if root else None)
     sample = os.path.join(TOP, "data", "prompts.json")
     if have_prompts and os.path.exists(sample):
         inst.ctl("prompts", "import", sample)

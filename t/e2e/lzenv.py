@@ -169,9 +169,14 @@ class Instance:
     def __init__(self, name="lz", workers=2, extra_conf="", prompts=False,
                  links=True, directory=None, links_port=None,
                  prompts_port=None, user=None, dashboard=False,
-                 share_db=None, pg_tcp=False, engine=None, pg=None):
+                 share_db=None, pg_tcp=False, engine=None, pg=None,
+                 socket_group=None, nginx_user=None, www=None):
         """share_db: another Instance whose database (and key file) this
         one shares, as a second host of one PostgreSQL database does;
+        socket_group: the pools' sockets' group (socket_group of
+        lz.conf), for nginx_user: the user nginx's workers run as
+        (default: root as root, else nginx's own); www: the dashboard's
+        static files, when nginx_user cannot read the checkout's;
         pg_tcp: reach the server over TCP instead of its unix socket;
         engine: "sqlite" or "postgresql" whatever LZ_DB says;
         pg: (cluster, database name) to run on, kept as it is (the
@@ -194,6 +199,9 @@ class Instance:
         self.dashboard_port = dashboard or None
         # The pools' user; as root, root itself unless a test names one.
         self.user = user
+        self.socket_group = socket_group
+        self.nginx_user = nginx_user
+        self.www = www or os.path.join(SRCDIR, "www")
         self.procs = {}
         self.saved_logs = {}
         INSTANCES.append(self)
@@ -243,10 +251,13 @@ class Instance:
                 "links_workers = %d\n"
                 "prompts_workers = %d\n"
                 "key_file = data/lz.key\n"
-                "socket_mode = 0666\n"
-                "%s%s%s\n" % (self.links_port, self.links_db, self.workers,
-                              self.workers, user, "" if "log_level" in
-                              extra else "log_level = info\n", extra))
+                "socket_mode = 0660\n"
+                "%s%s%s%s\n" % (self.links_port, self.links_db,
+                                self.workers, self.workers, user,
+                                "socket_group = %s\n" % self.socket_group
+                                if self.socket_group else "",
+                                "" if "log_level" in extra else
+                                "log_level = info\n", extra))
         os.makedirs(os.path.join(self.dir, "run"), exist_ok=True)
 
     def path(self, *parts):
@@ -338,8 +349,11 @@ class Instance:
         params = os.path.join(ndir, "fastcgi_params")
         if not os.path.exists(params):
             shutil.copy("/etc/nginx/fastcgi_params", params)
-        user = "user root root;\n" if os.geteuid() == 0 else ""
-        www = "set $lz_www %s;" % os.path.join(SRCDIR, "www")
+        if self.nginx_user:
+            user = "user %s;\n" % self.nginx_user
+        else:
+            user = "user root root;\n" if os.geteuid() == 0 else ""
+        www = "set $lz_www %s;" % self.www
         servers = ""
         for port, snippet, sets in (
                 (self.want_links and self.links_port, "links", www),

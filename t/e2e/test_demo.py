@@ -2,11 +2,21 @@
 """tools/demo.py, as "tools/quickstart run" starts it: what it prints
 works.  The demo account signs in to the dashboard with the printed
 password, its printed key lists links, and the printed short link
-redirects; SIGTERM stops everything."""
+redirects; SIGTERM stops everything.
 
+Run as root, the demo is confined as an installation is (issue 31,
+finding 4; it wrote socket_mode = 0666 and user = root before): the
+pools' sockets are mode 0660, group www-data (nginx's workers run as
+www-data), the workers run as the unprivileged user lz, and another
+local user (nobody) cannot connect to a pool, so cannot name any
+REMOTE_ADDR to it."""
+
+import grp
 import os
+import pwd
 import re
 import select
+import stat
 import shutil
 import signal
 import subprocess
@@ -99,6 +109,42 @@ class Demo(unittest.TestCase):
         r = inst.request("GET", short[len("http://127.0.0.1:%d" % port):])
         self.assertEqual((r.status, r.header("location")),
                          (302, "https://www.debian.org/"), r)
+        if os.geteuid() == 0:
+            self.check_confined(re.search(r"instance files +(\S+)",
+                                          out).group(1))
+
+    def check_confined(self, directory):
+        lz = pwd.getpwnam("lz").pw_uid
+        for name in ("links", "prompts"):
+            sock = os.path.join(directory, "run", name + ".sock")
+            st = os.stat(sock)
+            self.assertEqual(stat.S_IMODE(st.st_mode), 0o660, sock)
+            self.assertEqual(grp.getgrgid(st.st_gid).gr_name, "www-data")
+            # Another local user is refused by the socket's mode.
+            p = subprocess.run(
+                ["runuser", "-u", "nobody", "--", "/usr/bin/python3", "-c",
+                 "import socket, sys\n"
+                 "s = socket.socket(socket.AF_UNIX)\n"
+                 "try:\n"
+                 "    s.connect(sys.argv[1])\n"
+                 "except PermissionError:\n"
+                 "    sys.exit(13)\n", sock],
+                capture_output=True, text=True, timeout=30)
+            self.assertEqual(p.returncode, 13, (sock, p.stderr))
+        # The workers (children of the pools' supervisors) run as lz.
+        out = subprocess.run(["ps", "-eo", "pid=,ppid=,uid=,args="],
+                             capture_output=True, text=True).stdout
+        conf = os.path.join(directory, "lz.conf")
+        procs = {}
+        for line in out.splitlines():
+            pid, ppid, uid, args = line.split(None, 3)
+            if args.endswith(" -f " + conf) and "/lz-" in args:
+                procs[pid] = (ppid, int(uid), args.split()[0])
+        workers = [(uid, prog) for ppid, uid, prog in procs.values()
+                   if ppid in procs]
+        self.assertEqual({os.path.basename(p) for _, p in workers},
+                         {"lz-links", "lz-prompts"}, out)
+        self.assertEqual({uid for uid, _ in workers}, {lz}, out)
 
 
 if __name__ == "__main__":
