@@ -19,12 +19,14 @@ Environment (set by "make check"):
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import threading
 import time
 
@@ -44,13 +46,59 @@ if ENGINE not in ("sqlite", "postgresql"):
 PG = ENGINE == "postgresql"
 
 
+# LZ_PRISM=1: requests under /api/ (and /healthz) go through Stoplight Prism's
+# validation proxy (t/openapi, installed by openapilib.install_validators)
+# in front of each service's nginx server, with the service's OpenAPI
+# document; every violation Prism reports of an answer (not of a request:
+# the tests' bad requests are deliberate) fails the test at stop().
+# t/e2e/test_prism.py runs the API tests so.
+PRISM = os.environ.get("LZ_PRISM")
+PRISM_TOOL = os.path.join(BUILDDIR, "t", "openapi", "node_modules", ".bin",
+                          "prism")
+
+# LZ_STRACE=DIR: the confined programs run under strace -f -c, each run's
+# count of system calls in DIR (src/core/sandbox.c: how its allow-list
+# was made and is checked again; tests that look at the workers' /proc
+# fail meanwhile, as the pool is strace's child).
+STRACE = os.environ.get("LZ_STRACE")
+
+
 def prog(name):
     """Path of a built program."""
     for sub in ("src/links", "src/lzctl", "src/prompts", "src/hooks"):
         p = os.path.join(BUILDDIR, sub, name)
         if os.path.exists(p):
+            if STRACE and name in ("lz-links", "lz-prompts", "lz-hooks"):
+                return traced(name, p)
             return p
     raise FileNotFoundError(name)
+
+
+def traced(name, path):
+    os.makedirs(STRACE, exist_ok=True)
+    names = os.path.join(STRACE, "names.awk")
+    with open(names, "w") as f:     # "1234 read(3, ..." -> "read"
+        f.write('{ sub(/^[0-9]+ +/, ""); sub(/\\(.*/, ""); print }\n')
+    wrapper = os.path.join(STRACE, name)
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\nexec strace -f -qq -X raw -o "|awk -f %s | '
+                'sort -u > %s/%s.$$.calls" "%s" "$@"\n' % (
+                    names, STRACE, name, path))
+    os.chmod(wrapper, 0o755)
+    return wrapper
+
+
+def traced_pid(pid):
+    """The program strace runs as pid (its child), or pid itself."""
+    if not STRACE:
+        return pid
+    out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(pid)],
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        child, args = line.split(None, 1)
+        if not args.startswith("sh -c"):       # not the output's pipe
+            return int(child)
+    return pid
 
 
 def free_port():
@@ -163,6 +211,63 @@ def main():
     sys.exit(0 if ok else 1)
 
 
+def prism_can(method, path, body, headers):
+    """Whether Prism's proxy carries a request as it is: under /api/ or /healthz, not
+    HEAD, a path and query that decode to text without control
+    characters, and no body or a JSON one that JavaScript's
+    JSON.parse and JSON.stringify give back unchanged in meaning (Prism
+    sends the body on re-serialised).  The tests' deliberately
+    malformed requests go to nginx directly: Prism answers a body it
+    cannot parse itself, merges duplicate keys, turns 3.0 into 3 and big
+    integers into floats, and stops on a body of invalid UTF-8."""
+    if not (path.startswith("/api/") or path.split("?")[0] == "/healthz") \
+            or method == "HEAD":
+        return False
+    # Answers Prism does not pass on as they are: images (re-encoded as
+    # text), the document itself (re-serialised), compressed ones
+    # (inflated); and %-escapes it rewrites.
+    route = path.split("?")[0]
+    if route.endswith("/qr") or route.endswith("/openapi.json") or \
+            (route == "/api/conv" and method == "GET"):
+        return False
+    if any(k.lower() == "accept-encoding" for k in headers):
+        return False
+    if re.search(r"%(?![0-9A-Fa-f]{2})", path):
+        return False
+    try:
+        text = urllib.parse.unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        return False
+    if any(ord(c) < 0x20 or c == "\x7f" for c in text):
+        return False
+    if not body:
+        return True
+    ctype = {k.lower(): v for k, v in headers.items()}.get(
+        "content-type", "")
+    if not ctype.startswith("application/json"):
+        return False
+    def pairs(kv):
+        if len({k for k, _ in kv}) != len(kv):
+            raise ValueError("duplicate keys")
+        return dict(kv)
+
+    def number(text):
+        if "." in text or "e" in text.lower():
+            if float(text).is_integer():
+                raise ValueError("JavaScript writes it as an integer")
+            return float(text)
+        if abs(int(text)) > 2 ** 53:
+            raise ValueError("beyond JavaScript's exact integers")
+        return int(text)
+    try:
+        json.loads(body.decode("utf-8", errors="strict"),
+                   object_pairs_hook=pairs, parse_float=number,
+                   parse_int=number)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 class Instance:
     """One lz instance: config, databases, pools and nginx."""
 
@@ -204,6 +309,12 @@ class Instance:
         self.www = www or os.path.join(SRCDIR, "www")
         self.procs = {}
         self.saved_logs = {}
+        self.prism = {}         # nginx port: (Prism's port, its document)
+        self.prism_docs = {}    # "links"/"prompts": another document
+                                # (set before start(): Prism even
+                                # without LZ_PRISM)
+        self.violations = []    # Prism's reports of answers
+        self.prism_checked = 0  # answers that went through Prism
         INSTANCES.append(self)
         self.conf = os.path.join(self.dir, "lz.conf")
         self.host_id = name
@@ -296,7 +407,8 @@ class Instance:
         if p is None:
             return None
         if p.poll() is None:
-            p.send_signal(sig)
+            # strace passes no signal on: the pool's own supervisor.
+            os.kill(traced_pid(p.pid), sig)
             try:
                 p.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -431,12 +543,56 @@ http {
             if self.want_prompts:
                 self.start_pool("lz-prompts")
             self.start_nginx()
+            if PRISM or self.prism_docs:
+                self.start_prism()
         except BaseException:
             self.stop()
             raise
         return self
 
+    def start_prism(self):
+        """Prism's validation proxy in front of each service's server."""
+        if not os.path.exists(PRISM_TOOL):
+            raise RuntimeError("LZ_PRISM: %s is missing (t/e2e/openapilib."
+                               "install_validators installs it)" %
+                               PRISM_TOOL)
+        for name, port, want in (("links", self.links_port, self.want_links),
+                                 ("prompts", self.prompts_port,
+                                  self.want_prompts)):
+            if not want:
+                continue
+            doc = self.prism_docs.get(name) or os.path.join(
+                SRCDIR, "src", name, "openapi.json")
+            pport = free_port()
+            log = open(self.path("prism-%s.log" % name), "ab")
+            p = subprocess.Popen(
+                [PRISM_TOOL, "proxy", "--cors=false", "-h", "127.0.0.1",
+                 "-p", str(pport),
+                 doc, "http://127.0.0.1:%d" % port],
+                stdout=log, stderr=log, start_new_session=True)
+            log.close()
+            self.procs["prism-" + name] = p
+            wait_for(lambda: tcp_connectable(pport) or p.poll() is not None,
+                     timeout=60, what="prism")
+            if p.poll() is not None:
+                raise RuntimeError("prism exited: " +
+                                   self.log("prism-" + name))
+            self.prism[port] = pport
+
     def stop(self):
+        for name in ("prism-links", "prism-prompts"):
+            p = self.procs.pop(name, None)
+            if p is not None:
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
+        if self.prism:
+            sys.stderr.write("prism: %d answers checked\n" %
+                             self.prism_checked)
+        self.prism.clear()
         p = self.procs.pop("nginx", None)
         if p is not None and p.poll() is None:
             p.send_signal(signal.SIGQUIT)
@@ -461,6 +617,11 @@ http {
             sys.stderr.write("instance kept in %s\n" % self.dir)
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
+        if self.violations:
+            found, self.violations = self.violations, []
+            raise AssertionError("Prism found answers that break the "
+                                 "OpenAPI document:\n" + "\n".join(
+                                     "%s %s -> %d: %s" % v for v in found))
         # Under --enable-sanitizers a worker's report only reaches its log:
         # make it fail the test run.
         for name, text in self.saved_logs.items():
@@ -472,24 +633,54 @@ http {
     # -- HTTP ----------------------------------------------------------
 
     def request(self, method, path, body=None, headers=None, port=None,
-                timeout=30):
-        """One HTTP/1.1 request on a new connection; returns Response."""
+                timeout=30, direct=False):
+        """One HTTP/1.1 request on a new connection; returns Response.
+        direct: to nginx even under LZ_PRISM (an answer Prism would not
+        pass on as it is: integers beyond JavaScript's exact ones)."""
         port = port or self.links_port
+        asked = port
         hdrs = dict(headers or {})
         if isinstance(body, (dict, list)):
             body = json.dumps(body).encode()
             hdrs.setdefault("Content-Type", "application/json")
         elif isinstance(body, str):
             body = body.encode()
+        if port in self.prism and not direct and \
+                prism_can(method, path, body, hdrs):
+            port = self.prism[port]
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         try:
             c.request(method, path, body=body, headers=hdrs)
             r = c.getresponse()
             data = r.read()
-            return Response(r.status, {k.lower(): v for k, v in
-                                       r.getheaders()}, data)
+            h = {k.lower(): v for k, v in r.getheaders()}
+            if port != asked:
+                self.prism_checked += 1
+                self.prism_saw(method, path, r.status,
+                               h.pop("sl-violations", None))
+            return Response(r.status, h, data)
         finally:
             c.close()
+
+    def prism_saw(self, method, path, status, violations):
+        """Notes what Prism reported of an answer (its sl-violations
+        header): the answer's own violations, not the request's."""
+        if not violations:
+            return
+        try:
+            found = json.loads(violations)
+        except ValueError:
+            # A long list (a request's many violations) may come cut
+            # short: what it says of the answer, as text.
+            if '"location":["response"' in violations:
+                self.violations.append((method, path, status, violations))
+            return
+        for v in found:
+            if v.get("location", [""])[0] == "response":
+                self.violations.append((method, path, status,
+                                        "%s: %s" % (".".join(
+                                            map(str, v["location"])),
+                                            v.get("message"))))
 
     def raw(self, data, port=None, timeout=10):
         """Sends raw bytes; returns the raw response bytes."""
@@ -518,11 +709,13 @@ http {
     def key(self, account):
         return self.ctl("key", "create", str(account))[1].strip()
 
-    def api(self, method, path, key=None, body=None, headers=None):
+    def api(self, method, path, key=None, body=None, headers=None,
+            direct=False):
         h = dict(headers or {})
         if key:
             h["Authorization"] = "Bearer " + key
-        return self.request(method, path, body=body, headers=h)
+        return self.request(method, path, body=body, headers=h,
+                            direct=direct)
 
     def sql(self, query, db="links"):
         """Runs SQL on a database (read-mostly): the links database on

@@ -171,9 +171,9 @@ class Base(unittest.TestCase):
         self.assertEqual(r.status, 200, r.body)
         return r.json()["link"]
 
-    def stats(self, link_id, query=""):
+    def stats(self, link_id, query="", direct=False):
         r = self.inst.api("GET", "/api/v1/links/%d/stats%s" %
-                          (link_id, query), self.key)
+                          (link_id, query), self.key, direct=direct)
         self.assertEqual(r.status, 200, r.body)
         return r.json()
 
@@ -552,7 +552,8 @@ class TestStats(Base):
                                      ip="10.2.2.1"))
         # 10000000000.000001 has 17 digits: revenue_micros keeps it
         # exactly, the JSON number is rounded to 15 (lz-links(8)).
-        st = self.stats(link["id"])
+        # (Past Prism, which reads 10**16 + 1 as a JavaScript number.)
+        st = self.stats(link["id"], direct=True)
         self.assertEqual(st["totals"]["revenue_micros"],
                          {"USD": 10 ** 16 + 1})
         self.assertEqual(st["totals"]["revenue"], {"USD": 10 ** 10})

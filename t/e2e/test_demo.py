@@ -32,6 +32,7 @@ import lzenv  # noqa: E402
 class Client:
     request = lzenv.Instance.request
     api = lzenv.Instance.api
+    prism = {}                  # the demo's nginx, never through Prism
 
     def __init__(self, port):
         self.links_port = port

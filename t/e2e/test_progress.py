@@ -9,8 +9,10 @@ standard output is the same either way."""
 import os
 import pty
 import re
+import select
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -29,24 +31,28 @@ def run(inst, args, tty):
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave,
                              text=True)
-        os.close(slave)
-        slave = -1
+        # The slave stays open here until lzctl has exited and all it
+        # wrote is read: a terminal whose last writer closes may drop
+        # what was not read yet (seen on a loaded machine).
+        out = []
+        reader = threading.Thread(target=lambda: out.append(
+            p.stdout.read()))
+        reader.start()
         err = b""
-        while True:
-            try:
-                data = os.read(master, 4096)
-            except OSError:         # EIO: the last writer closed it
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if ready:
+                err += os.read(master, 4096)
+            elif p.poll() is not None:
                 break
-            if not data:
-                break
-            err += data
-        out = p.stdout.read()
+        reader.join(120)
         p.wait(timeout=120)
         p.stdout.close()
+        out = out[0] if out else ""
     finally:
         os.close(master)
-        if slave != -1:
-            os.close(slave)
+        os.close(slave)
     # The terminal turns \n into \r\n.
     return p.returncode, out, err.decode().replace("\r\n", "\n")
 
