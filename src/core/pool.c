@@ -37,6 +37,7 @@
 #include "pool.h"
 #include "req.h"
 #include "serve.h"
+#include "shm.h"
 #include "util.h"
 
 struct worker {
@@ -553,35 +554,23 @@ struct job {
 static int
 detach_table_make(void)
 {
-	pthread_mutexattr_t	 ma;
-	void			*p;
-
-	p = mmap(NULL, sizeof(*detach_tab), PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	if ((detach_tab = lz_shm_map(sizeof(*detach_tab))) == NULL)
 		return -1;
-	detach_tab = p;
-	memset(detach_tab, 0, sizeof(*detach_tab));
-	if (pthread_mutexattr_init(&ma) != 0 ||
-	    pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) != 0 ||
-	    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) != 0 ||
-	    pthread_mutex_init(&detach_tab->mu, &ma) != 0) {
-		munmap(p, sizeof(*detach_tab));
+	if (lz_shm_mutexes(&detach_tab->mu, 1, 0) == -1) {
+		munmap(detach_tab, sizeof(*detach_tab));
 		detach_tab = NULL;
 		return -1;
 	}
-	pthread_mutexattr_destroy(&ma);
 	return 0;
 }
 
+/* An entry a dead worker left is passed over (tab_claim): nothing to
+ * repair. */
 static int
 tab_lock(void)
 {
-	int	 rc;
-
-	if ((rc = pthread_mutex_lock(&detach_tab->mu)) == EOWNERDEAD)
-		rc = pthread_mutex_consistent(&detach_tab->mu);
-	return rc == 0 ? 0 : -1;
+	return lz_shm_lock(&detach_tab->mu, "detached answers") == -1 ? -1 :
+	    0;
 }
 
 /* An entry for key, unless key has one or max are taken: its index, or

@@ -16,6 +16,7 @@
 #include "addr.h"
 #include "log.h"
 #include "ratelimit.h"
+#include "shm.h"
 #include "util.h"
 
 /*
@@ -73,9 +74,7 @@ slot_at(const struct lz_rl *rl, size_t bucket, size_t way)
 struct lz_rl *
 lz_rl_create(size_t nslots, unsigned maxlimit)
 {
-	pthread_mutexattr_t	 ma;
 	struct lz_rl		*rl;
-	size_t			 i;
 	void			*p;
 
 	if (maxlimit == 0 || maxlimit > UINT16_MAX || nslots == 0 ||
@@ -89,30 +88,19 @@ lz_rl_create(size_t nslots, unsigned maxlimit)
 	rl->slotsz = ALIGN8(sizeof(struct slot) + maxlimit * sizeof(uint32_t));
 	rl->slots_at = ALIGN8(rl->nbuckets * sizeof(pthread_mutex_t));
 	rl->maplen = rl->slots_at + rl->nbuckets * LZ_RL_WAYS * rl->slotsz;
-	p = mmap(NULL, rl->maplen, PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
+	if ((p = lz_shm_map(rl->maplen)) == NULL) {
 		free(rl);
 		return NULL;
 	}
 	rl->base = p;		/* zero-filled: every slot is free */
 	randombytes_buf(rl->hkey, sizeof(rl->hkey));
-	if (pthread_mutexattr_init(&ma) != 0 ||
-	    pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) != 0 ||
-	    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) != 0)
-		goto fail;
-	for (i = 0; i < rl->nbuckets; i++)
-		if (pthread_mutex_init(lock_at(rl, i), &ma) != 0) {
-			pthread_mutexattr_destroy(&ma);
-			goto fail;
-		}
-	pthread_mutexattr_destroy(&ma);
+	if (lz_shm_mutexes(lock_at(rl, 0), rl->nbuckets,
+	    sizeof(pthread_mutex_t)) == -1) {
+		munmap(rl->base, rl->maplen);
+		free(rl);
+		return NULL;
+	}
 	return rl;
-fail:
-	munmap(rl->base, rl->maplen);
-	free(rl);
-	errno = ENOMEM;
-	return NULL;
 }
 
 void
@@ -154,18 +142,12 @@ bucket_lock(struct lz_rl *rl, const void *key, size_t keylen)
 	memcpy(&v, h, sizeof(v));
 	b = (size_t)(v % rl->nbuckets);
 	mu = lock_at(rl, b);
-	rc = pthread_mutex_lock(mu);
-	if (rc == EOWNERDEAD) {
+	if ((rc = lz_shm_lock(mu, "ratelimit")) == -1)
+		return -1;
+	if (rc == 1) {
 		lz_log(LZ_LOG_WARN, "ratelimit: a process died holding a "
 		    "bucket lock; repairing the bucket");
 		bucket_repair(rl, b);
-		if (pthread_mutex_consistent(mu) != 0) {
-			pthread_mutex_unlock(mu);
-			return -1;
-		}
-	} else if (rc != 0) {
-		lz_log(LZ_LOG_ERR, "ratelimit: lock: %s", strerror(rc));
-		return -1;
 	}
 	return (ssize_t)b;
 }

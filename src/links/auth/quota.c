@@ -13,6 +13,7 @@
 #include "auth/quota.h"
 #include "log.h"
 #include "lztime.h"
+#include "shm.h"
 #include "store/accounts.h"
 #include "util.h"
 
@@ -45,37 +46,21 @@ struct quota_table {
 struct quota_table *
 quota_create(size_t nslots)
 {
-	pthread_mutexattr_t	 ma;
 	struct quota_table	*t;
-	size_t			 i;
-	void			*p;
 
 	t = xcalloc(1, sizeof(*t));
 	t->nb = (nslots + WAYS - 1) / WAYS;
 	t->maplen = t->nb * sizeof(struct bucket);
-	p = mmap(NULL, t->maplen, PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
+	if ((t->b = lz_shm_map(t->maplen)) == NULL) {
 		free(t);
 		return NULL;
 	}
-	t->b = p;
-	if (pthread_mutexattr_init(&ma) != 0 ||
-	    pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) != 0 ||
-	    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) != 0)
-		goto fail;
-	for (i = 0; i < t->nb; i++)
-		if (pthread_mutex_init(&t->b[i].mu, &ma) != 0) {
-			pthread_mutexattr_destroy(&ma);
-			goto fail;
-		}
-	pthread_mutexattr_destroy(&ma);
+	if (lz_shm_mutexes(&t->b[0].mu, t->nb, sizeof(struct bucket)) == -1) {
+		munmap(t->b, t->maplen);
+		free(t);
+		return NULL;
+	}
 	return t;
-fail:
-	munmap(t->b, t->maplen);
-	free(t);
-	errno = ENOMEM;
-	return NULL;
 }
 
 void
@@ -93,21 +78,11 @@ lock(struct quota_table *t, int kind, int64_t id)
 {
 	struct bucket	*b;
 	uint64_t	 h = (uint64_t)id * 0x9e3779b97f4a7c15ULL + (uint64_t)kind;
-	int		 rc;
 
 	b = &t->b[(h >> 17) % t->nb];
-	if ((rc = pthread_mutex_lock(&b->mu)) == EOWNERDEAD) {
-		/* A worker died in here: its entry is as it left it, a
-		 * count at worst off by its own call. */
-		if (pthread_mutex_consistent(&b->mu) != 0) {
-			pthread_mutex_unlock(&b->mu);
-			return NULL;
-		}
-	} else if (rc != 0) {
-		lz_log(LZ_LOG_ERR, "quota: lock: %s", strerror(rc));
-		return NULL;
-	}
-	return b;
+	/* A worker that died in here left its entry as it was, a count at
+	 * worst off by its own call: nothing to repair. */
+	return lz_shm_lock(&b->mu, "quota") == -1 ? NULL : b;
 }
 
 /* The entry of (kind, id, month) in b, made of the free or least
