@@ -18,6 +18,7 @@ for balancers, GET /metrics for Prometheus.
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -217,6 +218,36 @@ class Metrics(unittest.TestCase):
         self.assertGreaterEqual(value(
             m, "lz_request_duration_seconds_count",
             route="GET /api/v1/links"), before + 8)
+
+    def test_counts_survive_reloads_and_restarts(self):
+        """The counters live in memory the supervisor mapped: a reload
+        (SIGHUP, every worker replaced) resets nothing, and a worker
+        that dies is counted as a restart."""
+        sel = dict(route="GET /api/v1/openapi.json", status="200")
+        for _ in range(3):
+            inst.request("GET", "/api/v1/openapi.json")
+        m = metrics(inst.links_port)
+        before = value(m, "lz_requests_total", **sel)
+        restarts = value(m, "lz_worker_restarts_total")
+        self.assertGreaterEqual(before, 3)
+        old = set(inst.worker_pids("lz-links"))
+        inst.procs["lz-links"].send_signal(signal.SIGHUP)
+        lzenv.wait_for(lambda: not old & set(inst.worker_pids("lz-links"))
+                       and len(inst.worker_pids("lz-links")) == 2,
+                       timeout=30, what="a new generation of workers")
+        m = metrics(inst.links_port)
+        # The scrape itself is GET /metrics: the count asked is exact.
+        self.assertEqual(value(m, "lz_requests_total", **sel), before)
+        self.assertEqual(value(m, "lz_worker_restarts_total"), restarts)
+        victim = inst.worker_pids("lz-links")[0]
+        os.kill(victim, signal.SIGKILL)
+        lzenv.wait_for(lambda: victim not in inst.worker_pids("lz-links")
+                       and len(inst.worker_pids("lz-links")) == 2,
+                       timeout=30, what="the worker restarted")
+        m = metrics(inst.links_port)
+        self.assertEqual(value(m, "lz_worker_restarts_total"), restarts + 1)
+        self.assertEqual(value(m, "lz_requests_total", **sel), before)
+        self.assertEqual(value(m, "lz_workers"), 2)
 
     def test_prometheus_scrapes(self):
         if PROMETHEUS is None:
