@@ -165,9 +165,9 @@ const char *lz_db_error(struct lz_db *);
 /*
  * What a health check asks of the connection, cheaply (no query): 0,
  * or -1 with why.  SQLite: the database file at its path is still the
- * one open (not removed or replaced under the pool), and no writer has
- * held the write turn for LZ_DB_STALL_MS with others waiting (a stray
- * process holding SQLite's write lock, writes stalled).  PostgreSQL:
+ * one open (not removed or replaced under the pool), and writers have
+ * not waited LZ_DB_STALL_MS without a write done (a stray process
+ * holding SQLite's write lock: writes stalled).  PostgreSQL:
  * the connection is up.
  */
 int	 lz_db_health(struct lz_db *, char *why, size_t len);

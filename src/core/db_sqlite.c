@@ -177,11 +177,11 @@ sq_health(struct lz_db *db, char *why, size_t len)
 	}
 	if (c->wq != NULL) {
 		lz_wqueue_stats(c->wq, &ws);
-		if (ws.held_us >= LZ_DB_STALL_MS * 1000ULL) {
-			snprintf(why, len, "writes are stalled: the write turn "
-			    "has been held %.1f s with %u writer%s out (is a "
-			    "process outside lz holding the database's write "
-			    "lock?)", (double)ws.held_us / 1e6, ws.queued,
+		if (ws.stalled_us >= LZ_DB_STALL_MS * 1000ULL) {
+			snprintf(why, len, "writes are stalled: no write done for "
+			    "%.1f s with %u writer%s waiting (is a process "
+			    "outside lz holding the database's write lock?)",
+			    (double)ws.stalled_us / 1e6, ws.queued,
 			    ws.queued == 1 ? "" : "s");
 			return -1;
 		}
@@ -288,6 +288,8 @@ sq_commit(struct lz_db *db)
 {
 	if (txn_ok(db, TXN_COMMIT) == -1)
 		return -1;	/* the caller rolls back */
+	if (lz_wqueue_held(WQ(db)))
+		lz_wqueue_progress(WQ(db));	/* a write was done */
 	turn_end(db);
 	return 0;
 }
@@ -537,6 +539,8 @@ sq_step(struct lz_stmt *s)
 		return 1;
 	if (rc == SQLITE_DONE) {
 		sqlite3_reset(ST(s));
+		if (SQ(s)->queued)
+			lz_wqueue_progress(WQ(s->db));
 		own_turn_end(s);
 		return 0;
 	}
@@ -681,6 +685,8 @@ lz_db_checkpoint(struct lz_db *db, int wait_ms, int *frames, int *copied)
 	rc = sqlite3_wal_checkpoint_v2(db->h, NULL, SQLITE_CHECKPOINT_TRUNCATE,
 	    frames, copied);
 	sqlite3_busy_timeout(db->h, LZ_DB_BUSY_MS);
+	if (rc == SQLITE_OK)
+		lz_wqueue_progress(WQ(db));
 	turn_end(db);
 	if (rc == SQLITE_OK)
 		return 1;

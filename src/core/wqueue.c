@@ -27,7 +27,7 @@
 #include "wqueue.h"
 
 #define WQ_MAGIC	0x7177717aU	/* "zqwq" */
-#define WQ_VERSION	2
+#define WQ_VERSION	3
 #define WQ_SLOTS	1024	/* tickets out at once: writers of one host */
 #define WQ_GONE		UINT32_MAX	/* a ticket given up */
 #define WQ_STALL_MS	10	/* a turn that long without progress: is its
@@ -45,8 +45,10 @@ struct wq_file {
 	_Atomic uint32_t	 serving;	/* whose turn it is */
 	_Atomic uint64_t	 turns, waited, wait_us, long_waits, timeouts,
 				 dead;
-	_Atomic int64_t		 turn_at;	/* lz_mono_us() the turn was
-						   taken at */
+	/* lz_mono_us() of the last write done (lz_wqueue_progress), and
+	 * of the last ticket taken into an empty queue: writers have
+	 * waited without progress since the later of the two. */
+	_Atomic int64_t		 progress_at, busy_at;
 	/* The pid of ticket t's holder at [t % WQ_SLOTS]; 0 while unknown
 	 * (taken, pid not yet written; or done), WQ_GONE given up. */
 	_Atomic uint32_t	 slot[WQ_SLOTS];
@@ -253,6 +255,8 @@ lz_wqueue_lock(struct lz_wqueue *q, int timeout_ms)
 	t = atomic_fetch_add(&f->next, 1);
 	atomic_store(&f->slot[t % WQ_SLOTS], q->pid);
 	first = last = atomic_load(&f->serving);
+	if (t == first)
+		atomic_store(&f->busy_at, t0us);	/* the queue was empty */
 	if (t - last >= WQ_SLOTS) {
 		lz_log(LZ_LOG_ERR, "%s: more than %d writers waiting", q->path,
 		    WQ_SLOTS);
@@ -278,7 +282,6 @@ lz_wqueue_lock(struct lz_wqueue *q, int timeout_ms)
 	}
 	q->ticket = t;
 	q->held = 1;
-	atomic_store(&f->turn_at, lz_mono_us());
 	atomic_fetch_add(&f->turns, 1);
 	if (t != first) {
 		atomic_fetch_add(&f->waited, 1);
@@ -304,6 +307,13 @@ lz_wqueue_unlock(struct lz_wqueue *q)
 	advance(f, q->ticket);
 }
 
+void
+lz_wqueue_progress(struct lz_wqueue *q)
+{
+	if (q != NULL)
+		atomic_store(&q->f->progress_at, lz_mono_us());
+}
+
 int
 lz_wqueue_held(const struct lz_wqueue *q)
 {
@@ -323,8 +333,10 @@ lz_wqueue_stats(const struct lz_wqueue *q, struct lz_wqueue_stats *st)
 	st->timeouts = atomic_load(&f->timeouts);
 	st->dead = atomic_load(&f->dead);
 	st->queued = atomic_load(&f->next) - atomic_load(&f->serving);
-	st->held_us = 0;
-	if (st->queued > 0 && (at = atomic_load(&f->turn_at)) != 0 &&
-	    lz_mono_us() > at)
-		st->held_us = (uint64_t)(lz_mono_us() - at);
+	st->stalled_us = 0;
+	at = atomic_load(&f->progress_at);
+	if (atomic_load(&f->busy_at) > at)
+		at = atomic_load(&f->busy_at);
+	if (st->queued > 0 && at != 0 && lz_mono_us() > at)
+		st->stalled_us = (uint64_t)(lz_mono_us() - at);
 }

@@ -42,8 +42,9 @@ struct lz_wqueue_stats {
 	uint64_t	 timeouts;	/* waits given up */
 	uint64_t	 dead;		/* turns of dead processes passed over */
 	uint32_t	 queued;	/* tickets out now, the turn's included */
-	uint64_t	 held_us;	/* how long the turn has been held, with
-					   writers out (0: none) */
+	uint64_t	 stalled_us;	/* with writers out, how long since a
+					   write was last done or the first of
+					   them came (0: none out) */
 };
 
 /*
@@ -65,6 +66,8 @@ void	lz_wqueue_close(struct lz_wqueue *);
 int	lz_wqueue_lock(struct lz_wqueue *, int timeout_ms);
 /* Ends the turn taken; the next writer goes at once. */
 void	lz_wqueue_unlock(struct lz_wqueue *);
+/* Says a write was done (a commit): the queue moves. */
+void	lz_wqueue_progress(struct lz_wqueue *);
 /* 1 while this struct holds the turn. */
 int	lz_wqueue_held(const struct lz_wqueue *);
 
