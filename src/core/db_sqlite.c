@@ -18,6 +18,7 @@
 #include "db_engine.h"
 #include "log.h"
 #include "lztime.h"
+#include "pool.h"
 #include "util.h"
 #include "wqueue.h"
 
@@ -25,6 +26,7 @@
  * NULL (read-only, scratch, or a queue that could not be opened). */
 struct sq_conn {
 	struct lz_wqueue	*wq;
+	int			 busy_ms;	/* how long busy_wait waits */
 	char			*path;	/* the file opened, and which: */
 	dev_t			 dev;
 	ino_t			 ino;
@@ -77,6 +79,45 @@ immutable_uri(const char *path)
 
 static int	sq_exec(struct lz_db *, const char *);
 
+/*
+ * SQLite's busy handler, as sqlite3_busy_timeout's (the same pauses:
+ * 1, 2, 5 ... 100 ms, busy_ms in all), but a worker first hands its
+ * other kept connections back (lz_pool_stall): a writer outside lz that
+ * holds the lock must not leave the requests nginx queued on this
+ * worker waiting with it.
+ */
+static int
+busy_wait(void *arg, int count)
+{
+	static const int	 pause[] = { 1, 2, 5, 10, 15, 20, 25, 25, 25,
+	    50, 50, 100 };
+	const int		 n = (int)LZ_NELEM(pause);
+	struct sq_conn		*c = arg;
+	int			 i, waited = 0, next;
+
+	if (count == 0)
+		lz_pool_stall();
+	for (i = 0; i < count && i < n; i++)
+		waited += pause[i];
+	if (count > n)
+		waited += (count - n) * pause[n - 1];
+	next = count < n ? pause[count] : pause[n - 1];
+	if (waited + next > c->busy_ms)
+		next = c->busy_ms - waited;
+	if (next <= 0)
+		return 0;
+	sqlite3_sleep(next);
+	return 1;
+}
+
+/* How long a statement of db waits for a lock another connection holds. */
+static void
+busy_ms(struct lz_db *db, int ms)
+{
+	((struct sq_conn *)db->e)->busy_ms = ms;
+	sqlite3_busy_handler(db->h, busy_wait, db->e);
+}
+
 static int
 sq_open(struct lz_db *db, const char *path, int flags, char *err,
     size_t errlen)
@@ -118,7 +159,7 @@ sq_open(struct lz_db *db, const char *path, int flags, char *err,
 	    (WQ(db) = lz_wqueue_open(path, err, errlen)) == NULL)
 		lz_log(LZ_LOG_WARN, "%s; writers wait in SQLite's busy "
 		    "handler", err);
-	sqlite3_busy_timeout(h, LZ_DB_BUSY_MS);
+	busy_ms(db, LZ_DB_BUSY_MS);
 	sqlite3_extended_result_codes(h, 1);
 	/* journal_mode=WAL is persistent: lz_db_migrate sets it once. */
 	if (sq_exec(db, (flags & LZ_DB_SCRATCH) ?
@@ -680,13 +721,11 @@ lz_db_checkpoint(struct lz_db *db, int wait_ms, int *frames, int *copied)
 		*frames = *copied = -1;
 		return 0;
 	}
-	sqlite3_busy_timeout(db->h, wait_ms < CHECKPOINT_TURN_MS ? wait_ms :
+	busy_ms(db, wait_ms < CHECKPOINT_TURN_MS ? wait_ms :
 	    CHECKPOINT_TURN_MS);
 	rc = sqlite3_wal_checkpoint_v2(db->h, NULL, SQLITE_CHECKPOINT_TRUNCATE,
 	    frames, copied);
-	sqlite3_busy_timeout(db->h, LZ_DB_BUSY_MS);
-	if (rc == SQLITE_OK)
-		lz_wqueue_progress(WQ(db));
+	busy_ms(db, LZ_DB_BUSY_MS);
 	turn_end(db);
 	if (rc == SQLITE_OK)
 		return 1;

@@ -386,6 +386,7 @@ deadline(int on)
 }
 
 static struct loop	*worker_loop;	/* for lz_pool_slow() */
+static pid_t		 worker_tid;	/* the thread that serves requests */
 
 /*
  * Reads what is left of the request's stdin (nginx bounds a body by
@@ -843,20 +844,30 @@ slow_main(void *unused)
 }
 
 void
+lz_pool_stall(void)
+{
+	struct loop	*w = worker_loop;
+	size_t		 i;
+
+	if (w == NULL || w->current == NULL || gettid() != worker_tid)
+		return;		/* not the request's thread (the mover's) */
+	for (i = 0; i < SLOTS; i++)
+		if (w->slots[i].f->ipcFd >= 0 && &w->slots[i] != w->current)
+			hand_back(&w->slots[i]);
+}
+
+void
 lz_pool_slow(void (*fn)(void *), void *arg)
 {
 	struct loop	*w = worker_loop;
 	pthread_t	 t;
 	sigset_t	 all, old;
-	size_t		 i;
 
 	if (w == NULL) {
 		fn(arg);
 		return;
 	}
-	for (i = 0; i < SLOTS; i++)
-		if (w->slots[i].f->ipcFd >= 0 && &w->slots[i] != w->current)
-			hand_back(&w->slots[i]);
+	lz_pool_stall();
 	if (!slow.started) {
 		sigfillset(&all);	/* signals are the worker's business */
 		pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -911,6 +922,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 	w->o = o;
 	w->lfd = lfd;
 	worker_loop = w;
+	worker_tid = gettid();
 	for (i = 0; i < SLOTS; i++)
 		w->slots[i].f = new_request(lfd);
 	next_tick = lz_mono_us() + 1000000;

@@ -69,6 +69,15 @@ int	lz_pool_run(const struct lz_app *, struct lz_pool_opts *);
 void	lz_pool_slow(void (*fn)(void *), void *arg);
 
 /*
+ * The request in hand is about to wait for something it does not
+ * control (the write turn behind another process, a lock): the worker
+ * hands its other kept connections back to nginx, so that no request
+ * queues behind the wait (nginx sends new ones to the other workers).
+ * Nothing outside a worker's own thread (the mover, lzctl).
+ */
+void	lz_pool_stall(void);
+
+/*
  * Hands the request in hand, r, to a thread of its own, for an answer
  * whose size grows with the data (an export): fn(r, arg) runs there at
  * a low CPU priority once the handler has returned, then the request

@@ -23,6 +23,7 @@
 
 #include "log.h"
 #include "lztime.h"
+#include "pool.h"
 #include "util.h"
 #include "wqueue.h"
 
@@ -30,6 +31,8 @@
 #define WQ_VERSION	3
 #define WQ_SLOTS	1024	/* tickets out at once: writers of one host */
 #define WQ_GONE		UINT32_MAX	/* a ticket given up */
+#define WQ_HAND_BACK_MS	20	/* a wait that long: the worker's other kept
+				   connections go back to nginx (pool.h) */
 #define WQ_STALL_MS	10	/* a turn that long without progress: is its
 				   process alive? */
 #define WQ_UNCLAIMED_MS	1000	/* a ticket whose taker wrote no pid in so
@@ -251,6 +254,7 @@ lz_wqueue_lock(struct lz_wqueue *q, int timeout_ms)
 	int64_t		 t0 = t0us / 1000, now = t0, moved = t0;
 	int64_t		 unclaimed = 0;
 	uint32_t	 t, s, last, first;
+	int		 stalled = 0;
 
 	t = atomic_fetch_add(&f->next, 1);
 	atomic_store(&f->slot[t % WQ_SLOTS], q->pid);
@@ -279,6 +283,11 @@ lz_wqueue_lock(struct lz_wqueue *q, int timeout_ms)
 		}
 		wait_turn(f, s, WQ_STALL_MS);
 		now = lz_mono_us() / 1000;
+		/* A wait longer than a write: nothing queues behind it. */
+		if (now - t0 >= WQ_HAND_BACK_MS && !stalled) {
+			stalled = 1;
+			lz_pool_stall();
+		}
 	}
 	q->ticket = t;
 	q->held = 1;
