@@ -169,23 +169,30 @@ lz_metrics_request(struct lz_metrics *m, int route, int status, int64_t us)
 	atomic_fetch_add(&c->sum_us, (uint64_t)(us > 0 ? us : 0));
 }
 
+/* The value this process counts on of def (its own for a worker
+ * gauge), or NULL. */
+static _Atomic int64_t *
+own(struct lz_metrics *m, size_t def, size_t value)
+{
+	return m == NULL ? NULL : val(m, def, value, m->defs[def].type ==
+	    LZ_METRIC_WORKER_GAUGE ? m->slot : -1);
+}
+
 void
 lz_metrics_add(struct lz_metrics *m, size_t def, size_t value, int64_t n)
 {
-	_Atomic int64_t	*v;
+	_Atomic int64_t	*v = own(m, def, value);
 
-	if (m != NULL && (v = val(m, def, value, m->defs[def].type ==
-	    LZ_METRIC_WORKER_GAUGE ? m->slot : -1)) != NULL)
+	if (v != NULL)
 		atomic_fetch_add(v, n);
 }
 
 void
 lz_metrics_set(struct lz_metrics *m, size_t def, size_t value, int64_t n)
 {
-	_Atomic int64_t	*v;
+	_Atomic int64_t	*v = own(m, def, value);
 
-	if (m != NULL && (v = val(m, def, value, m->defs[def].type ==
-	    LZ_METRIC_WORKER_GAUGE ? m->slot : -1)) != NULL)
+	if (v != NULL)
 		atomic_store(v, n);
 }
 
@@ -259,27 +266,35 @@ lz_metrics_line(struct lz_metrics *m, struct lz_buf *b, const char *name,
 		    m->service, v);
 }
 
+/* A sample of route r with one more label, key="v". */
+static void
+route_line(struct lz_buf *b, const struct lz_metrics *m, const char *name,
+    size_t r, const char *key, const char *v, uint64_t n)
+{
+	lz_buf_printf(b, "%s{service=\"%s\",route=\"%s\",%s=\"%s\"} %llu\n",
+	    name, m->service, m->route[r], key, v, (unsigned long long)n);
+}
+
 static void
 requests(struct lz_metrics *m, struct lz_buf *b)
 {
 	struct route_counts	*c;
 	uint64_t		 n, cum;
 	size_t			 r, i;
+	char			 v[32];
 
 	head(b, "lz_requests_total", "Requests answered, by route and "
 	    "status.", "counter");
 	for (r = 0; r <= m->nroutes; r++)
 		for (i = 0; i <= NSTATUS; i++)
 			if ((n = atomic_load(&m->rc[r].status[i])) > 0) {
-				lz_buf_printf(b, "lz_requests_total{service="
-				    "\"%s\",route=\"%s\",status=\"", m->service,
-				    m->route[r]);
 				if (i < NSTATUS)
-					lz_buf_printf(b, "%d", statuses[i]);
+					snprintf(v, sizeof(v), "%d",
+					    statuses[i]);
 				else
-					lz_buf_puts(b, "other");
-				lz_buf_printf(b, "\"} %llu\n",
-				    (unsigned long long)n);
+					snprintf(v, sizeof(v), "other");
+				route_line(b, m, "lz_requests_total", r,
+				    "status", v, n);
 			}
 	head(b, "lz_request_duration_seconds", "Time from a request's "
 	    "parameters read to its answer written, by route.", "histogram");
@@ -291,14 +306,12 @@ requests(struct lz_metrics *m, struct lz_buf *b)
 			continue;
 		for (i = 0, cum = 0; i <= NLE; i++) {
 			cum += atomic_load(&c->bucket[i]);
-			lz_buf_printf(b, "lz_request_duration_seconds_bucket{"
-			    "service=\"%s\",route=\"%s\",le=\"", m->service,
-			    m->route[r]);
 			if (i < NLE)
-				lz_buf_printf(b, "%g", le[i]);
+				snprintf(v, sizeof(v), "%g", le[i]);
 			else
-				lz_buf_puts(b, "+Inf");
-			lz_buf_printf(b, "\"} %llu\n", (unsigned long long)cum);
+				snprintf(v, sizeof(v), "+Inf");
+			route_line(b, m, "lz_request_duration_seconds_bucket",
+			    r, "le", v, cum);
 		}
 		lz_buf_printf(b, "lz_request_duration_seconds_sum{service="
 		    "\"%s\",route=\"%s\"} %.6f\n", m->service, m->route[r],

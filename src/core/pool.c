@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <sys/socket.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -22,6 +21,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -555,14 +555,9 @@ struct job {
 static int
 detach_table_make(void)
 {
-	if ((detach_tab = lz_shm_map(sizeof(*detach_tab))) == NULL)
-		return -1;
-	if (lz_shm_mutexes(&detach_tab->mu, 1, 0) == -1) {
-		munmap(detach_tab, sizeof(*detach_tab));
-		detach_tab = NULL;
-		return -1;
-	}
-	return 0;
+	detach_tab = lz_shm_make(sizeof(*detach_tab), offsetof(struct
+	    detach_table, mu), 1, 0);
+	return detach_tab == NULL ? -1 : 0;
 }
 
 /* An entry a dead worker left is passed over (tab_claim): nothing to

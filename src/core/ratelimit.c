@@ -3,7 +3,6 @@
  */
 #include "config.h"
 
-#include <sys/mman.h>
 #include <sys/types.h>
 
 #include <errno.h>
@@ -88,18 +87,14 @@ lz_rl_create(size_t nslots, unsigned maxlimit)
 	rl->slotsz = ALIGN8(sizeof(struct slot) + maxlimit * sizeof(uint32_t));
 	rl->slots_at = ALIGN8(rl->nbuckets * sizeof(pthread_mutex_t));
 	rl->maplen = rl->slots_at + rl->nbuckets * LZ_RL_WAYS * rl->slotsz;
-	if ((p = lz_shm_map(rl->maplen)) == NULL) {
+	/* The bucket locks first, then the slots, zero-filled: free. */
+	if ((p = lz_shm_make(rl->maplen, 0, rl->nbuckets,
+	    sizeof(pthread_mutex_t))) == NULL) {
 		free(rl);
 		return NULL;
 	}
-	rl->base = p;		/* zero-filled: every slot is free */
+	rl->base = p;
 	randombytes_buf(rl->hkey, sizeof(rl->hkey));
-	if (lz_shm_mutexes(lock_at(rl, 0), rl->nbuckets,
-	    sizeof(pthread_mutex_t)) == -1) {
-		munmap(rl->base, rl->maplen);
-		free(rl);
-		return NULL;
-	}
 	return rl;
 }
 
@@ -108,7 +103,7 @@ lz_rl_destroy(struct lz_rl *rl)
 {
 	if (rl == NULL)
 		return;
-	munmap(rl->base, rl->maplen);
+	lz_shm_free(rl->base, rl->maplen);
 	free(rl);
 }
 

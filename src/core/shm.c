@@ -12,37 +12,42 @@
 #include "shm.h"
 
 void *
-lz_shm_map(size_t len)
-{
-	void	*p;
-
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED |
-	    MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;	/* zero-filled */
-}
-
-int
-lz_shm_mutexes(void *first, size_t n, size_t stride)
+lz_shm_make(size_t len, size_t at, size_t n, size_t stride)
 {
 	pthread_mutexattr_t	 ma;
 	size_t			 i;
+	char			*p;
 	int			 rc = 0;
 
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED |
+	    MAP_ANONYMOUS, -1, 0);		/* zero-filled */
+	if (p == MAP_FAILED)
+		return NULL;
 	if (pthread_mutexattr_init(&ma) != 0)
-		goto fail;
-	if (pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) != 0 ||
-	    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) != 0)
 		rc = -1;
-	for (i = 0; rc == 0 && i < n; i++)
-		if (pthread_mutex_init((pthread_mutex_t *)(void *)
-		    ((char *)first + i * stride), &ma) != 0)
+	else {
+		if (pthread_mutexattr_setpshared(&ma,
+		    PTHREAD_PROCESS_SHARED) != 0 ||
+		    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) != 0)
 			rc = -1;
-	pthread_mutexattr_destroy(&ma);
+		for (i = 0; rc == 0 && i < n; i++)
+			if (pthread_mutex_init((pthread_mutex_t *)(void *)
+			    (p + at + i * stride), &ma) != 0)
+				rc = -1;
+		pthread_mutexattr_destroy(&ma);
+	}
 	if (rc == 0)
-		return 0;
-fail:
+		return p;
+	munmap(p, len);
 	errno = ENOMEM;
-	return -1;
+	return NULL;
+}
+
+void
+lz_shm_free(void *p, size_t len)
+{
+	if (p != NULL)
+		munmap(p, len);
 }
 
 int

@@ -13,13 +13,13 @@
 #include <pthread.h>
 #include <stddef.h>
 
-/* len zeroed bytes shared with the processes forked after; NULL with
- * errno. */
-void	*lz_shm_map(size_t len);
-
-/* Makes the n mutexes at first, stride bytes apart, robust and
- * process-shared.  0, or -1 (errno ENOMEM). */
-int	 lz_shm_mutexes(void *first, size_t n, size_t stride);
+/*
+ * len zeroed bytes shared with the processes forked after, with n
+ * robust process-shared mutexes in it, the first at offset at and the
+ * others stride bytes apart.  NULL with errno.
+ */
+void	*lz_shm_make(size_t len, size_t at, size_t n, size_t stride);
+void	 lz_shm_free(void *, size_t len);
 
 /*
  * Locks mu: 0; 1 when its last holder died holding it (the lock is

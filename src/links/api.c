@@ -112,6 +112,15 @@ api_done(struct lz_req *r, int rc, const char *failed, int status,
 	return rc != -1 && rc != 0;
 }
 
+void
+api_removed(struct lz_req *r, int rc, int64_t id, const char *done,
+    const char *failed, const char *missing)
+{
+	if (api_done(r, rc, failed, 404, "not_found", missing))
+		lz_resp_json(r, 200, json_pack("{s:b, s:I, s:b}", "ok", 1,
+		    "id", (json_int_t)id, done, 1));
+}
+
 int
 api_time_param(struct lz_req *r, const struct lz_pval *v, const char *name,
     int64_t *ms)

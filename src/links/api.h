@@ -106,6 +106,11 @@ int	api_path_id(struct lz_req *, const char *what, int64_t *id);
  * code, naming "id", and msg (404 not_found, 409 webhook_disabled). */
 int	api_done(struct lz_req *, int rc, const char *failed, int status,
 	    const char *code, const char *msg);
+/* The answer to the removal of the thing of id (a key revoked, a link
+ * deleted): {"ok": true, "id": id, done: true}, or api_done's 404
+ * not_found with missing, or 500 with failed. */
+void	api_removed(struct lz_req *, int rc, int64_t id, const char *done,
+	    const char *failed, const char *missing);
 /* Link id of the request's account into l (link_free it): 0, or -1 after
  * answering 404 or 500 (api_links.c). */
 int	api_links_load(struct lz_req *, int64_t id, struct link *l);

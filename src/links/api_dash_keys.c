@@ -103,8 +103,6 @@ dash_keys_revoke(struct lz_req *r)
 	if (api_path_id(r, "active key", &id) == -1)
 		return;
 	rc = store_key_revoke(&links.db, id, who->account_id, r->now_ms);
-	if (api_done(r, rc, "The key could not be revoked.", 404,
-	    "not_found", "There is no active key with this id."))
-		lz_resp_json(r, 200, json_pack("{s:b, s:I, s:b}", "ok", 1,
-		    "id", (json_int_t)id, "revoked", 1));
+	api_removed(r, rc, id, "revoked", "The key could not be revoked.",
+	    "There is no active key with this id.");
 }

@@ -178,8 +178,6 @@ api_links_delete(struct lz_req *r)
 	    NULL) == -1)
 		return;
 	rc = linkops_delete(&links.db, id, who->account_id, r->now_ms);
-	if (api_done(r, rc, "The link could not be deleted.", 404,
-	    "not_found", "There is no link with this id."))
-		lz_resp_json(r, 200, json_pack("{s:b, s:I, s:b}", "ok", 1,
-		    "id", (json_int_t)id, "deleted", 1));
+	api_removed(r, rc, id, "deleted", "The link could not be deleted.",
+	    "There is no link with this id.");
 }

@@ -3,10 +3,10 @@
  */
 #include "config.h"
 
-#include <sys/mman.h>
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,12 +51,8 @@ quota_create(size_t nslots)
 	t = xcalloc(1, sizeof(*t));
 	t->nb = (nslots + WAYS - 1) / WAYS;
 	t->maplen = t->nb * sizeof(struct bucket);
-	if ((t->b = lz_shm_map(t->maplen)) == NULL) {
-		free(t);
-		return NULL;
-	}
-	if (lz_shm_mutexes(&t->b[0].mu, t->nb, sizeof(struct bucket)) == -1) {
-		munmap(t->b, t->maplen);
+	if ((t->b = lz_shm_make(t->maplen, offsetof(struct bucket, mu), t->nb,
+	    sizeof(struct bucket))) == NULL) {
 		free(t);
 		return NULL;
 	}
@@ -68,7 +64,7 @@ quota_destroy(struct quota_table *t)
 {
 	if (t == NULL)
 		return;
-	munmap(t->b, t->maplen);
+	lz_shm_free(t->b, t->maplen);
 	free(t);
 }
 

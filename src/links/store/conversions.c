@@ -152,18 +152,21 @@ store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
     void (*fn)(const char *key, int64_t key_n, const char *currency,
     int64_t n, int has_rev, int64_t micros, void *), void *arg)
 {
-	static const int	 by[CONV_DIM__MAX] = {
-		[CONV_BY_SUFFIX] = ST_CONV_BY_SUFFIX,
-		[CONV_BY_CURRENCY] = ST_CONV_BY_CURRENCY,
-		[CONV_BY_VARIANT] = ST_CONV_BY_VARIANT,
+	/* The rollups' dimensions of each (stats/rollup.h). */
+	static const int	 dims[CONV_DIM__MAX][2] = {
+		[CONV_BY_SUFFIX] = { 1, 1 },
+		[CONV_BY_CURRENCY] = { 0, 0 },
+		[CONV_BY_VARIANT] = { 2, 3 },
 	};
 	struct breakdown_fn	 f = { fn, arg };
 	struct lz_stmt		*st;
 
 	if ((unsigned)dim >= CONV_DIM__MAX)
 		return -1;
-	st = store_stmt_range(db, set, by[dim], link_id, r);
+	st = store_stmt_range(db, set, ST_CONV_BY_DIM, link_id, r);
 	lz_bind_i64(st, 8, limit);
+	lz_bind_i64(st, 9, dims[dim][0]);
+	lz_bind_i64(st, 10, dims[dim][1]);
 	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
 }
 

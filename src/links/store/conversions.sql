@@ -69,83 +69,33 @@ SELECT at / $8 AS b, currency, sum(n),
     GROUP BY b, currency ORDER BY b, currency
 
 -- Conversions of link $1 in a range (as conversion totals) per value
--- (key, an expression of the rollups' rows) and currency, for the $8
--- values with most conversions: each row carries its value's count in
--- all currencies (n) and the value's rank, so the limit counts values,
--- not rows.  NULL is a value of its own.
--- ST_CONV_BY_SUFFIX: conversions by suffix
+-- of the dimensions $9 to $10 (suffix 1 to 1, currency 0 to 0, variant
+-- 2 to 3: not attributed, dim 3, is the value NULL) and currency, for
+-- the $8 values with most conversions: each row carries its value's
+-- count in all currencies (n) and the value's rank, so the limit counts
+-- values, not rows.  NULL is a value of its own.
+-- ST_CONV_BY_DIM: conversions by dimension
 SELECT key, n, currency, cn, rev
     FROM (SELECT key, n, currency, cn, rev,
             dense_rank() OVER (ORDER BY n DESC, key) AS rk
         FROM (SELECT key, currency, sum(cnt) AS cn,
                 CASE WHEN sum(valued) > 0 THEN sum(micros) END AS rev,
                 sum(sum(cnt)) OVER (PARTITION BY key) AS n
-            FROM (SELECT key AS key, currency, n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim = 1
-                        AND span = 24 AND at >= $2 AND at < $3
-                UNION ALL
-                SELECT key AS key, currency, n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim = 1
-                        AND span = 1 AND at >= $4 AND at < $5
-                UNION ALL
-                SELECT key AS key, currency, n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim = 1
-                        AND span = 1 AND at >= $6 AND at < $7) AS p
-            GROUP BY key, currency) AS g) AS r
-    WHERE rk <= $8 ORDER BY rk, currency
-
--- ST_CONV_BY_CURRENCY: conversions by currency
-SELECT key, n, currency, cn, rev
-    FROM (SELECT key, n, currency, cn, rev,
-            dense_rank() OVER (ORDER BY n DESC, key) AS rk
-        FROM (SELECT key, currency, sum(cnt) AS cn,
-                CASE WHEN sum(valued) > 0 THEN sum(micros) END AS rev,
-                sum(sum(cnt)) OVER (PARTITION BY key) AS n
-            FROM (SELECT currency AS key, currency, n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim = 0
-                        AND span = 24 AND at >= $2 AND at < $3
-                UNION ALL
-                SELECT currency AS key, currency, n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim = 0
-                        AND span = 1 AND at >= $4 AND at < $5
-                UNION ALL
-                SELECT currency AS key, currency, n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim = 0
-                        AND span = 1 AND at >= $6 AND at < $7) AS p
-            GROUP BY key, currency) AS g) AS r
-    WHERE rk <= $8 ORDER BY rk, currency
-
--- Not attributed (dim 3) is the value NULL.
--- ST_CONV_BY_VARIANT: conversions by variant
-SELECT key, n, currency, cn, rev
-    FROM (SELECT key, n, currency, cn, rev,
-            dense_rank() OVER (ORDER BY n DESC, key) AS rk
-        FROM (SELECT key, currency, sum(cnt) AS cn,
-                CASE WHEN sum(valued) > 0 THEN sum(micros) END AS rev,
-                sum(sum(cnt)) OVER (PARTITION BY key) AS n
-            FROM (SELECT CASE WHEN dim = 2 THEN key END AS key, currency,
-                        n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim IN (2, 3)
-                        AND span = 24 AND at >= $2 AND at < $3
-                UNION ALL
-                SELECT CASE WHEN dim = 2 THEN key END AS key, currency,
-                        n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim IN (2, 3)
-                        AND span = 1 AND at >= $4 AND at < $5
-                UNION ALL
-                SELECT CASE WHEN dim = 2 THEN key END AS key, currency,
-                        n AS cnt, valued, micros
-                    FROM conversion_rollups
-                    WHERE link_id = $1 AND dim IN (2, 3)
-                        AND span = 1 AND at >= $6 AND at < $7) AS p
+            FROM (SELECT CASE WHEN dim = 0 THEN currency
+                        WHEN dim = 3 THEN NULL ELSE key END AS key,
+                        currency, n AS cnt, valued, micros
+                    FROM (SELECT * FROM conversion_rollups
+                        WHERE link_id = $1 AND dim BETWEEN $9 AND $10
+                            AND span = 24 AND at >= $2 AND at < $3
+                    UNION ALL
+                    SELECT * FROM conversion_rollups
+                        WHERE link_id = $1 AND dim BETWEEN $9 AND $10
+                            AND span = 1 AND at >= $4 AND at < $5
+                    UNION ALL
+                    SELECT * FROM conversion_rollups
+                        WHERE link_id = $1 AND dim BETWEEN $9 AND $10
+                            AND span = 1 AND at >= $6 AND at < $7) AS u
+                ) AS p
             GROUP BY key, currency) AS g) AS r
     WHERE rk <= $8 ORDER BY rk, currency
 
