@@ -103,6 +103,10 @@ class NullResponder:
     def stop(self):
         os.killpg(self.proc.pid, 15)
         self.proc.wait()
+        try:            # a worker the TERM missed (mid-fork, say)
+            os.killpg(self.proc.pid, 9)
+        except ProcessLookupError:
+            pass
 
 
 def null_pair(inst, workers, status=200, old="linger"):

@@ -39,6 +39,7 @@ NOT_YET = {"mover": "needs a PostgreSQL server and exits 1 below its "
            "50,000 clicks/s target, a figure rather than a correctness "
            "line; no short mode yet"}
 LIMIT = 300             # seconds for one benchmark, however slow
+TAIL = 40               # lines of a failed one's output printed again
 
 
 def command(argv):
@@ -54,7 +55,7 @@ def main():
                      set(BENCHES) - HELPERS - set(NOT_YET))
     for name, why in NOT_YET.items():
         print("bench_smoke: bench/%s not run: %s" % (name, why))
-    failed = []
+    failed, tails = [], []
     if unknown:
         print("bench_smoke: not run here and not a helper: %s (add them "
               "to BENCHES)" % ", ".join(unknown))
@@ -65,15 +66,26 @@ def main():
         print("==== bench/%s (short)" % name, flush=True)
         t0 = time.monotonic()
         try:
-            rc = subprocess.run(command(argv), env=env, timeout=LIMIT,
-                                cwd=SRCDIR).returncode
-        except subprocess.TimeoutExpired:
+            p = subprocess.run(command(argv), env=env, timeout=LIMIT,
+                               cwd=SRCDIR, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True,
+                               errors="replace")
+            rc, out = p.returncode, p.stdout
+        except subprocess.TimeoutExpired as e:
             rc = "timed out after %d s" % LIMIT
+            out = e.stdout.decode(errors="replace") if isinstance(
+                e.stdout, bytes) else (e.stdout or "")
+        sys.stdout.write(out)
         print("==== bench/%s: %s, %.0f s" % (
             name, "ok" if rc == 0 else "FAILED (%s)" % rc,
             time.monotonic() - t0), flush=True)
         if rc != 0:
             failed.append(name)
+            tails.append((name, out.splitlines()[-TAIL:]))
+    # Again at the end, where a CI log's tail shows it.
+    for name, lines in tails:
+        print("---- bench/%s failed; the last lines it printed:" % name)
+        print("\n".join(lines), flush=True)
     if failed:
         sys.exit("bench_smoke: failed: %s" % ", ".join(failed))
     print("bench_smoke: all %d benchmarks ok" % len(BENCHES))

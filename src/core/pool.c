@@ -617,6 +617,10 @@ tab_release(int i)
 static void
 job_end(struct job *j)
 {
+	/* The work is done: the account may start its next export while
+	 * the last bytes of this one drain (its client, having read them,
+	 * may ask at once). */
+	tab_release(j->entry);
 	lz_req_end(j->r, j->access_log);
 	lz_metrics_request(metrics, j->r->route, j->r->status, lz_mono_us() -
 	    j->r->t0_us);
@@ -628,7 +632,6 @@ job_end(struct job *j)
 	FCGX_Detach(j->f);
 	FCGX_Finish_r(j->f);
 	free(j->f);
-	tab_release(j->entry);
 	free(j);
 }
 
