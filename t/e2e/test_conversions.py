@@ -448,20 +448,22 @@ class TestWindow(Base):
         self.assertCounted(self.post({"slug": "win"}, ip="192.0.2.1"))
         self.assertEqual(self.conversions(link["id"]), 2)
 
-    def test_concurrent(self):
-        link = self.create(slug="race")
+    def burst(self, slug):
+        """24 reports of one visitor at once, over 4 workers (one
+        counts), and 24 visitors at once (all count); returns the pids
+        of the workers that answered them."""
+        link = self.create(slug=slug)
         results = []
         lock = threading.Lock()
+        log0 = len(self.inst.log("lz-links"))
 
         def report(ip):
-            r = self.post({"slug": "race", "value": 1}, ip=ip)
+            r = self.post({"slug": slug, "value": 1}, ip=ip)
             with lock:
                 results.append((ip, r.status, r.json().get("counted")))
 
-        # 24 reports of one visitor at once, over 4 workers: one counts.
         threads = [threading.Thread(target=report, args=("192.0.2.9",))
                    for _ in range(24)]
-        # And 24 visitors at once: all count.
         threads += [threading.Thread(target=report,
                                      args=("192.0.2.%d" % (100 + i),))
                     for i in range(24)]
@@ -479,9 +481,18 @@ class TestWindow(Base):
         lk = self.link(link["id"])["stats"]
         self.assertEqual(lk["conversions"], 25)
         self.assertEqual(lk["revenue"], {"USD": 25})
-        # The workers really took part.
-        pids = set(re.findall(r"\[(\d+)\].*conv=",
-                              self.inst.log("lz-links")))
+        return set(re.findall(r"\[(\d+)\].*conv=",
+                              self.inst.log("lz-links")[log0:]))
+
+    def test_concurrent(self):
+        # The workers really took part: on a loaded machine one worker
+        # may take every connection of a burst, so up to 5 bursts, each
+        # checked, until one spread over several.
+        pids = set()
+        for i in range(5):
+            pids = self.burst("race%d" % i)
+            if len(pids) > 1:
+                break
         self.assertGreater(len(pids), 1)
 
 

@@ -30,6 +30,8 @@ import lzenv  # noqa: E402
 import openapilib  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# A line of a service's or nginx's log, as a failed test prints them.
+LOG_LINE = re.compile(r"\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d")
 
 LINKS = ["test_links_api.py", "test_links_edit.py", "test_links_openapi.py",
          "test_conversions.py", "test_stats.py", "test_health_metrics.py",
@@ -83,7 +85,10 @@ class Prism(unittest.TestCase):
         p = subprocess.run([sys.executable, os.path.join(HERE, name)],
                            env=env, capture_output=True, text=True,
                            timeout=900)
-        tail = (p.stdout + p.stderr)[-6000:]
+        # The test's own lines, not the services' logs it prints after
+        # a failure.
+        tail = "\n".join(line for line in (p.stdout + p.stderr).splitlines()
+                         if not LOG_LINE.match(line))[-6000:]
         self.assertEqual(p.returncode, 0, "%s under Prism:\n%s" % (name,
                                                                    tail))
         checked = sum(int(n) for n in re.findall(
