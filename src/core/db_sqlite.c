@@ -81,10 +81,10 @@ static int	sq_exec(struct lz_db *, const char *);
 
 /*
  * SQLite's busy handler, as sqlite3_busy_timeout's (the same pauses:
- * 1, 2, 5 ... 100 ms, busy_ms in all), but a worker first hands its
- * other kept connections back (lz_pool_stall): a writer outside lz that
- * holds the lock must not leave the requests nginx queued on this
- * worker waiting with it.
+ * 1, 2, 5 ... 100 ms, busy_ms in all), but a worker about to have
+ * waited LZ_POOL_STALL_MS hands its other kept connections back
+ * (lz_pool_stall): a writer outside lz that holds the lock must not
+ * leave the requests nginx queued on this worker waiting with it.
  */
 static int
 busy_wait(void *arg, int count)
@@ -95,8 +95,6 @@ busy_wait(void *arg, int count)
 	struct sq_conn		*c = arg;
 	int			 i, waited = 0, next;
 
-	if (count == 0)
-		lz_pool_stall();
 	for (i = 0; i < count && i < n; i++)
 		waited += pause[i];
 	if (count > n)
@@ -106,6 +104,8 @@ busy_wait(void *arg, int count)
 		next = c->busy_ms - waited;
 	if (next <= 0)
 		return 0;
+	if (waited < LZ_POOL_STALL_MS && waited + next >= LZ_POOL_STALL_MS)
+		lz_pool_stall();
 	sqlite3_sleep(next);
 	return 1;
 }

@@ -331,6 +331,8 @@ struct loop {
 	int64_t			 room_since;	/* lz_mono_us() of that */
 	int			 leaving;
 	int			 lfd;		/* the listening socket */
+	struct lz_req		*req;		/* the request in hand's; a
+						   detached one takes it along */
 	struct {				/* lz_pool_detach()'s */
 		void		(*fn)(struct lz_req *, void *);
 		void		 *arg;
@@ -484,8 +486,9 @@ serve(struct loop *w, struct slot *s)
 		return;
 	}
 	w->current = s;
-	/* On the heap: lz_pool_detach may hand it to a thread. */
-	req = xmalloc(sizeof(*req));
+	/* On the heap, made once: lz_pool_detach may hand it to a
+	 * thread (detach_start makes the next). */
+	req = w->req;
 	begun = lz_req_begin(req, s->f) == 0;
 	if (lz_req_read_body(req) == -1) {
 		deadline(0);
@@ -493,7 +496,6 @@ serve(struct loop *w, struct slot *s)
 		    "within %d s; dropped", req->request_id, req->method,
 		    req->rawpath, READ_DEADLINE);
 		lz_req_free(req);
-		free(req);
 		w->current = NULL;
 		drop(s);
 		return;
@@ -509,7 +511,6 @@ serve(struct loop *w, struct slot *s)
 	lz_req_end(req, w->o->access_log);
 	lz_metrics_request(metrics, req->route, req->status, lz_mono_us() -
 	    req->t0_us);
-	free(req);
 	/* Read to its end (or broken): a connection that closes closes at
 	 * once, without libfcgi's lingering close, which waits for nginx
 	 * and protects only an answer sent before its request was read. */
@@ -691,6 +692,7 @@ detach_start(struct loop *w, struct slot *s)
 	j->entry = w->detach.entry;
 	j->access_log = w->o->access_log;
 	memset(&w->detach, 0, sizeof(w->detach));
+	w->req = xmalloc(sizeof(*w->req));
 	s->f = new_request(w->lfd);
 	s->timed = 0;
 	s->handed_back = 0;
@@ -919,6 +921,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 	w->app = app;
 	w->o = o;
 	w->lfd = lfd;
+	w->req = xmalloc(sizeof(*w->req));
 	worker_loop = w;
 	worker_tid = gettid();
 	for (i = 0; i < SLOTS; i++)

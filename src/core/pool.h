@@ -76,6 +76,8 @@ void	lz_pool_slow(void (*fn)(void *), void *arg);
  * Nothing outside a worker's own thread (the mover, lzctl).
  */
 void	lz_pool_stall(void);
+#define LZ_POOL_STALL_MS	20	/* a wait that long calls it: longer
+					   than a write */
 
 /*
  * Hands the request in hand, r, to a thread of its own, for an answer

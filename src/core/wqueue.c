@@ -31,8 +31,6 @@
 #define WQ_VERSION	3
 #define WQ_SLOTS	1024	/* tickets out at once: writers of one host */
 #define WQ_GONE		UINT32_MAX	/* a ticket given up */
-#define WQ_HAND_BACK_MS	20	/* a wait that long: the worker's other kept
-				   connections go back to nginx (pool.h) */
 #define WQ_STALL_MS	10	/* a turn that long without progress: is its
 				   process alive? */
 #define WQ_UNCLAIMED_MS	1000	/* a ticket whose taker wrote no pid in so
@@ -284,7 +282,7 @@ lz_wqueue_lock(struct lz_wqueue *q, int timeout_ms)
 		wait_turn(f, s, WQ_STALL_MS);
 		now = lz_mono_us() / 1000;
 		/* A wait longer than a write: nothing queues behind it. */
-		if (now - t0 >= WQ_HAND_BACK_MS && !stalled) {
+		if (now - t0 >= LZ_POOL_STALL_MS && !stalled) {
 			stalled = 1;
 			lz_pool_stall();
 		}

@@ -3,8 +3,6 @@
  */
 #include "config.h"
 
-
-#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
