@@ -74,6 +74,9 @@ class Data(unittest.TestCase):
         os.rename(db, db + ".away")
         lzenv.wait_for(lambda: self.inst.get(API + "/prompts").status ==
                        503, timeout=3, what="503 after the move")
+        # One worker noticed; each notices at its own tick, once a
+        # second (a loaded machine showed a 200 from one that had not).
+        time.sleep(1.2)
         self.assertEqual(self.inst.get(API + "/prompts").status, 503)
         # Not a database: still unavailable, and the pool keeps running.
         with open(db, "wb") as f:
@@ -84,6 +87,7 @@ class Data(unittest.TestCase):
         os.rename(db + ".away", db)
         lzenv.wait_for(lambda: self.inst.get(API + "/tags").status == 200,
                        timeout=3, what="200 after the move back")
+        time.sleep(1.2)                 # every worker's tick, as above
         self.assertEqual(self.inst.get(API + "/tags").status, 200)
         self.assertIn("is not a database", self.inst.log("lz-prompts"))
 
