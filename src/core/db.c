@@ -192,6 +192,17 @@ lz_db_health(struct lz_db *db, char *why, size_t len)
 }
 
 int
+lz_db_data_version(struct lz_db *db, uint64_t v[3])
+{
+	if (db->ops == NULL || db->ops->data_version == NULL)
+		return -1;
+	if (db->ops->data_version(db, v, !db->dv_known) == -1)
+		return -1;
+	db->dv_known = 1;
+	return 0;
+}
+
+int
 lz_db_user_version(struct lz_db *db)
 {
 	return db->ops->version(db);
@@ -418,6 +429,7 @@ lz_db_reset_all(struct lz_db *db)
 			db->ops->reset(s, 0);
 	}
 	db->used.n = 0;
+	db->dv_known = 0;
 	lz_db_rollback(db);
 }
 

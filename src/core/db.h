@@ -87,6 +87,9 @@ struct lz_db {
 	/* The statements handed out since the last lz_db_reset_all, so
 	 * that only those are looked at. */
 	struct lz_stmts	  used;
+	/* lz_db_data_version's reading of other connections' commits was
+	 * taken since the last lz_db_reset_all (a request's start). */
+	int		  dv_known;
 };
 
 #define LZ_DB_BUSY_MS	5000	/* how long a statement waits for a lock */
@@ -172,6 +175,19 @@ const char *lz_db_error(struct lz_db *);
  */
 int	 lz_db_health(struct lz_db *, char *why, size_t len);
 #define LZ_DB_STALL_MS	2000
+
+/*
+ * Where the connection's view of the data stands, cheaply: v moves
+ * whenever anything commits a change to the database (any process,
+ * any connection, this one included), and two connections' v never
+ * compare equal.  Others' commits are read once between two
+ * lz_db_reset_all calls (one request: it answers as of its start, a
+ * syscall saved), this connection's own changes every time.  0, or -1
+ * when the engine cannot tell without a round trip (PostgreSQL:
+ * another host may write): what is remembered by it (memo.h) is then
+ * not remembered at all.
+ */
+int	 lz_db_data_version(struct lz_db *, uint64_t v[3]);
 
 /* ---- statements ------------------------------------------------------ */
 

@@ -46,6 +46,9 @@ struct lz_dbops {
 	const char	*(*error)(struct lz_db *);
 	/* 0 when the database is fit to serve, else -1 and why. */
 	int		(*health)(struct lz_db *, char *why, size_t len);
+	/* NULL when the engine cannot tell (lz_db_data_version); others'
+	 * commits read again when again, else as last read. */
+	int		(*data_version)(struct lz_db *, uint64_t v[3], int again);
 
 	/* The schema version (0: none), -1 on error; and setting it, in
 	 * the migration's transaction. */

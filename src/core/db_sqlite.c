@@ -33,6 +33,11 @@ struct sq_conn {
 	/* BEGIN, BEGIN IMMEDIATE, COMMIT, ROLLBACK, prepared once: parsing
 	 * them at every transaction was a tenth of a link create's CPU. */
 	sqlite3_stmt		*txn[4];
+	/* lz_db_data_version: PRAGMA data_version, and which opening of
+	 * the process this connection is (a number never used twice). */
+	sqlite3_stmt		*dv;
+	uint64_t		 dv_last;	/* its last answer */
+	uint64_t		 serial;
 };
 
 enum { TXN_BEGIN, TXN_IMMEDIATE, TXN_COMMIT, TXN_ROLLBACK };
@@ -118,6 +123,9 @@ busy_ms(struct lz_db *db, int ms)
 	sqlite3_busy_handler(db->h, busy_wait, db->e);
 }
 
+/* The connections opened by this process (sq_conn.serial). */
+static uint64_t	openings;
+
 static int
 sq_open(struct lz_db *db, const char *path, int flags, char *err,
     size_t errlen)
@@ -148,6 +156,7 @@ sq_open(struct lz_db *db, const char *path, int flags, char *err,
 	}
 	db->h = h;
 	db->e = xcalloc(1, sizeof(struct sq_conn));
+	((struct sq_conn *)db->e)->serial = ++openings;
 	if (!(flags & LZ_DB_SCRATCH) && stat(path, &st) == 0) {
 		((struct sq_conn *)db->e)->path = xstrdup(path);
 		((struct sq_conn *)db->e)->dev = st.st_dev;
@@ -189,8 +198,11 @@ sq_close(struct lz_db *db)
 	size_t		 i;
 
 	if (c != NULL)
+	{
 		for (i = 0; i < LZ_NELEM(c->txn); i++)
 			sqlite3_finalize(c->txn[i]);
+		sqlite3_finalize(c->dv);
+	}
 	sqlite3_close(db->h);
 	if (c != NULL) {
 		lz_wqueue_close(c->wq);
@@ -227,6 +239,35 @@ sq_health(struct lz_db *db, char *why, size_t len)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Another connection's commit moves data_version (SQLite reads it from
+ * the WAL index as a read transaction begins: no page is read); this
+ * connection's own changes move total_changes.
+ */
+static int
+sq_data_version(struct lz_db *db, uint64_t v[3], int again)
+{
+	struct sq_conn	*c = db->e;
+	int		 rc;
+
+	if (again) {
+		if (c->dv == NULL && sqlite3_prepare_v3(db->h,
+		    "PRAGMA data_version", -1, SQLITE_PREPARE_PERSISTENT,
+		    &c->dv, NULL) != SQLITE_OK)
+			return -1;
+		rc = sqlite3_step(c->dv);
+		if (rc == SQLITE_ROW)
+			c->dv_last = (uint64_t)sqlite3_column_int64(c->dv, 0);
+		sqlite3_reset(c->dv);
+		if (rc != SQLITE_ROW)
+			return -1;
+	}
+	v[0] = c->serial;
+	v[1] = c->dv_last;
+	v[2] = (uint64_t)sqlite3_total_changes64(db->h);
 	return 0;
 }
 
@@ -668,6 +709,7 @@ const struct lz_dbops lz_db_sqlite = {
 	.close = sq_close,
 	.exec = sq_exec,
 	.health = sq_health,
+	.data_version = sq_data_version,
 	.begin = sq_begin,
 	.commit = sq_commit,
 	.rollback = sq_rollback,

@@ -291,7 +291,7 @@ lz_resp_json(struct lz_req *r, int status, json_t *j)
 	size_t		 len;
 
 	s = lz_json_text(j, &len);
-	lz_resp_send(r, status, "application/json; charset=utf-8", s, len);
+	lz_resp_send(r, status, LZ_JSON_TYPE, s, len);
 	json_decref(j);
 }
 

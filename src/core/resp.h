@@ -23,6 +23,8 @@ void	lz_resp_header(struct lz_req *, const char *name, const char *fmt, ...)
 /* 1 when a header line called name was added already. */
 int	lz_resp_has_header(const struct lz_req *, const char *name);
 
+#define LZ_JSON_TYPE	"application/json; charset=utf-8"
+
 /* Sends status, content type and body (no body for HEAD). */
 void	lz_resp_send(struct lz_req *, int status, const char *ctype,
 	    const void *body, size_t len);

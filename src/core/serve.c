@@ -199,7 +199,7 @@ lz_resp_openapi(struct lz_req *r, const char *doc, size_t len)
 	 * says so on every answer already). */
 	if (!lz_resp_has_header(r, "Access-Control-Allow-Origin"))
 		lz_resp_header(r, "Access-Control-Allow-Origin", "*");
-	lz_resp_cached(r, "application/json; charset=utf-8", doc, len,
+	lz_resp_cached(r, LZ_JSON_TYPE, doc, len,
 	    "public, max-age=60");
 }
 
