@@ -23,6 +23,9 @@
 #include "api.h"
 #include "conf.h"
 #include "ctx.h"
+#include "domain/domain.h"
+#include "domain/host.h"
+#include "domain/hostmap.h"
 #include "link/link.h"
 #include "log.h"
 #include "lztime.h"
@@ -101,6 +104,36 @@ rate_ok(struct lz_req *r, int *retry)
 	return res.allowed;
 }
 
+/*
+ * The domain of the report's slug into *id: the one it names, else the
+ * request's host when that is a short domain (the snippet on a page of
+ * the brand's short host), else the default one.  1, 0 when the domain
+ * it names is none, -1 on error.
+ */
+static int
+conv_domain(struct lz_req *r, const struct conv_report *rep, int64_t *id)
+{
+	const struct domain	*d;
+	char			 host[HOST_MAX + 1];
+	int			 rc;
+
+	*id = 0;
+	if (rep->domain[0] != '\0') {
+		if ((rc = hostmap_find(&links.db, links.conf, rep->domain,
+		    r->now_ms, &d)) == 1)
+			*id = d->id;
+		return rc;
+	}
+	if (host_of_header(lz_req_param(r, "HTTP_HOST"), host,
+	    sizeof(host)) == 0 && (rc = hostmap_find(&links.db, links.conf,
+	    host, r->now_ms, &d)) != 0) {
+		if (rc == -1)
+			return -1;
+		*id = d->id;
+	}
+	return 1;
+}
+
 /* Looks the link up, checks its plan and the visitor, then records. */
 static enum outcome
 take(struct lz_req *r, const struct conv_report *rep, int *retry)
@@ -109,11 +142,15 @@ take(struct lz_req *r, const struct conv_report *rep, int *retry)
 	const struct lz_plan	*plan;
 	struct account		 a;
 	struct ua_info		 ua;
+	int64_t			 domain;
 	int			 rc;
 
 	if (!rate_ok(r, retry))
 		return OUT_RATE;
-	if ((rc = linkcache_get(&links.db, rep->slug, r->now_ms, &l)) == -1)
+	if ((rc = conv_domain(r, rep, &domain)) != 1)
+		return rc == 0 ? OUT_NO_LINK : OUT_ERROR;
+	if ((rc = linkcache_get(&links.db, domain, rep->slug, r->now_ms,
+	    &l)) == -1)
 		return OUT_ERROR;
 	if (rc == 0 || l->deleted_at != 0)
 		return OUT_NO_LINK;

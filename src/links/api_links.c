@@ -14,6 +14,7 @@
 #include "api.h"
 #include "conf.h"
 #include "ctx.h"
+#include "domain/domain.h"
 #include "link/link.h"
 #include "link/linkops.h"
 #include "memo.h"
@@ -45,7 +46,7 @@ api_links_create(struct lz_req *r)
 		return;
 	}
 	json_decref(body);
-	short_url = link_short_url(links.conf->base_url, l.slug);
+	short_url = link_short_url(links.conf->base_url, &l, NULL);
 	j = json_pack("{s:b, s:I, s:s, s:s}", "ok", 1, "id", (json_int_t)l.id,
 	    "slug", l.slug, "short_url", short_url);
 	lz_resp_header(r, "Location", "/api/v1/links/%lld", (long long)l.id);
@@ -79,7 +80,7 @@ list_one(struct link *l, void *arg)
 void
 api_links_list(struct lz_req *r)
 {
-	enum { P_LIMIT, P_CURSOR, P_Q, P_STATUS, P__MAX };
+	enum { P_LIMIT, P_CURSOR, P_Q, P_STATUS, P_DOMAIN, P__MAX };
 	static const struct lz_param params[P__MAX] = {
 		[P_LIMIT] =	{ "limit", LZ_PT_INT, 1, LIST_MAX,
 				  LIST_DEFAULT, NULL, 0 },
@@ -89,10 +90,13 @@ api_links_list(struct lz_req *r)
 				  0 },
 		[P_STATUS] =	{ "status", LZ_PT_ENUM, 0, 0, -1,
 				  link_status_names, 0 },
+		[P_DOMAIN] =	{ "domain", LZ_PT_STR, 1, HOST_MAX + 1, 0,
+				  NULL, 0 },
 	};
 	struct auth_caller	*who = API_WHO(r);
 	struct lz_pval		 v[P__MAX];
 	struct link_filter	 f;
+	struct lz_verr		 e;
 	struct list_acc		 acc;
 	int64_t			 before = 0;
 	long			 n;
@@ -105,6 +109,12 @@ api_links_list(struct lz_req *r)
 	f.q = v[P_Q].s;
 	f.status = v[P_STATUS].set ? (int)v[P_STATUS].i : -1;
 	f.now = r->now_ms;
+	f.domain = -1;
+	if (v[P_DOMAIN].set && domain_usable(&links.db, links.conf,
+	    v[P_DOMAIN].s, who->account_id, "domain", &f.domain, &e) == -1) {
+		lz_resp_verr(r, &e);
+		return;
+	}
 	memset(&acc, 0, sizeof(acc));
 	acc.arr = json_array();
 	acc.limit = (long)v[P_LIMIT].i;

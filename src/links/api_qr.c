@@ -60,9 +60,8 @@ api_links_qr(struct lz_req *r)
 	o.size = (int)v[P_SIZE].i;
 	o.margin = (int)v[P_MARGIN].i;
 	o.ecc = (enum qr_ecc)v[P_ECC].i;
-	url = v[P_SUFFIX].set ? xasprintf("%s/%s/%s", links.conf->base_url,
-	    l.slug, v[P_SUFFIX].s) : link_short_url(links.conf->base_url,
-	    l.slug);
+	url = link_short_url(links.conf->base_url, &l, v[P_SUFFIX].set ?
+	    v[P_SUFFIX].s : NULL);
 	if (qr_render(url, &o, &img, &len, &px) == -1) {
 		lz_log(LZ_LOG_ERR, "rid=%s: no QR code of %s", r->request_id,
 		    url);

@@ -2,8 +2,12 @@
  * page_redirect.c -- visits of short links: GET and HEAD /<slug> and
  * /<slug>/<suffix>, POST for the password form (DESIGN 3.4).
  *
- * The steps, in order: unknown (or deleted) link: 404 page; disabled by
- * the safety scan, expired or capped: 410 page; password: the form, and a
+ * The request's Host picks the short domain (domain/hostmap.h): an
+ * unknown host is the 404 page, whatever the slug.  The steps, in order:
+ * unknown (or deleted) link: the domain's not_found_url, else the 404
+ * page; disabled by the safety scan: 410 page; expired or capped: the
+ * link's expired_url, else the domain's, else the 410 page; password:
+ * the form, and a
  * right password goes on; a human in an in-app browser, at a link with
  * escape_inapp: the escape page, and nothing is recorded yet.  Then the
  * click is recorded (bots and previewers as bots) and the visitor is
@@ -26,6 +30,9 @@
 #include "auth/throttle.h"
 #include "conf.h"
 #include "ctx.h"
+#include "domain/domain.h"
+#include "domain/host.h"
+#include "domain/hostmap.h"
 #include "link/link.h"
 #include "log.h"
 #include "pwhash.h"
@@ -53,6 +60,7 @@
 
 struct visit {
 	struct lz_req	*r;
+	const struct domain *d;		/* the host's (hostmap's) */
 	const char	*slug;
 	const char	*suffix;	/* "" without one */
 	const struct link *l;		/* the link cache's */
@@ -95,16 +103,68 @@ unavailable(struct lz_req *r)
 	    "opened right now. Please try again in a moment.");
 }
 
+/* A 302 to url, which a visitor's browser must not keep. */
+static void
+send_to(struct lz_req *r, const char *url)
+{
+	lz_resp_header(r, "Location", "%s", url);
+	lz_resp_header(r, "Cache-Control", "no-store");
+	lz_resp_send(r, 302, NULL, NULL, 0);
+}
+
+/*
+ * The short domain of the request's Host into *d: 1; 0 after the 404
+ * page (no such domain); -1 after a 503 (the domains cannot be read).
+ */
+static int
+visit_domain(struct lz_req *r, const struct domain **d)
+{
+	const char	*h = lz_req_param(r, "HTTP_HOST");
+	char		 host[HOST_MAX + 1];
+	int		 rc;
+
+	if (h != NULL && host_of_header(h, host, sizeof(host)) == -1) {
+		not_found(r);
+		return 0;
+	}
+	if ((rc = hostmap_find(&links.db, links.conf, h ? host : NULL,
+	    r->now_ms, d)) == 1)
+		return 1;
+	if (rc == 0)
+		not_found(r);
+	else
+		unavailable(r);
+	return rc;
+}
+
+/* No link at this slug of domain d: its not_found_url, else the page. */
+static void
+no_link(struct lz_req *r, const struct domain *d)
+{
+	if (d->not_found_url != NULL)
+		send_to(r, d->not_found_url);
+	else
+		not_found(r);
+}
+
 void
 redirect_notfound(struct lz_req *r)
 {
+	const struct domain	*d;
+
 	/* The APIs answer in JSON, visitors get a page. */
 	if (strcmp(r->path, "/api") == 0 || strncmp(r->path, "/api/", 5) == 0 ||
-	    strncmp(r->path, "/dashboard/api/", 15) == 0)
+	    strncmp(r->path, "/dashboard/api/", 15) == 0) {
 		lz_resp_error(r, 404, "not_found", NULL,
 		    "There is nothing at this path.");
+		return;
+	}
+	if (visit_domain(r, &d) != 1)
+		return;
+	if (strcmp(r->path, "/") == 0 && d->root_url != NULL)
+		send_to(r, d->root_url);
 	else
-		not_found(r);
+		no_link(r, d);
 }
 
 /* The country: the trusted param when configured and set, else the
@@ -271,6 +331,25 @@ out:
 	return ok;
 }
 
+/* Where visitors of v's link go once it expired or is capped: the
+ * link's expired_url, else its domain's; NULL: the 410 page. */
+static const char *
+expired_url(const struct visit *v)
+{
+	return v->l->expired_url != NULL ? v->l->expired_url :
+	    v->d->expired_url;
+}
+
+/* The capped link's answer: expired_url(), else the 410 page. */
+static void
+capped_visit(const struct visit *v)
+{
+	if (expired_url(v) != NULL)
+		send_to(v->r, expired_url(v));
+	else
+		capped(v->r);
+}
+
 /* ---- the click ------------------------------------------------------- */
 
 /*
@@ -322,7 +401,7 @@ record(struct visit *v, const char *variant, const char *target)
 		return 0;
 	lz_db_rollback(&links.db);
 	if (rc == 0) {
-		capped(r);
+		capped_visit(v);
 		return -1;
 	}
 fail:
@@ -344,11 +423,20 @@ visit_free(struct visit *v)
 	free(v->short_url);
 }
 
-/* The 410 of a link that cannot be visited any more; 0 when it can. */
+/* The answer of a link that cannot be visited any more; 0 when it can. */
 static int
-gone(struct lz_req *r, const struct link *l)
+gone(const struct visit *v)
 {
-	switch (link_status(l, r->now_ms)) {
+	struct lz_req		*r = v->r;
+	const struct link	*l = v->l;
+	enum link_status	 st = link_status(l, r->now_ms);
+
+	if ((st == STATUS_EXPIRED || st == STATUS_CAPPED) &&
+	    expired_url(v) != NULL) {
+		send_to(r, expired_url(v));
+		return 1;
+	}
+	switch (st) {
 	case STATUS_ACTIVE:
 		return 0;
 	case STATUS_DISABLED:
@@ -367,17 +455,13 @@ gone(struct lz_req *r, const struct link *l)
 	return 1;
 }
 
-/* The public URL of the visit: base_url/slug[/suffix]. */
+/* The public URL of the visit: its domain's, /slug[/suffix]. */
 static void
 short_url(struct visit *v)
 {
-	if (v->short_url != NULL)
-		return;
-	if (*v->suffix)
-		v->short_url = xasprintf("%s/%s/%s", links.conf->base_url,
-		    v->slug, v->suffix);
-	else
-		v->short_url = link_short_url(links.conf->base_url, v->slug);
+	if (v->short_url == NULL)
+		v->short_url = link_short_url(links.conf->base_url, v->l,
+		    *v->suffix ? v->suffix : NULL);
 }
 
 static void
@@ -456,19 +540,22 @@ redirect_visit(struct lz_req *r)
 		redirect_notfound(r);
 		return;
 	}
+	if (visit_domain(r, &v.d) != 1)
+		return;
 	if (!slug_valid(v.slug) || (*v.suffix && !suffix_valid(v.suffix))) {
-		not_found(r);
+		no_link(r, v.d);
 		return;
 	}
-	if ((rc = linkcache_get(&links.db, v.slug, r->now_ms, &v.l)) == -1) {
+	if ((rc = linkcache_get(&links.db, v.d->id, v.slug, r->now_ms,
+	    &v.l)) == -1) {
 		unavailable(r);
 		return;
 	}
 	if (rc == 0 || v.l->deleted_at != 0) {
-		not_found(r);
+		no_link(r, v.d);
 		goto out;
 	}
-	if (gone(r, v.l))
+	if (gone(&v))
 		goto out;
 	if (r->meth == LZ_M_POST && v.l->password_hash == NULL) {
 		lz_resp_header(r, "Allow", "GET, HEAD");

@@ -15,5 +15,6 @@
 #define VISITOR_ID_LEN	16	/* bytes of the keyed visitor hash */
 #define VARIANT_MAX	8	/* a variant's label with its NUL: "0".."9",
 				   "ios", "android", "desktop", "TW" */
+#define HOST_MAX	253	/* characters of a short domain's host */
 
 #endif

@@ -12,6 +12,8 @@
 
 #include <jansson.h>
 
+#include "domain/domain.h"
+#include "domain/host.h"
 #include "link/link.h"
 #include "link/linkops.h"
 #include "lzctl.h"
@@ -36,16 +38,58 @@ print_link(struct link *l, void *arg)
 	    ctl_time(l->created_at, 0, NULL), l->target_url);
 }
 
-/* A live link given as a numeric id or a slug; 1 found, 0 not (said). */
-static int
-find_link(const char *s, struct link *l)
-{
-	long long	 id;
+/* The option --domain HOST of the commands that find a link: the last
+ * of their options. */
+#define DOMAIN_OPT \
+	{ .name = "domain", .ch = 'D', .type = CTL_STR }
 
-	if (lz_parse_ll(s, 1, INT64_MAX, &id) == 0 &&
+/* The id of the short domain host (NULL: the default one, 0); -1 when
+ * there is none (said). */
+static int64_t
+domain_id(const char *host)
+{
+	struct domain	 d;
+	char		 h[HOST_MAX + 1], why[128];
+	int		 rc;
+
+	if (host == NULL)
+		return 0;
+	if (host_parse(host, h, sizeof(h), why, sizeof(why)) == -1) {
+		ctl_err("--domain '%s' %s", host, why);
+		return -1;
+	}
+	if (domain_default_host(ctl_conf, why, sizeof(why)) == 0 &&
+	    strcmp(why, h) == 0)
+		return 0;
+	if ((rc = store_domain_by_host(&ctl_links_db, h, &d)) != 1) {
+		if (rc == 0)
+			ctl_err("no domain %s (lzctl domain list)", h);
+		return -1;
+	}
+	store_domain_free(&d);
+	return d.id;
+}
+
+/*
+ * The live link of the operand, a numeric id or a slug (on the domain of
+ * --domain, else the default one); 1 found, 0 not (said).
+ */
+static int
+find_link(const struct ctl_args *a, struct link *l)
+{
+	const char	*s = a->argv[0];
+	long long	 id;
+	int64_t		 domain;
+	int		 dom = 0;
+
+	while (dom < CTL_OPTS_MAX - 1 && a->cmd->opts[dom].ch != 'D')
+		dom++;
+	if (!a->opt[dom].set && lz_parse_ll(s, 1, INT64_MAX, &id) == 0 &&
 	    store_link_get(&ctl_links_db, id, ACCOUNT_ANY, l) == 1)
 		return 1;
-	if (store_link_by_slug(&ctl_links_db, s, l) == 1) {
+	if ((domain = domain_id(a->opt[dom].set ? a->opt[dom].s : NULL)) < 0)
+		return 0;
+	if (store_link_by_slug(&ctl_links_db, domain, s, l) == 1) {
 		if (l->deleted_at == 0)
 			return 1;
 		link_free(l);
@@ -54,19 +98,23 @@ find_link(const char *s, struct link *l)
 	return 0;
 }
 
-enum { O_ACCOUNT, O_LIMIT };
+enum { O_ACCOUNT, O_LIMIT, O_DOMAIN };
 
 static int
 link_list(struct ctl_args *a)
 {
-	int64_t	 account = ACCOUNT_ANY;
+	struct link_filter	 f = { NULL, -1, 0, -1 };
+	int64_t			 account = ACCOUNT_ANY;
 
 	if (a->opt[O_ACCOUNT].set &&
 	    (account = ctl_account_id(a->opt[O_ACCOUNT].s)) == 0)
 		return EXIT_NOTFOUND;
+	if (a->opt[O_DOMAIN].set &&
+	    (f.domain = domain_id(a->opt[O_DOMAIN].s)) < 0)
+		return EXIT_NOTFOUND;
 	printf("ID\tSLUG\tACCOUNT\tCLICKS\tCREATED\tTARGET\n");
 	return store_link_list(&ctl_links_db, account, 0, (long)a->opt[O_LIMIT].i,
-	    NULL, print_link, NULL) < 0;
+	    &f, print_link, NULL) < 0;
 }
 
 /* The link as JSON, for admins: the representation, its account and
@@ -96,7 +144,7 @@ link_show(struct ctl_args *a)
 {
 	struct link	 l;
 
-	if (!find_link(a->argv[0], &l))
+	if (!find_link(a, &l))
 		return EXIT_NOTFOUND;
 	print_json(&l);
 	link_free(&l);
@@ -159,7 +207,7 @@ link_edit(struct ctl_args *a)
 
 	if ((patch = edit_patch(a->argc - 1, a->argv + 1)) == NULL)
 		return EXIT_USAGE;
-	if (!find_link(a->argv[0], &l)) {
+	if (!find_link(a, &l)) {
 		json_decref(patch);
 		return EXIT_NOTFOUND;
 	}
@@ -182,7 +230,7 @@ link_delete(struct ctl_args *a)
 	struct link	 l;
 	int		 rc;
 
-	if (!find_link(a->argv[0], &l))
+	if (!find_link(a, &l))
 		return EXIT_NOTFOUND;
 	if ((rc = linkops_delete(&ctl_links_db, l.id, ACCOUNT_ANY,
 	    lz_now_ms())) == 1)
@@ -216,7 +264,7 @@ link_unflag(struct ctl_args *a)
 	struct link	 l;
 	int		 rc;
 
-	if (!find_link(a->argv[0], &l))
+	if (!find_link(a, &l))
 		return EXIT_NOTFOUND;
 	if ((rc = store_link_unflag(&ctl_links_db, l.id)) == 1)
 		printf("link %lld (%s) is active again\n", (long long)l.id,
@@ -337,7 +385,7 @@ link_stats(struct ctl_args *a)
 	r.from = a->opt[O_FROM].set ? a->opt[O_FROM].i : 0;
 	r.to = a->opt[O_TO].set ? a->opt[O_TO].i : lz_now_ms() + 1;
 	r.bucket = 0;
-	if (!find_link(a->argv[0], &l))
+	if (!find_link(a, &l))
 		return EXIT_NOTFOUND;
 	j = json_object();
 	if (stats_add(j, &ctl_links_db, l.id, &r, micros_json) == -1) {
@@ -367,22 +415,28 @@ link_stats(struct ctl_args *a)
 }
 
 static const struct ctl_cmd link_cmds[] = {
-	{ "list", "[--account ACCOUNT] [--limit N]", 0, 0, CTL_DB, link_list,
+	{ "list", "[--account ACCOUNT] [--limit N] [--domain HOST]", 0, 0,
+	  CTL_DB, link_list,
 	  { [O_ACCOUNT] = { .name = "account", .ch = 'a', .type = CTL_STR },
 	    [O_LIMIT] = { .name = "limit", .ch = 'n', .type = CTL_INT, .min = 1,
-	        .max = LIST_MAX, .def = 100 } } },
-	{ "show", "ID|SLUG", 1, 1, CTL_DB, link_show, { { 0 } } },
-	{ "edit", "ID|SLUG FIELD=TEXT|FIELD:=JSON ...", 2, EDIT_MAX, CTL_DB,
-	  link_edit, { { 0 } } },
-	{ "delete", "ID|SLUG", 1, 1, CTL_DB, link_delete, { { 0 } } },
-	{ "stats", "ID|SLUG [--from TIME] [--to TIME]", 1, 1, CTL_DB,
-	  link_stats,
+	        .max = LIST_MAX, .def = 100 },
+	    [O_DOMAIN] = DOMAIN_OPT } },
+	{ "show", "ID|SLUG [--domain HOST]", 1, 1, CTL_DB, link_show,
+	  { DOMAIN_OPT } },
+	{ "edit", "ID|SLUG [--domain HOST] FIELD=TEXT|FIELD:=JSON ...", 2,
+	  EDIT_MAX, CTL_DB, link_edit, { DOMAIN_OPT } },
+	{ "delete", "ID|SLUG [--domain HOST]", 1, 1, CTL_DB, link_delete,
+	  { DOMAIN_OPT } },
+	{ "stats", "ID|SLUG [--domain HOST] [--from TIME] [--to TIME]", 1, 1,
+	  CTL_DB, link_stats,
 	  { [O_FROM] = { .name = "from", .ch = 'f', .type = CTL_TIME },
-	    [O_TO] = { .name = "to", .ch = 't', .type = CTL_TIME } } },
+	    [O_TO] = { .name = "to", .ch = 't', .type = CTL_TIME },
+	    [O_TO + 1] = DOMAIN_OPT } },
 	{ "flagged", "[--limit N]", 0, 0, CTL_DB, link_flagged,
 	  { { .name = "limit", .ch = 'n', .type = CTL_INT, .min = 1,
 	      .max = LIST_MAX, .def = 100 } } },
-	{ "unflag", "ID|SLUG", 1, 1, CTL_DB, link_unflag, { { 0 } } },
+	{ "unflag", "ID|SLUG [--domain HOST]", 1, 1, CTL_DB, link_unflag,
+	  { DOMAIN_OPT } },
 };
 
 const struct ctl_group ctl_link = CTL_GROUP("link", "links", link_cmds);

@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "conf.h"
+#include "domain/host.h"
 #include "jbody.h"
 #include "link/link.h"
 #include "lztime.h"
@@ -46,7 +47,7 @@ enum {
 	F_TARGET_URL, F_SLUG, F_TITLE, F_MODE, F_VARIANTS, F_REDIRECT_TYPE,
 	F_OG, F_PIXEL_FB, F_PIXEL_GA, F_PIXEL_GTM, F_PIXEL_TIKTOK,
 	F_PIXEL_LINE, F_ESCAPE_INAPP, F_EXPIRES_AT, F_MAX_CLICKS, F_UTM,
-	F_PASSWORD, F__MAX
+	F_PASSWORD, F_EXPIRED_URL, F_DOMAIN, F__MAX
 };
 
 static const struct lz_jfield create_fields[F__MAX] = {
@@ -74,6 +75,9 @@ static const struct lz_jfield create_fields[F__MAX] = {
 	[F_UTM] =		{ "utm", LZ_JT_OBJECT | LZ_JT_NULL, 0 },
 	[F_PASSWORD] =		{ "password", LZ_JT_STRING | LZ_JT_NULL, 0,
 				  4, 128 },
+	[F_EXPIRED_URL] =	{ "expired_url", LZ_JT_STRING | LZ_JT_NULL, 0 },
+	[F_DOMAIN] =		{ "domain", LZ_JT_STRING | LZ_JT_NULL, 0, 1,
+				  HOST_MAX },
 };
 
 enum { OG_TITLE, OG_DESCRIPTION, OG_IMAGE, OG__MAX };
@@ -133,6 +137,8 @@ link_free(struct link *l)
 	}
 	free(l->password_hash);
 	free(l->flag_reason);
+	free(l->domain);
+	free(l->expired_url);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -454,6 +460,24 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 		l->slug = xstrdup(s);
 	}
 
+	if ((s = str_or_null(body, "domain")) != NULL && !blank(s)) {
+		char	 host[HOST_MAX + 1], why[128];
+
+		if (host_parse(s, host, sizeof(host), why, sizeof(why)) ==
+		    -1) {
+			lz_verr_set(e, 400, "invalid_field", "domain",
+			    "'domain' %s.", why);
+			return -1;
+		}
+		l->domain = xstrdup(host);
+	}
+
+	if ((s = str_or_null(body, "expired_url")) != NULL && !blank(s)) {
+		if (dest_syntax(s, "expired_url", e) == -1)
+			return -1;
+		l->expired_url = xstrdup(s);
+	}
+
 	if ((s = str_or_null(body, "title")) != NULL && !blank(s)) {
 		if (text_ok(s, &create_fields[F_TITLE], "title", e) == -1)
 			return -1;
@@ -577,8 +601,8 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 
 /* The representation's members an edit cannot change. */
 static const char *const read_only[] = {
-	"id", "slug", "short_url", "has_password", "status", "created_at",
-	"stats",
+	"id", "slug", "domain", "short_url", "has_password", "status",
+	"created_at", "stats",
 };
 
 json_t *
@@ -608,6 +632,9 @@ link_body(const struct link *l)
 		json_object_set_new(j, "expires_at", json_string(ts));
 	}
 	json_object_set_new(j, "max_clicks", json_integer(l->max_clicks));
+	if (l->expired_url != NULL)
+		json_object_set_new(j, "expired_url",
+		    json_string(l->expired_url));
 	if (l->utm != NULL)
 		json_object_set_new(j, "utm", json_deep_copy(l->utm));
 	return j;
@@ -627,8 +654,9 @@ patch_keys_ok(const json_t *patch, struct lz_verr *e)
 			if (strcmp(key, read_only[i]) == 0) {
 				lz_verr_set(e, 400, "read_only_field", key,
 				    "'%s' cannot be changed%s.", key,
-				    strcmp(key, "slug") == 0 ? ": a short URL "
-				    "keeps its meaning once shared" : "");
+				    strcmp(key, "slug") == 0 ||
+				    strcmp(key, "domain") == 0 ? ": a short "
+				    "URL keeps its meaning once shared" : "");
 				return -1;
 			}
 		for (i = 0; i < F__MAX; i++)
@@ -667,6 +695,9 @@ link_parse_patch(const struct link *stored, const json_t *patch,
 	l->account_id = stored->account_id;
 	l->slug = xstrdup(stored->slug);
 	l->revision = stored->revision;
+	l->domain_id = stored->domain_id;
+	free(l->domain);
+	l->domain = stored->domain ? xstrdup(stored->domain) : NULL;
 	return 0;
 }
 
@@ -683,9 +714,26 @@ link_status(const struct link *l, int64_t now)
 }
 
 char *
-link_short_url(const char *base_url, const char *slug)
+link_base(const char *base_url, const struct link *l)
 {
-	return xasprintf("%s/%s", base_url, slug);
+	const char	*sep;
+
+	if (l->domain == NULL || (sep = strstr(base_url, "://")) == NULL)
+		return xstrdup(base_url);
+	return xasprintf("%.*s://%s", (int)(sep - base_url), base_url,
+	    l->domain);
+}
+
+char *
+link_short_url(const char *base_url, const struct link *l,
+    const char *suffix)
+{
+	char	*base = link_base(base_url, l), *s;
+
+	s = suffix ? xasprintf("%s/%s/%s", base, l->slug, suffix) :
+	    xasprintf("%s/%s", base, l->slug);
+	free(base);
+	return s;
 }
 
 static json_t *
@@ -698,6 +746,21 @@ str_or_jnull(const char *s)
 	return j;
 }
 
+/* base_url's host, read once per thread (NULL when it has none). */
+static const char *
+default_host(const char *base_url)
+{
+	static _Thread_local char	*base, host[HOST_MAX + 1];
+	static _Thread_local int	 ok;
+
+	if (base == NULL || strcmp(base, base_url) != 0) {
+		free(base);
+		base = xstrdup(base_url);
+		ok = host_of_url(base_url, host, sizeof(host)) == 0;
+	}
+	return ok ? host : NULL;
+}
+
 json_t *
 link_json(const struct link *l, const char *base_url, int64_t now)
 {
@@ -707,9 +770,14 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 	size_t		 i;
 
 	j = json_object();
-	short_url = link_short_url(base_url, l->slug);
+	short_url = link_short_url(base_url, l, NULL);
 	json_object_set_new(j, "id", json_integer(l->id));
 	json_object_set_new(j, "slug", json_string(l->slug));
+	if (l->domain != NULL)
+		json_object_set_new(j, "domain", json_string(l->domain));
+	else
+		json_object_set_new(j, "domain", str_or_jnull(
+		    default_host(base_url)));
 	json_object_set_new(j, "short_url", json_string(short_url));
 	free(short_url);
 	json_object_set_new(j, "target_url", str_or_jnull(l->target_url));
@@ -725,6 +793,8 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 	json_object_set_new(j, "escape_inapp", json_boolean(l->escape_inapp));
 	json_object_set_new(j, "expires_at", lz_json_time(l->expires_at));
 	json_object_set_new(j, "max_clicks", json_integer(l->max_clicks));
+	json_object_set_new(j, "expired_url", str_or_jnull(l->expired_url));
+	json_object_set_new(j, "expired_url", str_or_jnull(l->expired_url));
 	json_object_set(j, "utm", l->utm ? l->utm : json_null());
 	json_object_set_new(j, "has_password",
 	    json_boolean(l->password_hash != NULL));

@@ -65,6 +65,10 @@ struct link {
 	int64_t		 flagged_at;	/* 0: not flagged by the safety scan */
 	char		*flag_reason;
 	int64_t		 revision;	/* edits so far (store/links.h) */
+	int64_t		 domain_id;	/* 0: the default domain */
+	char		*domain;	/* its host; NULL: the default */
+	char		*expired_url;	/* where visitors go once it expired
+					   or is capped; NULL: the domain's */
 };
 
 extern const char *const link_mode_names[];	/* NULL-terminated */
@@ -125,7 +129,12 @@ enum link_status link_status(const struct link *, int64_t now);
  * as JSON numbers (amount_json). */
 json_t	*link_json(const struct link *, const char *base_url, int64_t now);
 
-/* base_url + "/" + slug; caller frees. */
-char	*link_short_url(const char *base_url, const char *slug);
+/* Where l's short URLs start: base_url on the default domain, else
+ * base_url's scheme and l's domain ("https://go.brand.example");
+ * caller frees. */
+char	*link_base(const char *base_url, const struct link *);
+/* link_base + "/" + slug [+ "/" + suffix (NULL: none)]; caller frees. */
+char	*link_short_url(const char *base_url, const struct link *,
+	    const char *suffix);
 
 #endif

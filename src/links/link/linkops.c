@@ -10,6 +10,7 @@
 
 #include "conf.h"
 #include "db.h"
+#include "domain/domain.h"
 #include "link/link.h"
 #include "link/linkops.h"
 #include "log.h"
@@ -94,6 +95,13 @@ linkops_create(struct lz_db *db, const struct lz_conf *conf,
 		lz_verr_set(e, 409, "slug_reserved", "slug", "The slug '%s' is "
 		    "reserved.", l->slug);
 		goto fail;
+	}
+	if (domain_usable(db, conf, l->domain, account_id, "domain",
+	    &l->domain_id, e) == -1)
+		goto fail;
+	if (l->domain_id == 0) {	/* the default one: no host of its own */
+		free(l->domain);
+		l->domain = NULL;
 	}
 	if (checked(db, conf, l, e) == -1)
 		goto fail;

@@ -19,6 +19,7 @@
 #include "safety/idn.h"
 #include "safety/safebrowsing.h"
 #include "safety/scan.h"
+#include "store/domains.h"
 #include "store/safety.h"
 #include "util.h"
 #include "verr.h"
@@ -217,6 +218,27 @@ heuristics(const struct lz_conf *conf, const struct canon *c, char *why,
 	return 0;
 }
 
+/* A short domain of this instance besides the default one (which the
+ * heuristics know from base_url): 1 with why; 0; -1. */
+static int
+own_domain(struct lz_db *db, const struct canon *c, char *why,
+    size_t whylen)
+{
+	struct domain	 d;
+	int		 rc;
+
+	if ((rc = store_domain_by_host(db, c->host, &d)) != 1) {
+		if (rc == -1)
+			snprintf(why, whylen, "the short domains could not "
+			    "be read");
+		return rc;
+	}
+	store_domain_free(&d);
+	snprintf(why, whylen, "it points to a short domain of this service "
+	    "(%s), which would make a redirect loop", c->host);
+	return 1;
+}
+
 int
 safety_scan(const struct lz_conf *conf, struct lz_db *db, const char *url,
     char *why, size_t whylen)
@@ -235,6 +257,7 @@ safety_scan(const struct lz_conf *conf, struct lz_db *db, const char *url,
 		return 1;
 	}
 	if ((rc = heuristics(conf, &c, why, whylen)) == 0 && db != NULL &&
+	    (rc = own_domain(db, &c, why, whylen)) == 0 &&
 	    (rc = bl_match(db, &c, why, whylen)) == -1)
 		snprintf(why, whylen, "the blocklists could not be read");
 	canon_free(&c);
@@ -251,7 +274,7 @@ safety_dests(const struct link *l, size_t *n)
 	json_t			*v;
 	size_t			 i, cap;
 
-	cap = 1 + (l->variants ? (json_is_array(l->variants) ?
+	cap = 2 + (l->variants ? (json_is_array(l->variants) ?
 	    json_array_size(l->variants) : json_object_size(l->variants)) : 0);
 	d = xcalloc(cap, sizeof(*d));
 	*n = 0;
@@ -276,6 +299,10 @@ safety_dests(const struct link *l, size_t *n)
 			    "variants.%.32s", key);
 			d[(*n)++].url = json_string_value(v);
 		}
+	if (l->expired_url != NULL) {
+		snprintf(d[*n].param, sizeof(d[*n].param), "expired_url");
+		d[(*n)++].url = l->expired_url;
+	}
 	return d;
 }
 

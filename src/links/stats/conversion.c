@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "domain/host.h"
 #include "jbody.h"
 #include "link/link.h"
 #include "log.h"
@@ -154,7 +155,7 @@ conv_json_number(const char *s, size_t n, const char *key, const char **num,
 
 /* ---- checking a report ------------------------------------------------ */
 
-enum { R_SLUG, R_VALUE, R_CURRENCY, R_SUFFIX, R__MAX };
+enum { R_SLUG, R_VALUE, R_CURRENCY, R_SUFFIX, R_DOMAIN, R__MAX };
 
 /* The bounds of texts are in bytes: slug and suffix are ASCII. */
 static const struct lz_jfield report_fields[R__MAX] = {
@@ -164,6 +165,8 @@ static const struct lz_jfield report_fields[R__MAX] = {
 	[R_CURRENCY] =	{ "currency", LZ_JT_STRING | LZ_JT_NULL, 0, 3, 3 },
 	[R_SUFFIX] =	{ "suffix", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
 			  SUFFIX_MAX },
+	[R_DOMAIN] =	{ "domain", LZ_JT_STRING | LZ_JT_NULL, 0, 0,
+			  HOST_MAX },
 };
 
 static int
@@ -217,6 +220,19 @@ check_suffix(const char *s, struct conv_report *rep, struct lz_verr *e)
 	return 0;
 }
 
+/* The short domain of the slug, as the host of a Host header. */
+static int
+check_domain(const char *s, struct conv_report *rep, struct lz_verr *e)
+{
+	if (*s != '\0' && host_of_header(s, rep->domain,
+	    sizeof(rep->domain)) == -1) {
+		lz_verr_set(e, 400, "invalid_field", "domain", "'domain' must "
+		    "be the host name of a short domain, like s.example.com.");
+		return -1;
+	}
+	return 0;
+}
+
 int
 conv_report_json(const json_t *obj, const char *text, size_t len,
     struct conv_report *rep, struct lz_verr *e)
@@ -252,6 +268,10 @@ conv_report_json(const json_t *obj, const char *text, size_t len,
 	if (json_is_string(v) && check_suffix(json_string_value(v), rep,
 	    e) == -1)
 		return -1;
+	v = json_object_get(obj, "domain");
+	if (json_is_string(v) && check_domain(json_string_value(v), rep,
+	    e) == -1)
+		return -1;
 	return 0;
 }
 
@@ -276,6 +296,9 @@ conv_report_query(const struct lz_query *q, struct conv_report *rep,
 	    check_currency(s, rep, e) == -1)
 		return -1;
 	if ((s = lz_query_get(q, "suffix")) != NULL && check_suffix(s, rep,
+	    e) == -1)
+		return -1;
+	if ((s = lz_query_get(q, "domain")) != NULL && check_domain(s, rep,
 	    e) == -1)
 		return -1;
 	return 0;

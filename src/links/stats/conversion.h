@@ -47,6 +47,9 @@ struct conv_report {
 	int64_t	 value;			/* micro-units, when has_value */
 	char	 currency[4];		/* "" when the report has none */
 	char	 suffix[SUFFIX_MAX + 1]; /* "" when none */
+	char	 domain[HOST_MAX + 1];	/* the slug's short domain; "":
+					   the request's host's, else the
+					   default one */
 };
 
 /*

@@ -25,15 +25,19 @@ const struct store_table store_tables[] = {
 	    "id, account_id, hash, prefix, last4, name, created_at, "
 	    "last_used_at, revoked_at",
 	    "id", 1 },
+	{ "domains", 10,
+	    "id, host, account_id, verify_token, verified_at, root_url, "
+	    "not_found_url, expired_url, created_at, removed_at",
+	    "id", 1 },
 	{ "usage", 3,
 	    "account_id, month, calls",
 	    "account_id, month", 0 },
-	{ "links", 26,
+	{ "links", 28,
 	    "id, account_id, slug, target_url, title, mode, variants, "
 	    "redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, "
 	    "pixel_line, escape_inapp, expires_at, max_clicks, utm, "
 	    "password_hash, clicks, created_at, deleted_at, flagged_at, "
-	    "flag_reason, conversions, revision",
+	    "flag_reason, conversions, revision, domain_id, expired_url",
 	    "id", 1 },
 	{ "clicks", 13,
 	    "id, link_id, at, suffix, country, device, os, browser, "

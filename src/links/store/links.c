@@ -16,7 +16,7 @@
 
 /* The create fields and the password hash: $1 to $16 of link insert and
  * link update (write_link). */
-#define LINK_NFIELDS	16
+#define LINK_NFIELDS	17
 
 #include "links.sql.h"
 
@@ -86,6 +86,9 @@ row_link(struct lz_stmt *st, void *arg)
 	l->conversions = lz_col_i64(st, 24);
 	l->revenue = col_json(st, 25);
 	l->revision = lz_col_i64(st, 26);
+	l->domain_id = lz_col_i64(st, 27);
+	l->domain = col_strdup(st, 28);
+	l->expired_url = col_strdup(st, 29);
 }
 
 LZ_EACH_ROW(each_link, , struct link, row_link, link_free);
@@ -122,8 +125,8 @@ json_text(const json_t *j)
 }
 
 /*
- * Writes l: its LINK_FIELDS as $1 to $16, then for an insert its account,
- * slug and creation time (the answer as lz_one_i64's, into l->id), for
+ * Writes l: its LINK_FIELDS as $1 to $17, then for an insert its account,
+ * slug, creation time and domain (the answer as lz_one_i64's, into l->id), for
  * an update its id and revision and account_id as store_stmt_of binds
  * it (the answer as lz_run_changed's).
  */
@@ -132,7 +135,7 @@ write_link(struct lz_db *db, struct link *l, int update, int64_t account_id)
 {
 	char		*json[] = { json_text(l->variants), json_text(l->og),
 	    json_text(l->utm) };
-	struct lz_val	 v[LINK_NFIELDS + 3] = {
+	struct lz_val	 v[LINK_NFIELDS + 4] = {
 	    LZ_TEXT(l->target_url), LZ_TEXT(l->title),
 	    LZ_TEXT(link_mode_names[l->mode]), LZ_TEXT(json[0]),
 	    LZ_I64(l->redirect_type), LZ_TEXT(json[1]),
@@ -141,7 +144,7 @@ write_link(struct lz_db *db, struct link *l, int update, int64_t account_id)
 	    LZ_TEXT(l->pixel[PIXEL_LINE]), LZ_I64(l->escape_inapp),
 	    LZ_I64_IF(l->expires_at != 0, l->expires_at),
 	    LZ_I64(l->max_clicks), LZ_TEXT(json[2]),
-	    LZ_TEXT(l->password_hash) };
+	    LZ_TEXT(l->password_hash), LZ_TEXT(l->expired_url) };
 	size_t		 i;
 	int		 rc;
 
@@ -154,6 +157,8 @@ write_link(struct lz_db *db, struct link *l, int update, int64_t account_id)
 		v[LINK_NFIELDS] = (struct lz_val)LZ_I64(l->account_id);
 		v[LINK_NFIELDS + 1] = (struct lz_val)LZ_TEXT(l->slug);
 		v[LINK_NFIELDS + 2] = (struct lz_val)LZ_I64(l->created_at);
+		v[LINK_NFIELDS + 3] = (struct lz_val)LZ_I64_IF(
+		    l->domain_id != 0, l->domain_id);
 		rc = lz_one_i64(lz_db_stmtv(db, set, ST_LINK_INSERT, v,
 		    LZ_NELEM(v)), &l->id);
 	}
@@ -209,12 +214,11 @@ store_link_by_ids(struct lz_db *db, const int64_t *ids, size_t n,
 }
 
 int
-store_link_by_slug(struct lz_db *db, const char *slug, struct link *l)
+store_link_by_slug(struct lz_db *db, int64_t domain, const char *slug,
+    struct link *l)
 {
-	const struct lz_val	 v = LZ_TEXT(slug);
-
-	return (int)lz_each(lz_db_stmtv(db, set, ST_LINK_BY_SLUG, &v, 1),
-	    row_link, l);
+	return (int)lz_each(LZ_STMT(db, set, ST_LINK_BY_SLUG, LZ_TEXT(slug),
+	    LZ_I64(domain)), row_link, l);
 }
 
 /*
@@ -246,7 +250,7 @@ store_link_list(struct lz_db *db, int64_t account_id, int64_t before,
 	char		*pattern = f && f->q ? link_pattern(f->q) : NULL;
 	struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit),
 	    LZ_TEXT(pattern), LZ_I64(f ? f->status : -1), LZ_I64(f ? f->now :
-	    0) };
+	    0), LZ_I64(f ? f->domain : -1) };
 	struct lz_stmt	*st;
 	long		 n = -1;
 

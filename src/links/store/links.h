@@ -24,14 +24,17 @@ int	store_link_get(struct lz_db *, int64_t id, int64_t account_id,
 /* A link by id, live or deleted (clicks read back from journals).
  * 1, 0, -1. */
 int	store_link_by_id(struct lz_db *, int64_t id, struct link *);
-/* A link by slug, live or deleted.  1, 0, -1. */
-int	store_link_by_slug(struct lz_db *, const char *slug, struct link *);
+/* A link by slug on domain (its id, 0: the default one), live or
+ * deleted.  1, 0, -1. */
+int	store_link_by_slug(struct lz_db *, int64_t domain, const char *slug,
+	    struct link *);
 /* Which links a list shows (DESIGN 3.9); { NULL, -1, 0 } is all. */
 struct link_filter {
 	const char	*q;		/* a text slug, title or target_url
 					   holds, A-Z in any case, or NULL */
 	int		 status;	/* enum link_status, or -1 */
 	int64_t		 now;		/* for status, ms */
+	int64_t		 domain;	/* its id (0: the default), or -1 */
 };
 
 /*
@@ -74,15 +77,21 @@ int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
 	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
 	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
 	"flag_reason, conversions, (SELECT json_group_object(r.currency, " \
-	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision"
+	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision, " \
+	STORE_LINK_COLS_DOMAIN
 #define STORE_LINK_COLS_PG \
 	"id, account_id, slug, target_url, title, mode, variants, " \
 	"redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, " \
 	"pixel_line, escape_inapp, expires_at, max_clicks, utm, " \
 	"password_hash, clicks, created_at, deleted_at, flagged_at, " \
 	"flag_reason, conversions, (SELECT json_object_agg(r.currency, " \
-	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision"
-#define STORE_LINK_NCOLS	27
+	"r.micros) FROM link_revenue r WHERE r.link_id = links.id), revision, " \
+	STORE_LINK_COLS_DOMAIN
+/* The domain (its id, 0 the default, and host) and expired_url. */
+#define STORE_LINK_COLS_DOMAIN \
+	"coalesce(domain_id, 0), (SELECT d.host FROM domains d " \
+	"WHERE d.id = links.domain_id), expired_url"
+#define STORE_LINK_NCOLS	30
 /* Reads each row of STORE_LINK_COLS, hands it to fn and frees it;
  * returns the rows or -1. */
 long	store_link_each(struct lz_stmt *, void (*fn)(struct link *, void *),

@@ -14,16 +14,17 @@ UPDATE accounts SET link_count = link_count + 1
 UPDATE accounts SET link_count = link_count - 1
     WHERE id = $1 AND link_count > 0
 
--- The create fields and the password hash, $1 to $16 (write_link in
--- links.c), then the account, slug and creation time.
+-- The create fields and the password hash, $1 to $17 (write_link in
+-- links.c), then the account, slug, creation time and domain (NULL: the
+-- default).  A slug taken on the domain (links_domain_slug) is no row.
 -- ST_LINK_INSERT: link insert
 INSERT INTO links (target_url, title, mode, variants, redirect_type, og,
         pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, pixel_line,
         escape_inapp, expires_at, max_clicks, utm, password_hash,
-        account_id, slug, created_at)
+        expired_url, account_id, slug, created_at, domain_id)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-        $15, $16, $17, $18, $19)
-    ON CONFLICT (slug) DO NOTHING RETURNING id
+        $15, $16, $17, $18, $19, $20, $21)
+    ON CONFLICT DO NOTHING RETURNING id
 
 -- ST_LINK_GET: link get
 SELECT @STORE_LINK_COLS@ FROM links
@@ -45,17 +46,18 @@ SELECT @STORE_LINK_COLS@ FROM links
 -- pg:
 SELECT @STORE_LINK_COLS_PG@ FROM links WHERE id = $1
 
+-- On domain $2 (0: the default one).
 -- ST_LINK_BY_SLUG: link by slug
 SELECT @STORE_LINK_COLS@ FROM links
-    WHERE slug = $1
+    WHERE coalesce(domain_id, 0) = $2 AND slug = $1
 -- pg:
 SELECT @STORE_LINK_COLS_PG@ FROM links
-    WHERE slug = $1
+    WHERE coalesce(domain_id, 0) = $2 AND slug = $1
 
 -- A page: ids below $1 (0: from the newest), at most $2, matching the
 -- LIKE pattern $3 (NULL: any; link_pattern, in lower case) and of
 -- status $4 (-1: any), the status being link_status() at $5 in SQL, in
--- the same order of precedence.  (The CASTs tell PostgreSQL $1 and $4
+-- the same order of precedence, and on domain $6 (0 the default, -1 any).  (The CASTs tell PostgreSQL $1 and $4
 -- are bigints, not the ints of 0, and $3 text before its IS NULL.)
 -- dialect: SQLite's LIKE ignores the case of A-Z and only of A-Z;
 -- PostgreSQL's LIKE is case-sensitive, so the columns go through
@@ -64,7 +66,7 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
 -- twice the time of a search of 10,000 links.)
 -- ST_LINK_LIST: link list
 SELECT @STORE_LINK_COLS@ FROM links
-    WHERE account_id = $6 AND deleted_at IS NULL AND
+    WHERE account_id = $7 AND deleted_at IS NULL AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             slug LIKE $3 ESCAPE '\' OR
@@ -74,11 +76,12 @@ SELECT @STORE_LINK_COLS@ FROM links
             CASE WHEN flagged_at IS NOT NULL THEN 3
                 WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1
                 WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2
-                ELSE 0 END = $4)
+                ELSE 0 END = $4) AND
+        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6)
     ORDER BY id DESC LIMIT $2
 -- pg:
 SELECT @STORE_LINK_COLS_PG@ FROM links
-    WHERE account_id = $6 AND deleted_at IS NULL AND
+    WHERE account_id = $7 AND deleted_at IS NULL AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             lower(slug COLLATE "C") LIKE $3 ESCAPE '\' OR
@@ -88,7 +91,8 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
             CASE WHEN flagged_at IS NOT NULL THEN 3
                 WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1
                 WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2
-                ELSE 0 END = $4)
+                ELSE 0 END = $4) AND
+        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6)
     ORDER BY id DESC LIMIT $2
 
 -- ST_LINK_LIST_ANY: link list (any account)
@@ -103,7 +107,8 @@ SELECT @STORE_LINK_COLS@ FROM links
             CASE WHEN flagged_at IS NOT NULL THEN 3
                 WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1
                 WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2
-                ELSE 0 END = $4)
+                ELSE 0 END = $4) AND
+        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6)
     ORDER BY id DESC LIMIT $2
 -- pg:
 SELECT @STORE_LINK_COLS_PG@ FROM links
@@ -117,20 +122,21 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
             CASE WHEN flagged_at IS NOT NULL THEN 3
                 WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1
                 WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2
-                ELSE 0 END = $4)
+                ELSE 0 END = $4) AND
+        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6)
     ORDER BY id DESC LIMIT $2
 
--- The create fields and the password hash of live link $17 if still
--- at revision $18, and one edit more.
+-- The create fields and the password hash of live link $18 if still
+-- at revision $19, and one edit more.
 -- ST_LINK_UPDATE: link update
 UPDATE links SET target_url = $1, title = $2, mode = $3,
         variants = $4, redirect_type = $5, og = $6, pixel_fb = $7,
         pixel_ga = $8, pixel_gtm = $9, pixel_tiktok = $10,
         pixel_line = $11, escape_inapp = $12, expires_at = $13,
         max_clicks = $14, utm = $15, password_hash = $16,
-        revision = revision + 1
-    WHERE id = $17 AND revision = $18 AND deleted_at IS NULL
-        AND account_id = $19
+        expired_url = $17, revision = revision + 1
+    WHERE id = $18 AND revision = $19 AND deleted_at IS NULL
+        AND account_id = $20
 
 -- ST_LINK_UPDATE_ANY: link update (any account)
 UPDATE links SET target_url = $1, title = $2, mode = $3,
@@ -138,8 +144,8 @@ UPDATE links SET target_url = $1, title = $2, mode = $3,
         pixel_ga = $8, pixel_gtm = $9, pixel_tiktok = $10,
         pixel_line = $11, escape_inapp = $12, expires_at = $13,
         max_clicks = $14, utm = $15, password_hash = $16,
-        revision = revision + 1
-    WHERE id = $17 AND revision = $18 AND deleted_at IS NULL
+        expired_url = $17, revision = revision + 1
+    WHERE id = $18 AND revision = $19 AND deleted_at IS NULL
 
 -- ST_LINK_DELETE: link delete
 UPDATE links SET deleted_at = $1

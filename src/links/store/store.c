@@ -41,6 +41,7 @@ struct lz_sqlset *const store_sqlsets[] = {
 	&store_safety_sql,
 	&store_sessions_sql,
 	&store_throttles_sql,
+	&store_domains_sql,
 	&store_copy_sql,
 	NULL
 };
@@ -50,6 +51,7 @@ const struct store_read *const store_reads[] = {
 	store_links_reads,
 	store_safety_reads,
 	store_webhooks_reads,
+	store_domains_reads,
 	NULL
 };
 

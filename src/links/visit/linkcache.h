@@ -1,5 +1,5 @@
 /*
- * linkcache.h -- links by slug, kept for a second in each worker, so a
+ * linkcache.h -- links by domain and slug, kept for a second in each worker, so a
  * redirect usually costs no SQLite read (DESIGN 5: with WAL, every read
  * transaction is two fcntl(2) locks on the shared-memory index besides
  * the query itself).
@@ -23,13 +23,14 @@ struct lz_db;
 #define LINKCACHE_SLOTS		256
 
 /*
- * The link with slug, live or deleted: from the cache when it was read
+ * The link with slug on domain (its id, 0: the default one; a click is
+ * the link's of the host it came to), live or deleted: from the cache when it was read
  * less than LINKCACHE_TTL_MS ago (now_ms), else from the database.
  * Returns 1 with *l pointing to the cache's copy (valid until the next
  * call), 0 when there is none, -1 on error.
  */
-int	linkcache_get(struct lz_db *, const char *slug, int64_t now_ms,
-	    const struct link **l);
+int	linkcache_get(struct lz_db *, int64_t domain, const char *slug,
+	    int64_t now_ms, const struct link **l);
 
 /* Empties the cache. */
 void	linkcache_clear(void);

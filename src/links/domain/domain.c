@@ -1,0 +1,203 @@
+/*
+ * domain.c -- short domains: the rules (domain.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "db.h"
+#include "domain/domain.h"
+#include "domain/host.h"
+#include "rnd.h"
+#include "safety/dest.h"
+#include "safety/scan.h"
+#include "util.h"
+#include "verr.h"
+
+const char *const domain_url_names[DOMAIN__URLS] = { "root_url",
+    "not_found_url", "expired_url" };
+
+int
+domain_default_host(const struct lz_conf *c, char *out, size_t len)
+{
+	return host_of_url(c->base_url, out, len);
+}
+
+/* url for field param: NULL or "" are none; else a destination's
+ * syntax and the scan.  0, or -1 with e. */
+static int
+url_check(struct lz_db *db, const struct lz_conf *c, const char *url,
+    const char *param, struct lz_verr *e)
+{
+	char	 why[256];
+	int	 rc;
+
+	if (url == NULL || *url == '\0')
+		return 0;
+	if (dest_syntax(url, param, e) == -1)
+		return -1;
+	if ((rc = safety_scan(c, db, url, why, sizeof(why))) == 0)
+		return 0;
+	if (rc == 1)
+		lz_verr_set(e, 400, "unsafe_destination", param, "The %s is "
+		    "refused: %s.", param, why);
+	else
+		lz_verr_set(e, 500, "internal_error", NULL, "The %s could not "
+		    "be checked: %s.", param, why);
+	return -1;
+}
+
+/* d's URL fields, in the order of domain_url_names. */
+static void
+url_slots(struct domain *d, char **cur[DOMAIN__URLS])
+{
+	cur[DOMAIN_ROOT_URL] = &d->root_url;
+	cur[DOMAIN_NOT_FOUND_URL] = &d->not_found_url;
+	cur[DOMAIN_EXPIRED_URL] = &d->expired_url;
+}
+
+static const char *
+url_or_null(const char *url)
+{
+	return url != NULL && *url != '\0' ? url : NULL;
+}
+
+int
+domain_add(struct lz_db *db, const struct lz_conf *c, const char *host,
+    int64_t account, int verified, const char *const *urls, int64_t now,
+    struct domain *d, struct lz_verr *e)
+{
+	char	 why[128], def[HOST_MAX + 1], **cur[DOMAIN__URLS];
+	int64_t	 id;
+	int	 i;
+
+	memset(d, 0, sizeof(*d));
+	if (host_parse(host, d->host, sizeof(d->host), why,
+	    sizeof(why)) == -1) {
+		lz_verr_set(e, 400, "invalid_field", "host", "The host %s.",
+		    why);
+		return -1;
+	}
+	if (domain_default_host(c, def, sizeof(def)) == 0 &&
+	    strcmp(def, d->host) == 0) {
+		lz_verr_set(e, 409, "domain_taken", "host", "%s is the "
+		    "default domain (base_url's host).", d->host);
+		return -1;
+	}
+	for (i = 0; i < DOMAIN__URLS; i++)
+		if (url_check(db, c, urls[i], domain_url_names[i], e) == -1)
+			return -1;
+	d->account_id = account;
+	lz_rnd_base62(d->token, DOMAIN_TOKEN_LEN);
+	d->verified_at = verified ? now : 0;
+	d->created_at = now;
+	url_slots(d, cur);
+	for (i = 0; i < DOMAIN__URLS; i++)
+		if (url_or_null(urls[i]) != NULL)
+			*cur[i] = xstrdup(urls[i]);
+	if ((id = store_domain_add(db, d)) > 0) {
+		d->id = id;
+		return 0;
+	}
+	store_domain_free(d);
+	if (id == 0)
+		lz_verr_set(e, 409, "domain_taken", "host", "%s is taken.",
+		    d->host);
+	else
+		lz_verr_set(e, 500, "internal_error", NULL, "The domain could "
+		    "not be stored.");
+	return -1;
+}
+
+int
+domain_set_urls(struct lz_db *db, const struct lz_conf *c, struct domain *d,
+    const int set[DOMAIN__URLS], const char *const *urls, struct lz_verr *e)
+{
+	char	**cur[DOMAIN__URLS];
+	int	 i, rc;
+
+	url_slots(d, cur);
+	for (i = 0; i < DOMAIN__URLS; i++)
+		if (set[i] && url_check(db, c, urls[i], domain_url_names[i],
+		    e) == -1)
+			return -1;
+	for (i = 0; i < DOMAIN__URLS; i++)
+		if (set[i]) {
+			free(*cur[i]);
+			*cur[i] = url_or_null(urls[i]) ? xstrdup(urls[i]) :
+			    NULL;
+		}
+	if ((rc = store_domain_set_urls(db, d->id, d->root_url,
+	    d->not_found_url, d->expired_url)) == 1)
+		return 0;
+	if (rc == 0)
+		lz_verr_set(e, 404, "not_found", "host", "There is no domain "
+		    "%s.", d->host);
+	else
+		lz_verr_set(e, 500, "internal_error", NULL, "The domain could "
+		    "not be stored.");
+	return -1;
+}
+
+int
+domain_usable(struct lz_db *db, const struct lz_conf *c, const char *host,
+    int64_t account, const char *param, int64_t *id, struct lz_verr *e)
+{
+	struct domain	 d;
+	char		 h[HOST_MAX + 1], def[HOST_MAX + 1], why[128];
+	int		 rc;
+
+	*id = 0;
+	if (host == NULL || *host == '\0')
+		return 0;
+	if (host_parse(host, h, sizeof(h), why, sizeof(why)) == -1) {
+		lz_verr_set(e, 400, "invalid_field", param, "'%s' %s.", param,
+		    why);
+		return -1;
+	}
+	if (domain_default_host(c, def, sizeof(def)) == 0 &&
+	    strcmp(def, h) == 0)
+		return 0;
+	if ((rc = store_domain_by_host(db, h, &d)) == -1) {
+		lz_verr_set(e, 500, "internal_error", NULL, "The domains could "
+		    "not be read.");
+		return -1;
+	}
+	if (rc == 1) {
+		store_domain_free(&d);
+		if ((d.account_id == 0 || d.account_id == account) &&
+		    d.verified_at != 0) {
+			*id = d.id;
+			return 0;
+		}
+		if (d.account_id == account) {
+			lz_verr_set(e, 400, "invalid_field", param, "The domain "
+			    "%s is not verified yet: publish its TXT record, "
+			    "then POST /api/v1/domains/%s/verify.", h, h);
+			return -1;
+		}
+	}
+	lz_verr_set(e, 400, "invalid_field", param, "There is no domain %s "
+	    "you may use (GET /api/v1/domains lists them).", h);
+	return -1;
+}
+
+int
+domain_remove(struct lz_db *db, const struct domain *d, int64_t now,
+    struct lz_verr *e)
+{
+	int	 rc;
+
+	if ((rc = store_domain_remove(db, d->id, now)) == 1)
+		return 0;
+	if (rc == 0)
+		lz_verr_set(e, 409, "domain_in_use", "host", "%s still has "
+		    "%lld live link%s: delete them first.", d->host, d->links,
+		    d->links == 1 ? "" : "s");
+	else
+		lz_verr_set(e, 500, "internal_error", NULL, "The domain could "
+		    "not be removed.");
+	return -1;
+}

@@ -1,0 +1,117 @@
+/*
+ * domains.c -- the SQL of short domains.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "db.h"
+#include "store/domains.h"
+#include "store/store.h"
+#include "util.h"
+
+#include "domains.sql.h"
+
+struct lz_sqlset store_domains_sql = LZ_SQLSET("domains", sql);
+static struct lz_sqlset *const set = &store_domains_sql;
+
+#define DOMAIN_NCOLS	10
+
+const struct store_read store_domains_reads[] = {
+	{ &store_domains_sql, ST_DOMAIN_BY_HOST, DOMAIN_NCOLS },
+	{ &store_domains_sql, ST_DOMAIN_LIST, DOMAIN_NCOLS },
+	{ NULL, 0, 0 }
+};
+
+static char *
+text_or_null(struct lz_stmt *st, int col)
+{
+	const char	*s = lz_col_text_or_null(st, col);
+
+	return s ? xstrdup(s) : NULL;
+}
+
+static void
+row_domain(struct lz_stmt *st, struct domain *d)
+{
+	d->id = lz_col_i64(st, 0);
+	lz_col_copy(st, 1, d->host, sizeof(d->host));
+	d->account_id = lz_col_i64(st, 2);
+	lz_col_copy(st, 3, d->token, sizeof(d->token));
+	d->verified_at = lz_col_i64(st, 4);
+	d->root_url = text_or_null(st, 5);
+	d->not_found_url = text_or_null(st, 6);
+	d->expired_url = text_or_null(st, 7);
+	d->created_at = lz_col_i64(st, 8);
+	d->links = lz_col_i64(st, 9);
+}
+
+void
+store_domain_free(struct domain *d)
+{
+	free(d->root_url);
+	free(d->not_found_url);
+	free(d->expired_url);
+	d->root_url = d->not_found_url = d->expired_url = NULL;
+}
+
+int64_t
+store_domain_add(struct lz_db *db, const struct domain *d)
+{
+	const struct lz_val	 v[] = { LZ_TEXT(d->host),
+	    LZ_I64_IF(d->account_id != 0, d->account_id), LZ_TEXT(d->token),
+	    LZ_I64_IF(d->verified_at != 0, d->verified_at),
+	    LZ_TEXT(d->root_url), LZ_TEXT(d->not_found_url),
+	    LZ_TEXT(d->expired_url), LZ_I64(d->created_at) };
+	struct lz_stmt		*st;
+	int64_t			 id;
+	int			 rc;
+
+	st = lz_db_stmtv(db, set, ST_DOMAIN_ADD, v, LZ_NELEM(v));
+	if ((rc = lz_step(st)) == 1) {
+		id = lz_col_i64(st, 0);
+		lz_reset(st);
+		return id;
+	}
+	return rc == 0 ? 0 : -1;
+}
+
+int
+store_domain_by_host(struct lz_db *db, const char *host, struct domain *d)
+{
+	struct lz_stmt	*st;
+	int		 rc;
+
+	st = LZ_STMT(db, set, ST_DOMAIN_BY_HOST, LZ_TEXT(host));
+	if ((rc = lz_step(st)) == 1) {
+		row_domain(st, d);
+		lz_reset(st);
+	}
+	return rc;
+}
+
+LZ_EACH_ROW(each_domain, const, struct domain, row_domain,
+    store_domain_free);
+
+long
+store_domain_list(struct lz_db *db, int64_t account,
+    void (*fn)(const struct domain *, void *), void *arg)
+{
+	return each_domain(LZ_STMT(db, set, ST_DOMAIN_LIST,
+	    LZ_I64_IF(account != 0, account)), fn, arg);
+}
+
+int
+store_domain_set_urls(struct lz_db *db, int64_t id, const char *root,
+    const char *not_found, const char *expired)
+{
+	return lz_run_changed(LZ_STMT(db, set, ST_DOMAIN_SET_URLS, LZ_I64(id),
+	    LZ_TEXT(root), LZ_TEXT(not_found), LZ_TEXT(expired)));
+}
+
+int
+store_domain_remove(struct lz_db *db, int64_t id, int64_t now)
+{
+	return lz_run_changed(LZ_STMT(db, set, ST_DOMAIN_REMOVE, LZ_I64(id),
+	    LZ_I64(now)));
+}

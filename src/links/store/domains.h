@@ -1,0 +1,48 @@
+/*
+ * store/domains.h -- the SQL of short domains (domain/domain.h has the
+ * rules; these are only the statements).
+ */
+#ifndef LZ_STORE_DOMAINS_H
+#define LZ_STORE_DOMAINS_H
+
+#include <stdint.h>
+
+#include "sizes.h"
+
+struct lz_db;
+
+#define DOMAIN_TOKEN_LEN	32	/* characters of a verify token */
+#define DOMAIN_URL_MAX		2048
+
+/* A row of domains, with its live links. */
+struct domain {
+	int64_t	 id;
+	char	 host[HOST_MAX + 1];
+	int64_t	 account_id;		/* 0: an instance domain */
+	char	 token[DOMAIN_TOKEN_LEN + 1];
+	int64_t	 verified_at;		/* 0: not yet */
+	char	*root_url, *not_found_url, *expired_url;	/* or NULL */
+	int64_t	 created_at;
+	long long links;
+};
+
+void	store_domain_free(struct domain *);
+
+/* Adds d (its host, account, token, verified_at, URLs, created_at), or
+ * brings a removed one of the host back as d: its id, 0 when the host
+ * is taken, -1 on error. */
+int64_t	store_domain_add(struct lz_db *, const struct domain *d);
+/* The live domain of host into d: 1, 0 none, -1 on error. */
+int	store_domain_by_host(struct lz_db *, const char *host,
+	    struct domain *d);
+/* The domains of account and the instance's (account 0: all), by host;
+ * fn's d lives for the call.  The count, or -1. */
+long	store_domain_list(struct lz_db *, int64_t account,
+	    void (*fn)(const struct domain *, void *), void *arg);
+/* Sets the three URLs (NULL clears).  1 done, 0 no such domain, -1. */
+int	store_domain_set_urls(struct lz_db *, int64_t id, const char *root,
+	    const char *not_found, const char *expired);
+/* Removes the domain unless live links use it: 1 done, 0 not, -1. */
+int	store_domain_remove(struct lz_db *, int64_t id, int64_t now);
+
+#endif
