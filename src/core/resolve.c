@@ -99,9 +99,10 @@ answered(void *arg, int status, int timeouts, struct ares_addrinfo *res)
 		ares_freeaddrinfo(res);
 }
 
-/* Runs the channel until q is answered or the deadline (monotonic us). */
+/* Runs the channel until *done (the query's callback sets it) or the
+ * deadline (monotonic us). */
 static void
-wait_answer(struct query *q, int64_t deadline)
+wait_answer(const int *done, int64_t deadline)
 {
 	ares_socket_t	 socks[ARES_GETSOCK_MAXNUM];
 	struct pollfd	 pfd[ARES_GETSOCK_MAXNUM];
@@ -110,7 +111,7 @@ wait_answer(struct query *q, int64_t deadline)
 	unsigned	 bits, rd, wr;
 	int		 i, np, ms;
 
-	while (!q->done) {
+	while (!*done) {
 		if ((left = deadline - lz_mono_us()) <= 0) {
 			ares_cancel(chan);	/* answers ARES_ECANCELLED */
 			break;
@@ -148,7 +149,7 @@ wait_answer(struct query *q, int64_t deadline)
 }
 
 struct wait {
-	struct query	*q;
+	const int	*done;
 	int64_t		 deadline;
 };
 
@@ -157,7 +158,7 @@ wait_step(void *arg)
 {
 	struct wait	*w = arg;
 
-	wait_answer(w->q, w->deadline);
+	wait_answer(w->done, w->deadline);
 }
 
 enum lz_resolve_rc
@@ -192,7 +193,7 @@ lz_resolve(const char *name, int timeout_ms, struct lz_addr **out, size_t *n)
 	if (!q.done) {
 		/* Asked a name server: a slow step of the request (pool.h),
 		 * so no other request waits on the answer. */
-		w.q = &q;
+		w.done = &q.done;
 		w.deadline = deadline;
 		lz_pool_slow(wait_step, &w);
 	}
@@ -218,6 +219,100 @@ lz_resolve(const char *name, int timeout_ms, struct lz_addr **out, size_t *n)
 	}
 	free(q.addrs);
 	return LZ_RESOLVE_NONE;
+}
+
+/* ---- TXT records ------------------------------------------------------ */
+
+struct txt_query {
+	int		 done;
+	int		 status;	/* ARES_* */
+	const char	*want;
+	int		 records;	/* TXT records seen */
+	int		 found;
+};
+
+/* Compares one record, its strings [first, end), with q->want. */
+static void
+txt_record(struct txt_query *q, const struct ares_txt_ext *first,
+    const struct ares_txt_ext *end)
+{
+	const struct ares_txt_ext	*t;
+	size_t				 len = 0, wl = strlen(q->want);
+
+	q->records++;
+	for (t = first; t != end; t = t->next) {
+		if (len + t->length > wl ||
+		    memcmp(q->want + len, t->txt, t->length) != 0)
+			return;
+		len += t->length;
+	}
+	if (len == wl)
+		q->found = 1;
+}
+
+static void
+txt_answered(void *arg, int status, int timeouts, unsigned char *abuf,
+    int alen)
+{
+	struct txt_query	*q = arg;
+	struct ares_txt_ext	*txt = NULL, *t, *first;
+
+	(void)timeouts;
+	q->done = 1;
+	q->status = status;
+	if (status != ARES_SUCCESS)
+		return;
+	if ((q->status = ares_parse_txt_reply_ext(abuf, alen, &txt)) !=
+	    ARES_SUCCESS)
+		return;
+	for (first = txt; first != NULL; first = t) {
+		for (t = first->next; t != NULL && !t->record_start;
+		    t = t->next)
+			continue;
+		txt_record(q, first, t);
+	}
+	ares_free_data(txt);
+}
+
+enum lz_resolve_rc
+lz_resolve_txt(const char *name, const char *want, int timeout_ms,
+    int *found)
+{
+	struct txt_query	 q;
+	struct wait		 w;
+	char			 err[256];
+
+	*found = 0;
+	if (!ready && lz_resolve_init("", err, sizeof(err)) == -1) {
+		lz_log(LZ_LOG_ERR, "resolve: %s", err);
+		return LZ_RESOLVE_FAIL;
+	}
+	memset(&q, 0, sizeof(q));
+	q.status = ARES_ETIMEOUT;
+	q.want = want;
+	ares_query(chan, name, 1 /* C_IN */, 16 /* T_TXT */, txt_answered,
+	    &q);
+	if (!q.done) {
+		w.done = &q.done;
+		w.deadline = lz_mono_us() + (int64_t)timeout_ms * 1000;
+		lz_pool_slow(wait_step, &w);
+	}
+	switch (q.status) {
+	case ARES_SUCCESS:
+		*found = q.found;
+		return q.records ? LZ_RESOLVE_OK : LZ_RESOLVE_NONE;
+	case ARES_ENOTFOUND:
+	case ARES_ENODATA:
+	case ARES_ENONAME:
+		return LZ_RESOLVE_NONE;
+	case ARES_ETIMEOUT:
+	case ARES_ECANCELLED:
+		return LZ_RESOLVE_TIMEOUT;
+	default:
+		lz_log(LZ_LOG_INFO, "resolve TXT %s: %s", name,
+		    ares_strerror(q.status));
+		return LZ_RESOLVE_FAIL;
+	}
 }
 
 const char *

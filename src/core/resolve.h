@@ -40,6 +40,15 @@ void	lz_resolve_fini(void);
 enum lz_resolve_rc lz_resolve(const char *name, int timeout_ms,
 	    struct lz_addr **out, size_t *n);
 
+/*
+ * Looks for a TXT record of name whose text (its strings joined) is
+ * want, within timeout_ms: LZ_RESOLVE_OK with *found 1 when one is, 0
+ * when name has TXT records but none is want; LZ_RESOLVE_NONE when it
+ * has none; else as lz_resolve.  (Domain verification, DESIGN 3.12.)
+ */
+enum lz_resolve_rc lz_resolve_txt(const char *name, const char *want,
+	    int timeout_ms, int *found);
+
 /* "timed out" and so on, for logs. */
 const char *lz_resolve_strerror(enum lz_resolve_rc);
 

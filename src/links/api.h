@@ -93,6 +93,8 @@ int	dash_host_ok(struct lz_req *);
 lz_handler	dash_session, dash_signup, dash_signin, dash_signout,
 		dash_password, dash_account;
 lz_handler	dash_keys_list, dash_keys_create, dash_keys_revoke;
+lz_handler	api_domains_list, api_domains_add, api_domains_get,
+		api_domains_update, api_domains_delete, api_domains_verify;
 lz_handler	dash_hooks_list, dash_hooks_add, dash_hooks_rotate,
 		dash_hooks_disable, dash_hooks_test, dash_hooks_deliveries;
 

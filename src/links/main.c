@@ -40,6 +40,13 @@ static const struct lz_route routes[] = {
 	{ LZ_M_GET,	"/api/v1/links/:id/stats", RF_AUTH, api_links_stats },
 	{ LZ_M_GET,	"/api/v1/links/:id/qr",	RF_AUTH, api_links_qr },
 	{ LZ_M_GET,	"/api/v1/links/:id/clicks", RF_AUTH, api_links_clicks },
+	{ LZ_M_GET,	"/api/v1/domains",	RF_AUTH, api_domains_list },
+	{ LZ_M_POST,	"/api/v1/domains",	RF_AUTH, api_domains_add },
+	{ LZ_M_GET,	"/api/v1/domains/:host", RF_AUTH, api_domains_get },
+	{ LZ_M_PATCH,	"/api/v1/domains/:host", RF_AUTH, api_domains_update },
+	{ LZ_M_DELETE,	"/api/v1/domains/:host", RF_AUTH, api_domains_delete },
+	{ LZ_M_POST,	"/api/v1/domains/:host/verify", RF_AUTH,
+	    api_domains_verify },
 	/* The API's OpenAPI document: public, like the API's man page. */
 	{ LZ_M_GET,	"/api/v1/openapi.json",	0,	links_openapi },
 

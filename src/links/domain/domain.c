@@ -10,6 +10,7 @@
 #include "db.h"
 #include "domain/domain.h"
 #include "domain/host.h"
+#include "resolve.h"
 #include "rnd.h"
 #include "safety/dest.h"
 #include "safety/scan.h"
@@ -69,9 +70,10 @@ domain_add(struct lz_db *db, const struct lz_conf *c, const char *host,
     int64_t account, int verified, const char *const *urls, int64_t now,
     struct domain *d, struct lz_verr *e)
 {
-	char	 why[128], def[HOST_MAX + 1], **cur[DOMAIN__URLS];
-	int64_t	 id;
-	int	 i;
+	char		 why[128], def[HOST_MAX + 1], **cur[DOMAIN__URLS];
+	int64_t		 id;
+	long long	 n = 0;
+	int		 i;
 
 	memset(d, 0, sizeof(*d));
 	if (host_parse(host, d->host, sizeof(d->host), why,
@@ -89,6 +91,18 @@ domain_add(struct lz_db *db, const struct lz_conf *c, const char *host,
 	for (i = 0; i < DOMAIN__URLS; i++)
 		if (url_check(db, c, urls[i], domain_url_names[i], e) == -1)
 			return -1;
+	if (account != 0 && (n = store_domain_count(db, account)) >=
+	    DOMAINS_PER_ACCOUNT) {
+		lz_verr_set(e, 409, "too_many_domains", "host", "An account "
+		    "has at most %d domains; remove one first.",
+		    DOMAINS_PER_ACCOUNT);
+		return -1;
+	}
+	if (n < 0) {
+		lz_verr_set(e, 500, "internal_error", NULL, "The domains could "
+		    "not be counted.");
+		return -1;
+	}
 	d->account_id = account;
 	lz_rnd_base62(d->token, DOMAIN_TOKEN_LEN);
 	d->verified_at = verified ? now : 0;
@@ -200,4 +214,68 @@ domain_remove(struct lz_db *db, const struct domain *d, int64_t now,
 		lz_verr_set(e, 500, "internal_error", NULL, "The domain could "
 		    "not be removed.");
 	return -1;
+}
+
+int
+domain_verify(struct lz_db *db, struct domain *d, int64_t now,
+    struct lz_verr *e)
+{
+	enum lz_resolve_rc	 rc;
+	char			 name[sizeof(DOMAIN_TXT_LABEL) + HOST_MAX];
+	char			 want[sizeof(DOMAIN_TXT_PREFIX) +
+				     DOMAIN_TOKEN_LEN];
+	int			 found, n;
+
+	if (d->verified_at != 0)
+		return 0;
+	snprintf(name, sizeof(name), DOMAIN_TXT_LABEL "%s", d->host);
+	snprintf(want, sizeof(want), DOMAIN_TXT_PREFIX "%s", d->token);
+	rc = lz_resolve_txt(name, want, DOMAIN_DNS_TIMEOUT_MS, &found);
+	if (rc == LZ_RESOLVE_OK && found) {
+		if ((n = store_domain_verify(db, d->id, now)) == -1) {
+			lz_verr_set(e, 500, "internal_error", NULL, "The domain "
+			    "could not be stored.");
+			return -1;
+		}
+		d->verified_at = now;
+		return 0;
+	}
+	if (rc == LZ_RESOLVE_OK)
+		lz_verr_set(e, 409, "verification_failed", "host", "The TXT "
+		    "record %s does not hold %s.", name, want);
+	else if (rc == LZ_RESOLVE_NONE)
+		lz_verr_set(e, 409, "verification_failed", "host", "There is "
+		    "no TXT record %s yet (publish it with the value %s; DNS "
+		    "changes can take a while to be seen).", name, want);
+	else
+		lz_verr_set(e, 409, "verification_failed", "host", "The name "
+		    "servers did not answer about %s (%s); try again later.",
+		    name, lz_resolve_strerror(rc));
+	return -1;
+}
+
+/* s, or JSON null. */
+static json_t *
+str_or_jnull(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+json_t *
+domain_json(const struct domain *d, int is_default, long long links)
+{
+	json_t	*j, *v = json_null();
+
+	if (d->account_id != 0 && d->verified_at == 0)
+		v = json_pack("{s:s, s:s+, s:s+}", "type", "TXT", "name",
+		    DOMAIN_TXT_LABEL, d->host, "value", DOMAIN_TXT_PREFIX,
+		    d->token);
+	j = json_pack("{s:s, s:b, s:s, s:b, s:o, s:o, s:o, s:I, s:o}",
+	    "host", d->host, "default", is_default, "scope",
+	    d->account_id != 0 ? "account" : "instance", "verified",
+	    d->verified_at != 0, "root_url", str_or_jnull(d->root_url),
+	    "not_found_url", str_or_jnull(d->not_found_url), "expired_url",
+	    str_or_jnull(d->expired_url), "links", (json_int_t)links,
+	    "verification", v);
+	return j;
 }

@@ -10,11 +10,22 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "store/domains.h"
 
 struct lz_conf;
 struct lz_db;
 struct lz_verr;
+
+/* No request waits on DNS longer (as webhook checks, DESIGN 3.11). */
+#define DOMAIN_DNS_TIMEOUT_MS	2000
+/* An account's own domains, at most: the workers read every domain
+ * once a second (hostmap.h). */
+#define DOMAINS_PER_ACCOUNT	100
+/* The TXT record that proves an account owns a host. */
+#define DOMAIN_TXT_LABEL	"_lz-verify."
+#define DOMAIN_TXT_PREFIX	"lz-verify="
 
 /* The three URLs of a domain, in the order of struct domain. */
 enum { DOMAIN_ROOT_URL, DOMAIN_NOT_FOUND_URL, DOMAIN_EXPIRED_URL,
@@ -44,6 +55,24 @@ int	domain_add(struct lz_db *, const struct lz_conf *, const char *host,
 int	domain_set_urls(struct lz_db *, const struct lz_conf *,
 	    struct domain *d, const int set[DOMAIN__URLS],
 	    const char *const *urls, struct lz_verr *e);
+
+/*
+ * Looks up d's TXT record (DOMAIN_TXT_LABEL + host, with DOMAIN_TXT_PREFIX
+ * + its token) and marks d verified at now.  0 (also when it was
+ * verified already), or -1 with e: 409 verification_failed when the
+ * record is missing, holds another text, or the name servers did not
+ * answer within DOMAIN_DNS_TIMEOUT_MS (each said); 500.
+ */
+int	domain_verify(struct lz_db *, struct domain *d, int64_t now,
+	    struct lz_verr *e);
+
+/*
+ * d as the API shows it: host, default, scope, verified, the three URLs,
+ * links (the caller's live links on it) and, for an account's domain not
+ * verified yet, the verification record to publish (else null).
+ */
+json_t	*domain_json(const struct domain *d, int is_default,
+	    long long links);
 
 /*
  * The domain host (as host_parse reads it; NULL or "": the default) that

@@ -20,6 +20,7 @@ static struct lz_sqlset *const set = &store_domains_sql;
 const struct store_read store_domains_reads[] = {
 	{ &store_domains_sql, ST_DOMAIN_BY_HOST, DOMAIN_NCOLS },
 	{ &store_domains_sql, ST_DOMAIN_LIST, DOMAIN_NCOLS },
+	{ &store_domains_sql, ST_DOMAIN_ACCOUNT_LINKS, 2 },
 	{ NULL, 0, 0 }
 };
 
@@ -114,4 +115,43 @@ store_domain_remove(struct lz_db *db, int64_t id, int64_t now)
 {
 	return lz_run_changed(LZ_STMT(db, set, ST_DOMAIN_REMOVE, LZ_I64(id),
 	    LZ_I64(now)));
+}
+
+int
+store_domain_verify(struct lz_db *db, int64_t id, int64_t now)
+{
+	return lz_run_changed(LZ_STMT(db, set, ST_DOMAIN_VERIFY, LZ_I64(id),
+	    LZ_I64(now)));
+}
+
+long long
+store_domain_count(struct lz_db *db, int64_t account)
+{
+	int64_t	 n;
+
+	return lz_one_i64(LZ_STMT(db, set, ST_DOMAIN_COUNT, LZ_I64(account)),
+	    &n) == 1 ? n : -1;
+}
+
+struct links_fn {
+	void	(*fn)(int64_t, long long, void *);
+	void	*arg;
+};
+
+static void
+links_row(struct lz_stmt *st, void *arg)
+{
+	struct links_fn	*f = arg;
+
+	f->fn(lz_col_i64(st, 0), lz_col_i64(st, 1), f->arg);
+}
+
+long
+store_domain_account_links(struct lz_db *db, int64_t account,
+    void (*fn)(int64_t, long long, void *), void *arg)
+{
+	struct links_fn	 f = { fn, arg };
+
+	return lz_each(LZ_STMT(db, set, ST_DOMAIN_ACCOUNT_LINKS,
+	    LZ_I64(account)), links_row, &f);
 }

@@ -42,6 +42,15 @@ long	store_domain_list(struct lz_db *, int64_t account,
 /* Sets the three URLs (NULL clears).  1 done, 0 no such domain, -1. */
 int	store_domain_set_urls(struct lz_db *, int64_t id, const char *root,
 	    const char *not_found, const char *expired);
+/* Marks a domain verified at now: 1 done, 0 not (gone or verified
+ * already), -1. */
+int	store_domain_verify(struct lz_db *, int64_t id, int64_t now);
+/* The live domains of account, or -1. */
+long long store_domain_count(struct lz_db *, int64_t account);
+/* Calls fn(domain id, 0 the default one; live links) for each domain
+ * account has live links on.  The count, or -1. */
+long	store_domain_account_links(struct lz_db *, int64_t account,
+	    void (*fn)(int64_t domain, long long links, void *), void *arg);
 /* Removes the domain unless live links use it: 1 done, 0 not, -1. */
 int	store_domain_remove(struct lz_db *, int64_t id, int64_t now);
 

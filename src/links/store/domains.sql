@@ -44,3 +44,17 @@ UPDATE domains SET root_url = $2, not_found_url = $3, expired_url = $4
 UPDATE domains SET removed_at = $2
     WHERE id = $1 AND removed_at IS NULL AND NOT EXISTS
         (SELECT 1 FROM links WHERE domain_id = $1 AND deleted_at IS NULL)
+
+-- ST_DOMAIN_VERIFY: domain verify
+UPDATE domains SET verified_at = $2
+    WHERE id = $1 AND removed_at IS NULL AND verified_at IS NULL
+
+-- The live domains of account $1 (DOMAINS_PER_ACCOUNT bounds them).
+-- ST_DOMAIN_COUNT: domain count
+SELECT count(*) FROM domains WHERE account_id = $1 AND removed_at IS NULL
+
+-- Account $1's live links per domain (0: the default one).
+-- ST_DOMAIN_ACCOUNT_LINKS: domain account links
+SELECT coalesce(domain_id, 0), count(*) FROM links
+    WHERE account_id = $1 AND deleted_at IS NULL
+    GROUP BY coalesce(domain_id, 0)
