@@ -693,7 +693,7 @@ END_TEST
 START_TEST(links_account_any)
 {
 	struct link	 l;
-	int64_t		 a, id, owner;
+	int64_t		 a, id, owner, domain = -1;
 	char		 slug[SLUG_MAX + 1];
 	int		 n = 0;
 
@@ -701,13 +701,14 @@ START_TEST(links_account_any)
 	ck_assert_int_gt(a, 0);
 	id = add_link(a, "mine");
 	ck_assert_int_eq(store_link_get(&ldb, id, 0, &l), 0);
-	ck_assert_int_eq(store_link_delete(&ldb, id, 0, 2000, slug, &owner),
+	ck_assert_int_eq(store_link_delete(&ldb, id, 0, 2000, slug, &owner,
+	    &domain),
 	    0);
 	ck_assert_int_eq(store_link_list(&ldb, 0, 0, 10, NULL, count_link,
 	    &n), 0);
 	ck_assert_int_eq(store_link_get(&ldb, id, ACCOUNT_ANY, &l), -1);
 	ck_assert_int_eq(store_link_delete(&ldb, id, ACCOUNT_ANY, 2000, slug,
-	    &owner), -1);
+	    &owner, &domain), -1);
 	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 1);
 	link_free(&l);
 
@@ -717,9 +718,10 @@ START_TEST(links_account_any)
 	ck_assert_int_eq(store_link_get(&ldb, id, ACCOUNT_ANY, &l), 1);
 	link_free(&l);
 	ck_assert_int_eq(store_link_delete(&ldb, id, ACCOUNT_ANY, 2000, slug,
-	    &owner), 1);
+	    &owner, &domain), 1);
 	ck_assert_str_eq(slug, "mine");
 	ck_assert_int_eq(owner, a);
+	ck_assert_int_eq(domain, 0);	/* the default one */
 	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 0);
 }
 END_TEST
@@ -739,7 +741,7 @@ static const char *
 found(int64_t account, const char *q, int status)
 {
 	static char		 buf[256];
-	struct link_filter	 f = { q, status, 5000 };
+	struct link_filter	 f = { q, status, 5000, 0, 0 };
 
 	buf[0] = '\0';
 	ck_assert_int_ge(store_link_list(&ldb, account, 0, 100, &f, slug_join,
@@ -878,6 +880,73 @@ START_TEST(links_migration_keeps_webhooks)
 }
 END_TEST
 
+enum { D_LINKS, D_SAME, D_CLICKS, D__MAX };
+
+static const struct lz_sql dsql[D__MAX] = {
+	[D_LINKS] = { "links", "SELECT count(*) FROM links WHERE slug IN "
+	    "('keep', 'gone') AND title = 'T' AND clicks = 7 AND revision = 2 "
+	    "AND domain_id IS NULL AND expired_url IS NULL" },
+	[D_SAME] = { "same", "SELECT count(*) FROM links WHERE slug = 'keep'" },
+	[D_CLICKS] = { "clicks", "SELECT count(*) FROM clicks c JOIN links l "
+	    "ON l.id = c.link_id WHERE l.slug = 'keep'" },
+};
+
+static struct lz_sqlset dset = LZ_SQLSET("domains migration test", dsql);
+
+/* 0013 makes the links table anew (slugs unique per domain): every link
+ * stays, with its id, fields and clicks, on the default domain. */
+START_TEST(links_migration_domains)
+{
+	char	 path[96], err[256];
+	int64_t	 n;
+	int	 from, to;
+
+	snprintf(path, sizeof(path), "%s/old12.db", dir);
+	ck_assert_msg(lz_db_open(&tdb, path, LZ_DB_CREATE, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(lz_links_migrations[11].version, 12);
+	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations, 12, &from, &to,
+	    err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO accounts (id, email, "
+	    "plan, created_at) VALUES (1, 'a@example.com', 'pro', 1); "
+	    "INSERT INTO links (id, account_id, slug, target_url, title, "
+	    "clicks, created_at, revision) VALUES (5, 1, 'keep', "
+	    "'https://k.example/', 'T', 7, 1, 2); "
+	    "INSERT INTO links (id, account_id, slug, target_url, title, "
+	    "clicks, created_at, deleted_at, revision) VALUES (9, 1, 'gone', "
+	    "'https://g.example/', 'T', 7, 1, 2, 2); "
+	    "INSERT INTO clicks (link_id, at, visitor, bot) VALUES "
+	    "(5, 1, x'00', 0), (5, 2, x'00', 0)"), 0);
+	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations,
+	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_ge(to, 13);
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&tdb, &dset, D_LINKS), &n), 1);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&tdb, &dset, D_CLICKS), &n), 1);
+	ck_assert_int_eq(n, 2);
+	/* A slug once per domain: the default one, then another. */
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO links (account_id, "
+	    "slug, target_url, created_at) VALUES (1, 'keep', 'x', 1)"), -1);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO domains (id, host, "
+	    "verify_token, created_at) VALUES (3, 'b.test', 't', 1); "
+	    "INSERT INTO links (account_id, slug, target_url, created_at, "
+	    "domain_id) VALUES (1, 'keep', 'x', 1, 3)"), 0);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO links (account_id, "
+	    "slug, target_url, created_at, domain_id) VALUES (1, 'keep', 'x', "
+	    "1, 3)"), -1);
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&tdb, &dset, D_SAME), &n), 1);
+	ck_assert_int_eq(n, 2);
+	/* Foreign keys are on again, and hold. */
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO links (account_id, "
+	    "slug, target_url, created_at, domain_id) VALUES (1, 'k2', 'x', "
+	    "1, 99)"), -1);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO clicks (link_id, at, "
+	    "visitor, bot) VALUES (77, 1, x'00', 0)"), -1);
+	lz_db_close(&tdb);
+}
+END_TEST
+
 /* ---- every statement of the prompt library ---------------------------- */
 
 START_TEST(prompts_statements_prepare)
@@ -940,8 +1009,10 @@ main(void)
 		tcase_add_test(t, links_search);
 		tcase_add_test(t, links_update_revision);
 		tcase_add_test(t, links_rollup_late);
-		if (!pg)	/* SQLite's way of changing a table */
+		if (!pg) {	/* SQLite's way of changing a table */
 			tcase_add_test(t, links_migration_keeps_webhooks);
+			tcase_add_test(t, links_migration_domains);
+		}
 		suite_add_tcase(s, t);
 	}
 	t = tcase_create("prompts");

@@ -465,10 +465,12 @@ START_TEST(test_event_link_updated_deleted)
 	    "event = 'link.deleted' AND webhook_id = 3"), 1);
 	j = only_body(" WHERE event = 'link.deleted'");
 	data = json_object_get(j, "data");
-	ck_assert_uint_eq(json_object_size(data), 2);
+	ck_assert_uint_eq(json_object_size(data), 3);
 	ck_assert_int_eq(json_integer_value(json_object_get(data, "id")), lid);
 	ck_assert_str_eq(json_string_value(json_object_get(data, "slug")),
 	    "upd");
+	/* No events_default_domain() in this process: null. */
+	ck_assert(json_is_null(json_object_get(data, "domain")));
 	json_decref(j);
 }
 END_TEST
@@ -491,8 +493,8 @@ fill_click(struct click *c, int64_t link_id)
 
 START_TEST(test_event_click)
 {
-	static const char *const keys[] = { "slug", "suffix", "target",
-	    "country", "device", "os", "referrer" };
+	static const char *const keys[] = { "slug", "domain", "suffix",
+	    "target", "country", "device", "os", "referrer" };
 	struct link	 l;
 	struct click	 c;
 	json_t		*j, *data;
@@ -506,6 +508,7 @@ START_TEST(test_event_click)
 	add_hook(a2, WEBHOOK_EV_LINK_CREATED, NULL);
 	lid = tdb_link(&t, a1, "s1", "https://example.com/landing", 1000);
 	lid2 = tdb_link(&t, a2, "s2", "https://example.com/other", 1000);
+	events_default_domain("https://S.example:8443/base");
 
 	/* A bot is never sent. */
 	fill_click(&c, lid);
@@ -536,6 +539,8 @@ START_TEST(test_event_click)
 		    "%s missing", keys[i]);
 	ck_assert_str_eq(json_string_value(json_object_get(data, "slug")),
 	    "s1");
+	ck_assert_str_eq(json_string_value(json_object_get(data, "domain")),
+	    "s.example");
 	ck_assert_str_eq(json_string_value(json_object_get(data, "suffix")),
 	    "ig");
 	ck_assert_str_eq(json_string_value(json_object_get(data, "target")),

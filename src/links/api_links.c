@@ -109,7 +109,8 @@ api_links_list(struct lz_req *r)
 	f.q = v[P_Q].s;
 	f.status = v[P_STATUS].set ? (int)v[P_STATUS].i : -1;
 	f.now = r->now_ms;
-	f.domain = -1;
+	f.by_domain = v[P_DOMAIN].set;
+	f.domain = 0;
 	if (v[P_DOMAIN].set && domain_usable(&links.db, links.conf,
 	    v[P_DOMAIN].s, who->account_id, "domain", &f.domain, &e) == -1) {
 		lz_resp_verr(r, &e);

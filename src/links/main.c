@@ -29,6 +29,7 @@
 #include "visit/journal.h"
 #include "visit/mover.h"
 #include "visit/visitor.h"
+#include "webhook/events.h"
 #include "webhook/sign.h"
 
 static const struct lz_route routes[] = {
@@ -208,6 +209,7 @@ worker_init(void *arg)
 		lz_log(LZ_LOG_ERR, "%s", err);
 		return LZ_EXIT_CONFIG;
 	}
+	events_default_domain(links.conf->base_url);
 	/* Requests never copy the WAL back: the mover and lz-hooks do
 	 * (store/wal.h), off the requests' way. */
 	(void)store_wal_manual(&links.db);

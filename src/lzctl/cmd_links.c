@@ -103,13 +103,13 @@ enum { O_ACCOUNT, O_LIMIT, O_DOMAIN };
 static int
 link_list(struct ctl_args *a)
 {
-	struct link_filter	 f = { NULL, -1, 0, -1 };
+	struct link_filter	 f = { NULL, -1, 0, 0, 0 };
 	int64_t			 account = ACCOUNT_ANY;
 
 	if (a->opt[O_ACCOUNT].set &&
 	    (account = ctl_account_id(a->opt[O_ACCOUNT].s)) == 0)
 		return EXIT_NOTFOUND;
-	if (a->opt[O_DOMAIN].set &&
+	if ((f.by_domain = a->opt[O_DOMAIN].set) &&
 	    (f.domain = domain_id(a->opt[O_DOMAIN].s)) < 0)
 		return EXIT_NOTFOUND;
 	printf("ID\tSLUG\tACCOUNT\tCLICKS\tCREATED\tTARGET\n");

@@ -29,6 +29,7 @@
 #include "store/admin.h"
 #include "store/store.h"
 #include "util.h"
+#include "webhook/events.h"
 
 struct lz_conf	*ctl_conf;
 struct lz_db	 ctl_links_db;
@@ -63,6 +64,7 @@ ctl_links_open(void)
 		ctl_err("%s", err);
 		exit(1);
 	}
+	events_default_domain(ctl_conf->base_url);
 }
 
 int64_t

@@ -788,8 +788,9 @@ class OpenAPI(unittest.TestCase):
             i = self.created({"target_url": URL}, key)["id"]
             r = self.call(None, "PATCH", ID, "%s/%d" % (L, i), key, body)
             what = json.dumps(body)[:200]
-            if "slug" in body:
-                param, judged = "slug", True
+            for fixed in ("slug", "domain"):    # read-only once created
+                if fixed in body:
+                    param, judged = fixed, True
             if param is None:
                 self.assertEqual(r.status, 200, (what, r))
             else:
@@ -897,6 +898,9 @@ class OpenAPI(unittest.TestCase):
                      ["yesterday", today + "T00:00:00", "2030-13-01"]),
             "to": (["2999-01-01", "2999-01-01T00:00:00.5-01:30"],
                    ["1969-12-31", "2030-02-30", today + "X"]),
+            # the default domain's host, any case; no domain, no host
+            "domain": (["127.0.0.1", "127.0.0.1."],
+                       ["nope.test", "a%20b", "x.test:80"]),
         }
 
         def expect(url, status, param=None):
@@ -940,7 +944,7 @@ class OpenAPI(unittest.TestCase):
                             expect(u + v, 400, name)
                     expect(u + "1&" + name + "=1", 400, name)
                     checked += 1
-        self.assertEqual(checked, 17)
+        self.assertEqual(checked, 18)
 
 
 if __name__ == "__main__":

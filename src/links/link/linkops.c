@@ -11,12 +11,14 @@
 #include "conf.h"
 #include "db.h"
 #include "domain/domain.h"
+#include "domain/host.h"
 #include "link/link.h"
 #include "link/linkops.h"
 #include "log.h"
 #include "pwhash.h"
 #include "rnd.h"
 #include "safety/scan.h"
+#include "store/domains.h"
 #include "store/links.h"
 #include "store/store.h"
 #include "util.h"
@@ -254,16 +256,22 @@ int
 linkops_delete(struct lz_db *db, int64_t id, int64_t account_id, int64_t now)
 {
 	struct link	 l;
-	char		 slug[SLUG_MAX + 1];
+	char		 slug[SLUG_MAX + 1], host[HOST_MAX + 1];
 	int		 rc;
 
 	if (lz_db_begin(db) == -1)
 		return -1;
 	memset(&l, 0, sizeof(l));
 	rc = store_link_delete(db, id, account_id, now, slug,
-	    &l.account_id);
+	    &l.account_id, &l.domain_id);
 	l.id = id;
 	l.slug = slug;
+	if (rc == 1 && l.domain_id != 0) {
+		if (store_domain_host(db, l.domain_id, host) == -1)
+			rc = -1;
+		else
+			l.domain = host;
+	}
 	/* link.deleted is queued in the transaction of the delete. */
 	if (rc == 1 && (events_link(db, WEBHOOK_EV_LINK_DELETED, &l,
 	    NULL, now) == -1 || lz_db_commit(db) == -1))

@@ -21,6 +21,7 @@ const struct store_read store_domains_reads[] = {
 	{ &store_domains_sql, ST_DOMAIN_BY_HOST, DOMAIN_NCOLS },
 	{ &store_domains_sql, ST_DOMAIN_LIST, DOMAIN_NCOLS },
 	{ &store_domains_sql, ST_DOMAIN_ACCOUNT_LINKS, 2 },
+	{ &store_domains_sql, ST_DOMAIN_HOST, 1 },
 	{ NULL, 0, 0 }
 };
 
@@ -154,4 +155,18 @@ store_domain_account_links(struct lz_db *db, int64_t account,
 
 	return lz_each(LZ_STMT(db, set, ST_DOMAIN_ACCOUNT_LINKS,
 	    LZ_I64(account)), links_row, &f);
+}
+
+int
+store_domain_host(struct lz_db *db, int64_t id, char *host)
+{
+	struct lz_stmt	*st;
+	int		 rc;
+
+	st = LZ_STMT(db, set, ST_DOMAIN_HOST, LZ_I64(id));
+	if ((rc = lz_step(st)) == 1) {
+		lz_col_copy(st, 0, host, HOST_MAX + 1);
+		lz_reset(st);
+	}
+	return rc;
 }

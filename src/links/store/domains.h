@@ -42,6 +42,9 @@ long	store_domain_list(struct lz_db *, int64_t account,
 /* Sets the three URLs (NULL clears).  1 done, 0 no such domain, -1. */
 int	store_domain_set_urls(struct lz_db *, int64_t id, const char *root,
 	    const char *not_found, const char *expired);
+/* The host of domain id, removed or not, into host (HOST_MAX + 1
+ * bytes): 1, 0 none, -1. */
+int	store_domain_host(struct lz_db *, int64_t id, char *host);
 /* Marks a domain verified at now: 1 done, 0 not (gone or verified
  * already), -1. */
 int	store_domain_verify(struct lz_db *, int64_t id, int64_t now);

@@ -58,3 +58,7 @@ SELECT count(*) FROM domains WHERE account_id = $1 AND removed_at IS NULL
 SELECT coalesce(domain_id, 0), count(*) FROM links
     WHERE account_id = $1 AND deleted_at IS NULL
     GROUP BY coalesce(domain_id, 0)
+
+-- Removed or not (a deleted link's event names its domain).
+-- ST_DOMAIN_HOST: domain host
+SELECT host FROM domains WHERE id = $1

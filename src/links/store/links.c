@@ -250,7 +250,7 @@ store_link_list(struct lz_db *db, int64_t account_id, int64_t before,
 	char		*pattern = f && f->q ? link_pattern(f->q) : NULL;
 	struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit),
 	    LZ_TEXT(pattern), LZ_I64(f ? f->status : -1), LZ_I64(f ? f->now :
-	    0), LZ_I64(f ? f->domain : -1) };
+	    0), LZ_I64(f && f->by_domain ? f->domain : -1) };
 	struct lz_stmt	*st;
 	long		 n = -1;
 
@@ -263,7 +263,7 @@ store_link_list(struct lz_db *db, int64_t account_id, int64_t before,
 
 int
 store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
-    int64_t now, char *slug, int64_t *owner)
+    int64_t now, char *slug, int64_t *owner, int64_t *domain)
 {
 	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
 	struct lz_stmt		*st;
@@ -275,6 +275,7 @@ store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
 		return st == NULL ? -1 : rc;
 	lz_col_copy(st, 0, slug, SLUG_MAX + 1);
 	*owner = lz_col_i64(st, 1);
+	*domain = lz_col_i64(st, 2);
 	lz_reset(st);
 	/* One live link fewer in its account's count. */
 	return lz_run_ok(LZ_STMT(db, set, ST_LINK_UNSLOT, LZ_I64(*owner))) ==

@@ -34,7 +34,8 @@ struct link_filter {
 					   holds, A-Z in any case, or NULL */
 	int		 status;	/* enum link_status, or -1 */
 	int64_t		 now;		/* for status, ms */
-	int64_t		 domain;	/* its id (0: the default), or -1 */
+	int		 by_domain;	/* only the links of domain: */
+	int64_t		 domain;	/* its id (0: the default one) */
 };
 
 /*
@@ -58,10 +59,10 @@ long	store_link_by_ids(struct lz_db *, const int64_t *ids, size_t n,
 int	store_link_update(struct lz_db *, struct link *l, int64_t account_id);
 /* Marks a live link of account_id (ACCOUNT_ANY: of anyone) deleted, one
  * live link fewer in its account's count (the caller's transaction); its
- * slug (SLUG_MAX + 1 bytes) and account into slug and *owner.  1, 0 (no
- * such live link), -1. */
+ * slug (SLUG_MAX + 1 bytes), account and domain (0: the default one)
+ * into slug, *owner and *domain.  1, 0 (no such live link), -1. */
 int	store_link_delete(struct lz_db *, int64_t id, int64_t account_id,
-	    int64_t now, char *slug, int64_t *owner);
+	    int64_t now, char *slug, int64_t *owner, int64_t *domain);
 
 /* ---- for the store files --------------------------------------------- */
 

@@ -150,11 +150,11 @@ UPDATE links SET target_url = $1, title = $2, mode = $3,
 -- ST_LINK_DELETE: link delete
 UPDATE links SET deleted_at = $1
     WHERE id = $2 AND deleted_at IS NULL AND account_id = $3
-    RETURNING slug, account_id
+    RETURNING slug, account_id, coalesce(domain_id, 0)
 
 -- ST_LINK_DELETE_ANY: link delete (any account)
 UPDATE links SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL
-    RETURNING slug, account_id
+    RETURNING slug, account_id, coalesce(domain_id, 0)
 
 -- The links whose ids $1 lists as a JSON array.  dialect: SQLite's
 -- json_each is json_array_elements_text in PostgreSQL.

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <sodium.h>
 
+#include "domain/host.h"
 #include "link/link.h"
 #include "log.h"
 #include "lztime.h"
@@ -69,6 +70,27 @@ enqueue(struct lz_db *db, const int64_t *ids, int n, const char *name,
 	return rc;
 }
 
+/* base_url's host (events_default_domain), "" unset. */
+static char	default_domain[HOST_MAX + 1];
+
+void
+events_default_domain(const char *base_url)
+{
+	if (host_of_url(base_url, default_domain,
+	    sizeof(default_domain)) == -1)
+		default_domain[0] = '\0';
+}
+
+/* The host of l's domain, or null. */
+static json_t *
+domain_of(const struct link *l)
+{
+	if (l->domain != NULL)
+		return json_string(l->domain);
+	return default_domain[0] != '\0' ? json_string(default_domain) :
+	    json_null();
+}
+
 int
 events_link(struct lz_db *db, unsigned ev, const struct link *l,
     const char *base_url, int64_t now)
@@ -82,8 +104,8 @@ events_link(struct lz_db *db, unsigned ev, const struct link *l,
 	if (n <= 0)
 		return n;
 	if (ev == WEBHOOK_EV_LINK_DELETED)
-		data = json_pack("{s:I, s:s}", "id", (json_int_t)l->id, "slug",
-		    l->slug);
+		data = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)l->id,
+		    "slug", l->slug, "domain", domain_of(l));
 	else
 		data = link_json(l, base_url, now);
 	return enqueue(db, ids, n, webhook_event_name(ev), data, now, NULL, 0);
@@ -121,8 +143,9 @@ events_click(struct lz_db *db, const struct link *l, const struct click *c,
 		t = *cache;
 	if (t.n == 0)
 		return 0;
-	data = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-	    "slug", str_or_empty(l->slug), "suffix", str_or_empty(c->suffix),
+	data = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	    "slug", str_or_empty(l->slug), "domain", domain_of(l),
+	    "suffix", str_or_empty(c->suffix),
 	    "target", str_or_empty(c->target),
 	    "country", str_or_empty(c->country),
 	    "device", str_or_empty(c->device), "os", str_or_empty(c->os),

@@ -23,10 +23,17 @@ struct link;
 struct lz_db;
 
 /*
+ * The host events name as the domain of links on the default one:
+ * base_url's.  Set once per process before the first event (unset:
+ * null).
+ */
+void	events_default_domain(const char *base_url);
+
+/*
  * An event of link l, ev one of WEBHOOK_EV_LINK_CREATED, _UPDATED (data:
  * the link representation, link_json, with short_url built on base_url)
- * and _DELETED (data: {id, slug}; only id, account_id and slug of l are
- * read).  0, or -1 (logged): roll back.
+ * and _DELETED (data: {id, slug, domain}; only id, account_id, slug and
+ * domain of l are read).  0, or -1 (logged): roll back.
  */
 int	events_link(struct lz_db *, unsigned ev, const struct link *l,
 	    const char *base_url, int64_t now);
@@ -40,7 +47,8 @@ struct events_targets {
 };
 
 /*
- * click: data is {slug, suffix, target, country, device, os, referrer}.
+ * click: data is {slug, domain, suffix, target, country, device, os,
+ * referrer}.
  * Bots (c->bot) are never sent.  With cache (a batch of clicks), the
  * subscriptions of the account found there are used (else looked up and
  * kept there) and the deliveries are bulk rows of the batch (db.h).  0,
