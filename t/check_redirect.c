@@ -820,31 +820,31 @@ START_TEST(t_linkcache)
 	int64_t			 t = 1000000;
 
 	linkcache_clear();
-	ck_assert_int_eq(linkcache_get(&db, "abc", t, &l), 1);
+	ck_assert_int_eq(linkcache_get(&db, 0, "abc", t, &l), 1);
 	ck_assert_str_eq(l->slug, "abc");
 	ck_assert_int_eq(l->deleted_at, 0);
 	exec_sql("UPDATE links SET deleted_at = 5");
 	/* Within the TTL the cached copy is used... */
-	ck_assert_int_eq(linkcache_get(&db, "abc", t + LINKCACHE_TTL_MS - 1,
+	ck_assert_int_eq(linkcache_get(&db, 0, "abc", t + LINKCACHE_TTL_MS - 1,
 	    &l), 1);
 	ck_assert_int_eq(l->deleted_at, 0);
 	/* ...then read again. */
-	ck_assert_int_eq(linkcache_get(&db, "abc", t + LINKCACHE_TTL_MS, &l),
+	ck_assert_int_eq(linkcache_get(&db, 0, "abc", t + LINKCACHE_TTL_MS, &l),
 	    1);
 	ck_assert_int_eq(l->deleted_at, 5);
 	/* A clock that went back does not keep a copy alive. */
 	exec_sql("UPDATE links SET deleted_at = 6");
-	ck_assert_int_eq(linkcache_get(&db, "abc", t, &l), 1);
+	ck_assert_int_eq(linkcache_get(&db, 0, "abc", t, &l), 1);
 	ck_assert_int_eq(l->deleted_at, 6);
 	/* Unknown slugs are not cached: a new link works at once. */
-	ck_assert_int_eq(linkcache_get(&db, "new", t, &l), 0);
+	ck_assert_int_eq(linkcache_get(&db, 0, "new", t, &l), 0);
 	exec_sql("INSERT INTO links (account_id, slug, target_url, "
 	    "created_at, max_clicks) SELECT account_id, 'new', target_url, 1, "
 	    "2 FROM links WHERE slug = 'abc'");
-	ck_assert_int_eq(linkcache_get(&db, "new", t, &l), 1);
+	ck_assert_int_eq(linkcache_get(&db, 0, "new", t, &l), 1);
 	/* A capped link is read on every call. */
 	exec_sql("UPDATE links SET clicks = 2 WHERE slug = 'new'");
-	ck_assert_int_eq(linkcache_get(&db, "new", t + 1, &l), 1);
+	ck_assert_int_eq(linkcache_get(&db, 0, "new", t + 1, &l), 1);
 	ck_assert_int_eq(l->clicks, 2);
 	linkcache_clear();
 }

@@ -9,6 +9,8 @@
 -- was found (verified_at); one the admin added is verified as it is made.
 -- root_url, not_found_url, expired_url: where visitors of / , of an
 -- unknown slug and of an expired or capped link go (NULL: lz's pages).
+-- aasa, assetlinks: the deep-link files served at /.well-known/ of the
+-- host (NULL: 404).
 -- removed_at: removed (lzctl domain remove); the row stays, so that the
 -- slugs its deleted links keep taken stay taken if the host comes back.
 CREATE TABLE domains (
@@ -20,6 +22,8 @@ CREATE TABLE domains (
 	root_url	TEXT,
 	not_found_url	TEXT,
 	expired_url	TEXT,
+	aasa		TEXT,		-- apple-app-site-association, JSON
+	assetlinks	TEXT,		-- assetlinks.json, JSON
 	created_at	INTEGER NOT NULL,
 	removed_at	INTEGER
 );

@@ -48,6 +48,9 @@ lz_handler	api_links_create, api_links_list, api_links_get,
 /* Visits (page_redirect.c).  The router's answer when no route matched:
  * JSON under the APIs, the 404 page elsewhere. */
 lz_handler	redirect_visit, redirect_notfound;
+/* The host's deep-link files (DESIGN 3.12): GET
+ * /.well-known/apple-app-site-association and /.well-known/assetlinks.json. */
+lz_handler	redirect_wellknown;
 
 /* Conversion reports (api_conv.c): the pixel, the JSON report, the CORS
  * preflight. */

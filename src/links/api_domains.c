@@ -236,20 +236,25 @@ own_domain(struct lz_req *r, struct domain *d)
 void
 api_domains_update(struct lz_req *r)
 {
-	static const struct lz_jfield fields[DOMAIN__URLS] = {
+	static const struct lz_jfield fields[DOMAIN__SETTINGS] = {
 		{ "root_url", LZ_JT_STRING | LZ_JT_NULL, 0, 0, URL_MAX },
 		{ "not_found_url", LZ_JT_STRING | LZ_JT_NULL, 0, 0, URL_MAX },
 		{ "expired_url", LZ_JT_STRING | LZ_JT_NULL, 0, 0, URL_MAX },
+		{ "apple_app_site_association", LZ_JT_OBJECT | LZ_JT_NULL, 0,
+		  0, 0 },
+		{ "assetlinks", LZ_JT_ARRAY | LZ_JT_NULL, 0, 0, 0 },
 	};
-	const char	*urls[DOMAIN__URLS];
+	const char	*v[DOMAIN__SETTINGS];
+	char		*text[DOMAIN__SETTINGS] = { NULL };
 	struct domain	 d;
 	struct lz_verr	 e;
-	json_t		*body;
-	int		 set[DOMAIN__URLS], i, rc;
+	json_t		*body, *f;
+	size_t		 len;
+	int		 set[DOMAIN__SETTINGS], i, rc;
 
 	if ((body = lz_req_json(r)) == NULL)
 		return;
-	if (lz_json_fields(body, fields, DOMAIN__URLS, NULL, &e) == -1) {
+	if (lz_json_fields(body, fields, DOMAIN__SETTINGS, NULL, &e) == -1) {
 		json_decref(body);
 		lz_resp_verr(r, &e);
 		return;
@@ -258,12 +263,17 @@ api_domains_update(struct lz_req *r)
 		json_decref(body);
 		return;
 	}
-	for (i = 0; i < DOMAIN__URLS; i++) {
-		set[i] = json_object_get(body, domain_url_names[i]) != NULL;
-		urls[i] = json_string_value(json_object_get(body,
-		    domain_url_names[i]));
+	for (i = 0; i < DOMAIN__SETTINGS; i++) {
+		f = json_object_get(body, domain_setting_names[i]);
+		set[i] = f != NULL;
+		if (i >= DOMAIN__URLS && f != NULL && !json_is_null(f))
+			v[i] = text[i] = lz_json_dump(f, &len);
+		else
+			v[i] = json_string_value(f);
 	}
-	rc = domain_set_urls(&links.db, links.conf, &d, set, urls, &e);
+	rc = domain_set(&links.db, links.conf, &d, set, v, &e);
+	for (i = 0; i < DOMAIN__SETTINGS; i++)
+		free(text[i]);
 	json_decref(body);
 	if (rc == -1) {
 		store_domain_free(&d);

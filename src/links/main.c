@@ -97,6 +97,10 @@ static const struct lz_route routes[] = {
 	/* Operations (DESIGN 8): no key, no quota. */
 	{ LZ_M_GET,	"/healthz",	0,	ops_health },
 	{ LZ_M_GET,	"/metrics",	0,	ops_metrics_get },
+	/* Each short domain's deep-link files (DESIGN 3.12). */
+	{ LZ_M_GET,	"/.well-known/apple-app-site-association", 0,
+	    redirect_wellknown },
+	{ LZ_M_GET,	"/.well-known/assetlinks.json", 0, redirect_wellknown },
 	/* Short links last: anything of one or two segments. */
 	{ LZ_M_GET | LZ_M_POST, "/:slug",	0,	redirect_visit },
 	{ LZ_M_GET | LZ_M_POST, "/:slug/:suffix", 0,	redirect_visit },

@@ -148,6 +148,25 @@ no_link(struct lz_req *r, const struct domain *d)
 }
 
 void
+redirect_wellknown(struct lz_req *r)
+{
+	const struct domain	*d;
+	const char		*file;
+
+	if (visit_domain(r, &d) != 1)
+		return;
+	file = strcmp(r->path, "/.well-known/assetlinks.json") == 0 ?
+	    d->assetlinks : d->aasa;
+	if (file == NULL) {
+		not_found(r);
+		return;
+	}
+	/* Apple and Google fetch them as they are, without redirects. */
+	lz_resp_header(r, "Cache-Control", "max-age=300");
+	lz_resp_send(r, 200, "application/json", file, strlen(file));
+}
+
+void
 redirect_notfound(struct lz_req *r)
 {
 	const struct domain	*d;

@@ -5,17 +5,20 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "domain/domain.h"
 #include "domain/host.h"
 #include "lzctl.h"
 #include "lztime.h"
+#include "util.h"
 #include "verr.h"
 
-/* The URL options, in the order of domain_url_names: opt[1..3] of add
- * (after --account), opt[0..2] of set. */
+/* The options of the settings, in the order of domain_setting_names:
+ * opt[1..3] of add (after --account: the URLs), opt[0..4] of set. */
 #define ADD_URL(i)	(1 + (i))
 #define SET_URL(i)	(i)
 
@@ -96,31 +99,74 @@ dom_list(struct ctl_args *a)
 	return store_domain_list(&ctl_links_db, 0, print_domain, NULL) < 0;
 }
 
+/*
+ * The text of file path (a deep-link file) into *text: "" when path is
+ * "" (clears it).  0, or -1 after saying why.
+ */
+static int
+read_setting(const char *path, char **text)
+{
+	FILE	*f;
+	size_t	 n;
+
+	if (*path == '\0') {
+		*text = xstrdup("");
+		return 0;
+	}
+	if ((f = fopen(path, "r")) == NULL) {
+		ctl_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	*text = xmalloc(DOMAIN_DEEPLINK_MAX + 2);
+	n = fread(*text, 1, DOMAIN_DEEPLINK_MAX + 1, f);
+	(*text)[n] = '\0';
+	if (ferror(f) || n > DOMAIN_DEEPLINK_MAX) {
+		ctl_err("%s: %s", path, ferror(f) ? strerror(errno) :
+		    "longer than 65536 bytes");
+		fclose(f);
+		free(*text);
+		*text = NULL;
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
 static int
 dom_set(struct ctl_args *a)
 {
-	const char	*urls[DOMAIN__URLS];
+	const char	*v[DOMAIN__SETTINGS];
+	char		*file[DOMAIN__SETTINGS] = { NULL };
 	struct domain	 d;
 	struct lz_verr	 e;
-	int		 set[DOMAIN__URLS], i, any = 0, rc;
+	int		 set[DOMAIN__SETTINGS], i, any = 0, rc = 0;
 
-	for (i = 0; i < DOMAIN__URLS; i++) {
+	for (i = 0; i < DOMAIN__SETTINGS; i++) {
 		set[i] = a->opt[SET_URL(i)].set;
-		urls[i] = set[i] ? a->opt[SET_URL(i)].s : NULL;
+		v[i] = set[i] ? a->opt[SET_URL(i)].s : NULL;
+		if (set[i] && i >= DOMAIN__URLS && rc == 0 &&
+		    (rc = read_setting(v[i], &file[i])) == 0)
+			v[i] = file[i];
 		any |= set[i];
 	}
-	if (!any) {
-		ctl_err("nothing to set: give --root-url, --not-found-url or "
-		    "--expired-url (an empty value clears)");
-		return EXIT_USAGE;
+	if (rc == 0 && !any) {
+		ctl_err("nothing to set: give --root-url, --not-found-url, "
+		    "--expired-url, --aasa or --assetlinks (an empty value "
+		    "clears)");
+		rc = EXIT_USAGE;
+	} else if (rc == -1)
+		rc = 1;
+	if (rc == 0 && (rc = domain_of(a->argv[0], &d)) == 0) {
+		if (domain_set(&ctl_links_db, ctl_conf, &d, set, v, &e) ==
+		    -1) {
+			ctl_err("%s", e.msg);
+			rc = e.status == 400 ? EXIT_USAGE : 1;
+		}
+		store_domain_free(&d);
 	}
-	if ((rc = domain_of(a->argv[0], &d)) != 0)
-		return rc;
-	rc = domain_set_urls(&ctl_links_db, ctl_conf, &d, set, urls, &e);
-	if (rc == -1)
-		ctl_err("%s", e.msg);
-	store_domain_free(&d);
-	return rc == -1 ? (e.status == 400 ? EXIT_USAGE : 1) : 0;
+	for (i = 0; i < DOMAIN__SETTINGS; i++)
+		free(file[i]);
+	return rc;
 }
 
 static int
@@ -145,6 +191,10 @@ dom_remove(struct ctl_args *a)
 	{ .name = "root-url", .ch = 'r', .type = CTL_STR }, \
 	{ .name = "not-found-url", .ch = 'n', .type = CTL_STR }, \
 	{ .name = "expired-url", .ch = 'x', .type = CTL_STR }
+/* The deep-link files, after the URLs (domain_setting_names' order). */
+#define FILE_OPTS \
+	{ .name = "aasa", .ch = 'A', .type = CTL_STR }, \
+	{ .name = "assetlinks", .ch = 'L', .type = CTL_STR }
 
 static const struct ctl_cmd domain_cmds[] = {
 	{ "add", "HOST [--account EMAIL] [--root-url URL] "
@@ -152,8 +202,8 @@ static const struct ctl_cmd domain_cmds[] = {
 	  { { .name = "account", .ch = 'a', .type = CTL_STR }, URL_OPTS } },
 	{ "list", "", 0, 0, CTL_DB, dom_list, { { 0 } } },
 	{ "set", "HOST [--root-url URL] [--not-found-url URL] "
-	  "[--expired-url URL]", 1, 1, 0, dom_set,
-	  { URL_OPTS } },
+	  "[--expired-url URL] [--aasa FILE] [--assetlinks FILE]", 1, 1, 0,
+	  dom_set, { URL_OPTS, FILE_OPTS } },
 	{ "remove", "HOST", 1, 1, 0, dom_remove, { { 0 } } },
 };
 

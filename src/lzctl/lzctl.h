@@ -24,7 +24,7 @@
 #define EXIT_USAGE	2
 #define EXIT_NOTFOUND	3
 
-#define CTL_OPTS_MAX	4
+#define CTL_OPTS_MAX	5
 
 enum ctl_type {
 	CTL_FLAG,	/* no argument */

@@ -489,6 +489,50 @@ class API(unittest.TestCase):
         self.assertEqual(inst.api("GET", "/api/v1/domains/brand-a.test",
                                   self.a).status, 404)
 
+    def test_deep_link_files(self):
+        host = "deep.test"
+        inst.ctl("domain", "add", host, "--account", "a@example.com")
+        aasa = {"applinks": {"details": [{"appIDs": ["ABCDE.example.app"],
+                                          "components": [{"/": "/*"}]}]}}
+        links = [{"relation": ["delegate_permission/common.handle_all_urls"],
+                  "target": {"namespace": "android_app",
+                             "package_name": "com.example.app"}}]
+        r = inst.api("PATCH", "/api/v1/domains/" + host, self.a,
+                     {"apple_app_site_association": aasa,
+                      "assetlinks": links})
+        self.assertEqual(r.status, 200, r.body)
+        self.assertEqual(r.json()["domain"]["assetlinks"], links)
+        for path, want in (("/.well-known/apple-app-site-association", aasa),
+                           ("/.well-known/assetlinks.json", links)):
+            wait_until(lambda: visit(host, path).status == 200, path)
+            r = visit(host, path)
+            self.assertEqual(r.header("content-type"), "application/json")
+            self.assertEqual(r.json(), want)
+            # Another host has none.
+            self.assertEqual(visit("shared.test", path).status, 404)
+        # Of the wrong kind: an array for Apple's, an object for Google's.
+        for field, bad in (("apple_app_site_association", []),
+                           ("assetlinks", {})):
+            r = inst.api("PATCH", "/api/v1/domains/" + host, self.a,
+                         {field: bad})
+            self.assertEqual((r.status, r.json().get("param")),
+                             (400, field))
+        # The admin's way: a file, and "" clears.
+        f = inst.path("aasa.json")
+        with open(f, "w") as out:
+            out.write('{"webcredentials": {"apps": ["ABCDE.x"]}}')
+        inst.ctl("domain", "set", host, "--aasa", f, "--assetlinks", "")
+        d = inst.api("GET", "/api/v1/domains/" + host, self.a).json()
+        self.assertEqual((d["domain"]["apple_app_site_association"],
+                          d["domain"]["assetlinks"]),
+                         ({"webcredentials": {"apps": ["ABCDE.x"]}}, None))
+        with open(f, "w") as out:
+            out.write("[1, 2]")
+        rc, out, err = inst.ctl("domain", "set", host, "--aasa", f,
+                                check=False)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("JSON object", err)
+
     def test_silent_name_server(self):
         r = inst.api("POST", "/api/v1/domains", self.b,
                      {"host": "slow.brand-b.test"})

@@ -9,6 +9,8 @@ CREATE TABLE domains (
 	root_url	text,
 	not_found_url	text,
 	expired_url	text,
+	aasa		text,
+	assetlinks	text,
 	created_at	bigint NOT NULL,
 	removed_at	bigint
 );

@@ -17,8 +17,9 @@
 #include "util.h"
 #include "verr.h"
 
-const char *const domain_url_names[DOMAIN__URLS] = { "root_url",
-    "not_found_url", "expired_url" };
+const char *const domain_setting_names[DOMAIN__SETTINGS] = { "root_url",
+    "not_found_url", "expired_url", "apple_app_site_association",
+    "assetlinks" };
 
 int
 domain_default_host(const struct lz_conf *c, char *out, size_t len)
@@ -50,13 +51,39 @@ url_check(struct lz_db *db, const struct lz_conf *c, const char *url,
 	return -1;
 }
 
-/* d's URL fields, in the order of domain_url_names. */
+/* A deep-link file for setting i: JSON of its kind, not too long. */
+static int
+deeplink_check(const char *text, int i, struct lz_verr *e)
+{
+	const char	*name = domain_setting_names[i];
+	json_t		*j;
+	int		 ok;
+
+	if (text == NULL || *text == '\0')
+		return 0;
+	if (strlen(text) > DOMAIN_DEEPLINK_MAX) {
+		lz_verr_set(e, 400, "invalid_field", name, "'%s' is longer "
+		    "than %d bytes.", name, DOMAIN_DEEPLINK_MAX);
+		return -1;
+	}
+	j = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+	ok = i == DOMAIN_AASA ? json_is_object(j) : json_is_array(j);
+	json_decref(j);
+	if (!ok)
+		lz_verr_set(e, 400, "invalid_field", name, "'%s' must be a "
+		    "JSON %s.", name, i == DOMAIN_AASA ? "object" : "array");
+	return ok ? 0 : -1;
+}
+
+/* d's settings, in the order of domain_setting_names. */
 static void
-url_slots(struct domain *d, char **cur[DOMAIN__URLS])
+url_slots(struct domain *d, char **cur[DOMAIN__SETTINGS])
 {
 	cur[DOMAIN_ROOT_URL] = &d->root_url;
 	cur[DOMAIN_NOT_FOUND_URL] = &d->not_found_url;
 	cur[DOMAIN_EXPIRED_URL] = &d->expired_url;
+	cur[DOMAIN_AASA] = &d->aasa;
+	cur[DOMAIN_ASSETLINKS] = &d->assetlinks;
 }
 
 static const char *
@@ -70,7 +97,7 @@ domain_add(struct lz_db *db, const struct lz_conf *c, const char *host,
     int64_t account, int verified, const char *const *urls, int64_t now,
     struct domain *d, struct lz_verr *e)
 {
-	char		 why[128], def[HOST_MAX + 1], **cur[DOMAIN__URLS];
+	char		 why[128], def[HOST_MAX + 1], **cur[DOMAIN__SETTINGS];
 	int64_t		 id;
 	long long	 n = 0;
 	int		 i;
@@ -89,7 +116,8 @@ domain_add(struct lz_db *db, const struct lz_conf *c, const char *host,
 		return -1;
 	}
 	for (i = 0; i < DOMAIN__URLS; i++)
-		if (url_check(db, c, urls[i], domain_url_names[i], e) == -1)
+		if (url_check(db, c, urls[i], domain_setting_names[i], e) ==
+		    -1)
 			return -1;
 	if (account != 0 && (n = store_domain_count(db, account)) >=
 	    DOMAINS_PER_ACCOUNT) {
@@ -126,25 +154,25 @@ domain_add(struct lz_db *db, const struct lz_conf *c, const char *host,
 }
 
 int
-domain_set_urls(struct lz_db *db, const struct lz_conf *c, struct domain *d,
-    const int set[DOMAIN__URLS], const char *const *urls, struct lz_verr *e)
+domain_set(struct lz_db *db, const struct lz_conf *c, struct domain *d,
+    const int set[DOMAIN__SETTINGS], const char *const *v,
+    struct lz_verr *e)
 {
-	char	**cur[DOMAIN__URLS];
+	char	**cur[DOMAIN__SETTINGS];
 	int	 i, rc;
 
 	url_slots(d, cur);
-	for (i = 0; i < DOMAIN__URLS; i++)
-		if (set[i] && url_check(db, c, urls[i], domain_url_names[i],
-		    e) == -1)
+	for (i = 0; i < DOMAIN__SETTINGS; i++)
+		if (set[i] && (i < DOMAIN__URLS ? url_check(db, c, v[i],
+		    domain_setting_names[i], e) : deeplink_check(v[i], i, e)) ==
+		    -1)
 			return -1;
-	for (i = 0; i < DOMAIN__URLS; i++)
+	for (i = 0; i < DOMAIN__SETTINGS; i++)
 		if (set[i]) {
 			free(*cur[i]);
-			*cur[i] = url_or_null(urls[i]) ? xstrdup(urls[i]) :
-			    NULL;
+			*cur[i] = url_or_null(v[i]) ? xstrdup(v[i]) : NULL;
 		}
-	if ((rc = store_domain_set_urls(db, d->id, d->root_url,
-	    d->not_found_url, d->expired_url)) == 1)
+	if ((rc = store_domain_set(db, d)) == 1)
 		return 0;
 	if (rc == 0)
 		lz_verr_set(e, 404, "not_found", "host", "There is no domain "
@@ -261,6 +289,17 @@ str_or_jnull(const char *s)
 	return s != NULL ? json_string(s) : json_null();
 }
 
+/* The JSON text s (checked when stored), or JSON null. */
+static json_t *
+json_or_null(const char *s)
+{
+	json_t	*j;
+
+	if (s == NULL || (j = json_loads(s, 0, NULL)) == NULL)
+		return json_null();
+	return j;
+}
+
 json_t *
 domain_json(const struct domain *d, int is_default, long long links)
 {
@@ -277,5 +316,9 @@ domain_json(const struct domain *d, int is_default, long long links)
 	    "not_found_url", str_or_jnull(d->not_found_url), "expired_url",
 	    str_or_jnull(d->expired_url), "links", (json_int_t)links,
 	    "verification", v);
+	json_object_set_new(j, domain_setting_names[DOMAIN_AASA],
+	    json_or_null(d->aasa));
+	json_object_set_new(j, domain_setting_names[DOMAIN_ASSETLINKS],
+	    json_or_null(d->assetlinks));
 	return j;
 }

@@ -27,10 +27,17 @@ struct lz_verr;
 #define DOMAIN_TXT_LABEL	"_lz-verify."
 #define DOMAIN_TXT_PREFIX	"lz-verify="
 
-/* The three URLs of a domain, in the order of struct domain. */
+/*
+ * What a domain's owner sets, in the order of struct domain: the three
+ * URLs (the first DOMAIN__URLS), then the deep-link files served at
+ * /.well-known/ of the host (JSON: an object, an array; at most
+ * DOMAIN_DEEPLINK_MAX bytes).  The names are the API's fields.
+ */
 enum { DOMAIN_ROOT_URL, DOMAIN_NOT_FOUND_URL, DOMAIN_EXPIRED_URL,
-    DOMAIN__URLS };
-extern const char *const domain_url_names[DOMAIN__URLS];
+    DOMAIN_AASA, DOMAIN_ASSETLINKS, DOMAIN__SETTINGS };
+#define DOMAIN__URLS		3
+#define DOMAIN_DEEPLINK_MAX	65536
+extern const char *const domain_setting_names[DOMAIN__SETTINGS];
 
 /* The default domain's host: base_url's, as host_of_header reads it
  * (into out, HOST_MAX + 1 bytes).  0, or -1 when base_url has none. */
@@ -48,13 +55,14 @@ int	domain_add(struct lz_db *, const struct lz_conf *, const char *host,
 	    int64_t now, struct domain *d, struct lz_verr *e);
 
 /*
- * Sets the URLs of d (the live domain by host) that set[i] says, to
- * urls[i] (NULL or "" clears), checked as by domain_add.  0, or -1 with
- * e (404 for a domain gone).
+ * Sets the settings of d (the live domain by host) that set[i] says, to
+ * v[i] (NULL or "" clears): URLs checked as by domain_add, deep-link
+ * files as JSON of their kind (400 invalid_field naming the setting).
+ * 0, or -1 with e (404 for a domain gone).
  */
-int	domain_set_urls(struct lz_db *, const struct lz_conf *,
-	    struct domain *d, const int set[DOMAIN__URLS],
-	    const char *const *urls, struct lz_verr *e);
+int	domain_set(struct lz_db *, const struct lz_conf *, struct domain *d,
+	    const int set[DOMAIN__SETTINGS], const char *const *v,
+	    struct lz_verr *e);
 
 /*
  * Looks up d's TXT record (DOMAIN_TXT_LABEL + host, with DOMAIN_TXT_PREFIX

@@ -34,6 +34,9 @@ take(const struct domain *d, void *arg)
 	    xstrdup(d->not_found_url) : NULL;
 	map.v[map.n].expired_url = d->expired_url ?
 	    xstrdup(d->expired_url) : NULL;
+	map.v[map.n].aasa = d->aasa ? xstrdup(d->aasa) : NULL;
+	map.v[map.n].assetlinks = d->assetlinks ? xstrdup(d->assetlinks) :
+	    NULL;
 	map.n++;
 }
 

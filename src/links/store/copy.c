@@ -25,9 +25,10 @@ const struct store_table store_tables[] = {
 	    "id, account_id, hash, prefix, last4, name, created_at, "
 	    "last_used_at, revoked_at",
 	    "id", 1 },
-	{ "domains", 10,
+	{ "domains", 12,
 	    "id, host, account_id, verify_token, verified_at, root_url, "
-	    "not_found_url, expired_url, created_at, removed_at",
+	    "not_found_url, expired_url, aasa, assetlinks, created_at, "
+	    "removed_at",
 	    "id", 1 },
 	{ "usage", 3,
 	    "account_id, month, calls",

@@ -15,7 +15,7 @@
 struct lz_sqlset store_domains_sql = LZ_SQLSET("domains", sql);
 static struct lz_sqlset *const set = &store_domains_sql;
 
-#define DOMAIN_NCOLS	10
+#define DOMAIN_NCOLS	12
 
 const struct store_read store_domains_reads[] = {
 	{ &store_domains_sql, ST_DOMAIN_BY_HOST, DOMAIN_NCOLS },
@@ -45,7 +45,9 @@ row_domain(struct lz_stmt *st, struct domain *d)
 	d->not_found_url = text_or_null(st, 6);
 	d->expired_url = text_or_null(st, 7);
 	d->created_at = lz_col_i64(st, 8);
-	d->links = lz_col_i64(st, 9);
+	d->aasa = text_or_null(st, 9);
+	d->assetlinks = text_or_null(st, 10);
+	d->links = lz_col_i64(st, 11);
 }
 
 void
@@ -54,7 +56,10 @@ store_domain_free(struct domain *d)
 	free(d->root_url);
 	free(d->not_found_url);
 	free(d->expired_url);
+	free(d->aasa);
+	free(d->assetlinks);
 	d->root_url = d->not_found_url = d->expired_url = NULL;
+	d->aasa = d->assetlinks = NULL;
 }
 
 int64_t
@@ -104,11 +109,12 @@ store_domain_list(struct lz_db *db, int64_t account,
 }
 
 int
-store_domain_set_urls(struct lz_db *db, int64_t id, const char *root,
-    const char *not_found, const char *expired)
+store_domain_set(struct lz_db *db, const struct domain *d)
 {
-	return lz_run_changed(LZ_STMT(db, set, ST_DOMAIN_SET_URLS, LZ_I64(id),
-	    LZ_TEXT(root), LZ_TEXT(not_found), LZ_TEXT(expired)));
+	return lz_run_changed(LZ_STMT(db, set, ST_DOMAIN_SET_URLS,
+	    LZ_I64(d->id), LZ_TEXT(d->root_url), LZ_TEXT(d->not_found_url),
+	    LZ_TEXT(d->expired_url), LZ_TEXT(d->aasa),
+	    LZ_TEXT(d->assetlinks)));
 }
 
 int

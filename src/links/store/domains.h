@@ -22,6 +22,7 @@ struct domain {
 	char	 token[DOMAIN_TOKEN_LEN + 1];
 	int64_t	 verified_at;		/* 0: not yet */
 	char	*root_url, *not_found_url, *expired_url;	/* or NULL */
+	char	*aasa, *assetlinks;	/* deep-link files, JSON, or NULL */
 	int64_t	 created_at;
 	long long links;
 };
@@ -39,9 +40,9 @@ int	store_domain_by_host(struct lz_db *, const char *host,
  * fn's d lives for the call.  The count, or -1. */
 long	store_domain_list(struct lz_db *, int64_t account,
 	    void (*fn)(const struct domain *, void *), void *arg);
-/* Sets the three URLs (NULL clears).  1 done, 0 no such domain, -1. */
-int	store_domain_set_urls(struct lz_db *, int64_t id, const char *root,
-	    const char *not_found, const char *expired);
+/* Stores d's URLs and deep-link files.  1 done, 0 no such live domain,
+ * -1. */
+int	store_domain_set(struct lz_db *, const struct domain *d);
 /* The host of domain id, removed or not, into host (HOST_MAX + 1
  * bytes): 1, 0 none, -1. */
 int	store_domain_host(struct lz_db *, int64_t id, char *host);

@@ -2,7 +2,8 @@
 -- build-aux/stmt2h.sh makes domains.sql.h of them (stmt2h.sh says how).
 
 -- A domain ($1 host, $2 account or NULL, $3 token, $4 verified, $5-$7
--- the three URLs, $8 now); a removed row of the host comes back as it.
+-- the three URLs, $8 now); a removed row of the host comes back as it,
+-- without its deep-link files.
 -- ST_DOMAIN_ADD: domain add
 INSERT INTO domains (host, account_id, verify_token, verified_at,
         root_url, not_found_url, expired_url, created_at)
@@ -11,15 +12,16 @@ INSERT INTO domains (host, account_id, verify_token, verified_at,
         verify_token = excluded.verify_token,
         verified_at = excluded.verified_at, root_url = excluded.root_url,
         not_found_url = excluded.not_found_url,
-        expired_url = excluded.expired_url,
-        created_at = excluded.created_at, removed_at = NULL
+        expired_url = excluded.expired_url, aasa = NULL,
+        assetlinks = NULL, created_at = excluded.created_at,
+        removed_at = NULL
     WHERE domains.removed_at IS NOT NULL
     RETURNING id
 
 -- The columns of struct domain (row_domain), then its live links.
 -- ST_DOMAIN_BY_HOST: domain by host
 SELECT id, host, account_id, verify_token, verified_at, root_url,
-        not_found_url, expired_url, created_at,
+        not_found_url, expired_url, created_at, aasa, assetlinks,
         (SELECT count(*) FROM links WHERE domain_id = domains.id AND
             deleted_at IS NULL)
     FROM domains WHERE host = $1 AND removed_at IS NULL
@@ -27,7 +29,7 @@ SELECT id, host, account_id, verify_token, verified_at, root_url,
 -- Those of account $1 and the instance's ($1 NULL: every one).
 -- ST_DOMAIN_LIST: domain list
 SELECT id, host, account_id, verify_token, verified_at, root_url,
-        not_found_url, expired_url, created_at,
+        not_found_url, expired_url, created_at, aasa, assetlinks,
         (SELECT count(*) FROM links WHERE domain_id = domains.id AND
             deleted_at IS NULL)
     FROM domains
@@ -35,8 +37,10 @@ SELECT id, host, account_id, verify_token, verified_at, root_url,
         account_id IS NULL OR account_id = $1)
     ORDER BY host
 
+-- The three URLs and the two deep-link files.
 -- ST_DOMAIN_SET_URLS: domain set urls
-UPDATE domains SET root_url = $2, not_found_url = $3, expired_url = $4
+UPDATE domains SET root_url = $2, not_found_url = $3, expired_url = $4,
+        aasa = $5, assetlinks = $6
     WHERE id = $1 AND removed_at IS NULL
 
 -- Removed unless live links use it.
