@@ -534,6 +534,61 @@ class Dashboard(unittest.TestCase):
         self.assertIn("200", row.text)
         shot("webhooks")
 
+    def test_10_domains(self):
+        inst.ctl("domain", "add", "go.shared.test")
+        go("#domains")
+        wait(lambda: visible("#dom-form"))
+        cards = qa("article.domain")
+        self.assertEqual(cards[0].get_attribute("data-host"), "127.0.0.1")
+        self.assertIn("default", cards[0].text)
+        self.assertIn("go.shared.test",
+                      [c.get_attribute("data-host") for c in cards])
+        # An account domain of one's own: the record to publish.
+        fill("#dom-host", "My-Brand.test")
+        q("#dom-form button[type=submit]").click()
+        wait(lambda: visible('article.domain[data-host="my-brand.test"]'))
+        card = q('article.domain[data-host="my-brand.test"]')
+        self.assertIn("not verified", card.text)
+        values = [i.get_attribute("value") for i in
+                  card.find_elements(By.CSS_SELECTOR, ".record input")]
+        self.assertEqual(values[:2], ["TXT", "_lz-verify.my-brand.test"])
+        self.assertRegex(values[2], r"^lz-verify=[0-9A-Za-z]{32}$")
+        # Its addresses: one refused by the scan names its field, then set.
+        fill("#dom-my-brand-test-root_url", "http://10.0.0.1/")
+        card.find_element(By.CSS_SELECTOR, "form.urls button").click()
+        wait(lambda: q("#dom-my-brand-test-root_url")
+             .get_attribute("aria-invalid") == "true")
+        fill("#dom-my-brand-test-root_url", "https://brand.example/")
+        card.find_element(By.CSS_SELECTOR, "form.urls button").click()
+        wait(lambda: "Addresses saved" in q("#status").text)
+        self.assertEqual(inst.sql("SELECT root_url FROM domains WHERE host "
+                                  "= 'my-brand.test'")[0][0],
+                         "https://brand.example/")
+        # Taken: said in the form.
+        fill("#dom-host", "go.shared.test")
+        q("#dom-form button[type=submit]").click()
+        wait(lambda: "taken" in q("#dom-form [data-error]").text)
+        shot("domains")
+        # Not verified, so not offered for links; the shared one is.
+        go("#links")
+        wait(lambda: visible("#link-form"))
+        wait(lambda: len(Select(q("#l-domain")).options) == 2)
+        opts = [o.text for o in Select(q("#l-domain")).options]
+        self.assertEqual(opts, ["127.0.0.1", "go.shared.test"])
+        fill("#l-target_url", "https://example.com/shared")
+        fill("#l-slug", "spring")           # taken on the default one only
+        Select(q("#l-domain")).select_by_visible_text("go.shared.test")
+        q("#link-form button[type=submit]").click()
+        wait(lambda: visible("#link-created"))
+        self.assertEqual(q("#link-created-url").get_attribute("value"),
+                         "http://go.shared.test/spring")
+        # Removed again from the Domains section.
+        go("#domains")
+        wait(lambda: visible('article.domain[data-host="my-brand.test"]'))
+        q('article.domain[data-host="my-brand.test"] button.danger').click()
+        drv.switch_to.alert.accept()
+        wait(lambda: not qa('article.domain[data-host="my-brand.test"]'))
+
     def test_10_stats(self):
         lid, slug = self.state["plain"]
         go("#stats/%d" % lid)

@@ -220,7 +220,8 @@ class WebhooksTest(unittest.TestCase):
         self.assertEqual(body["event"], "click")
         self.assertRegex(body["sent_at"], MS_RE)
         self.assertEqual(body["data"], {
-            "slug": created["slug"], "suffix": "newsletter",
+            "slug": created["slug"], "domain": "127.0.0.1",
+            "suffix": "newsletter",
             "target": "https://example.com/clicked?x=1", "country": "",
             "device": "mobile", "os": "ios",
             "referrer": "https://news.example/a"})
@@ -262,7 +263,8 @@ class WebhooksTest(unittest.TestCase):
         self.assertEqual(upd.json()["data"]["target_url"],
                          "https://example.com/after")
         self.assertEqual(dele.json()["data"], {"id": created["id"],
-                                               "slug": created["slug"]})
+                                               "slug": created["slug"],
+                                               "domain": "127.0.0.1"})
         self.assertEqual(len(self.rx.got("/old")), 1)
         # lzctl lists the events; an unknown one is refused.
         out = self.ctl("webhook", "list", str(acct)).stdout

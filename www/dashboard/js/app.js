@@ -1,6 +1,6 @@
 // app.js -- the dashboard: session, sign-in and sign-up, the language
 // switch and the sections (location.hash: #links, #stats/ID, #api,
-// #webhooks, #conversions/ID, #account).
+// #domains, #webhooks, #conversions/ID, #account).
 
 import { api, setCsrf, whenSignedOut } from "./api.js";
 import { $, h, showError } from "./dom.js";
@@ -9,12 +9,13 @@ import * as links from "./links.js";
 import * as stats from "./stats.js";
 import * as keys from "./keys.js";
 import * as hooks from "./webhooks.js";
+import * as domains from "./domains.js";
 import * as conv from "./conversions.js";
 import * as account from "./account.js";
 
 const views = {
   links: links.show, stats: stats.show, api: keys.show,
-  webhooks: hooks.show, conversions: conv.show, account: account.show,
+  domains: domains.show, webhooks: hooks.show, conversions: conv.show, account: account.show,
 };
 let session = { signed_in: false, signup: "closed" };
 
@@ -162,6 +163,7 @@ async function main() {
   links.setup(ctx);
   keys.setup(ctx);
   hooks.setup(ctx);
+  domains.setup(ctx);
   conv.setup(ctx);
   account.setup(ctx);
   stats.setup(ctx);

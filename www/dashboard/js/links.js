@@ -63,6 +63,8 @@ const val = (id) => $(id).value.trim();
 export function formBody() {
   const b = { target_url: val("#l-target_url") };
   if (val("#l-slug")) b.slug = val("#l-slug");
+  // The default domain is the option without a value; fixed once made.
+  if (!editing && $("#l-domain").value) b.domain = $("#l-domain").value;
   if (val("#l-title")) b.title = val("#l-title");
   b.mode = $("#l-mode").value;
   b.redirect_type = Number($("#l-redirect_type").value);
@@ -177,6 +179,9 @@ function fill(l) {
   clear($("#geo-rows"));
   $("#l-target_url").value = l.target_url;
   $("#l-slug").value = l.slug;
+  domainOption(l.domain);
+  $("#l-domain").value = [...$("#l-domain").options].find((o) =>
+    o.textContent === l.domain)?.value ?? "";
   $("#l-title").value = l.title || "";
   $("#l-mode").value = l.mode;
   $("#l-redirect_type").value = String(l.redirect_type);
@@ -210,6 +215,7 @@ function fill(l) {
 function editMode(l) {
   editing = l && { id: l.id, slug: l.slug, before: createFields(l) };
   $("#l-slug").disabled = !!l;
+  $("#l-domain").disabled = !!l;
   $("#l-slug-hint").hidden = !!l;
   $("#l-slug-fixed").hidden = !l;
   $("#l-password-keep").hidden = !(l && l.has_password);
@@ -394,8 +400,29 @@ export function setup(c) {
   });
 }
 
+// The chooser of domains: the default one (no value) first.
+let domainsLoaded = false;
+function domainOption(host) {
+  const sel = $("#l-domain");
+  if (host && ![...sel.options].some((o) => o.textContent === host)) {
+    sel.append(h("option", { value: sel.options.length ? host : "" },
+      host));
+  }
+}
+
+async function loadDomains() {
+  if (domainsLoaded) return;
+  const j = await api("GET", "domains");
+  const sel = clear($("#l-domain"));
+  j.domains.filter((d) => d.verified).forEach((d) => sel.append(
+    h("option", { value: d.default ? "" : d.host }, d.host)));
+  domainsLoaded = true;
+}
+
 export async function show() {
   $("#link-created").hidden = true;
+  domainsLoaded = false;
+  await loadDomains();
   editMode(null);
   await loadPage(false);
 }
