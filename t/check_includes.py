@@ -13,7 +13,7 @@ include only itself and the layers under it:
 
   handlers    main.c, ctx.*, api.*, api_*.c, page_*.c: the root
   subsystems  the folders (link/, auth/, webhook/, stats/, visit/,
-              safety/), and lzctl and lz-hooks beside them
+              safety/, domain/), and lzctl and lz-hooks beside them
   store       store/: the SQL
   types       the types the stores read and write, and the pure
               functions over them (TYPES below): core and each other only
@@ -70,7 +70,8 @@ def graph(top):
 # The link service's type modules: what store/ may include besides core.
 TYPES = {"src/links/sizes", "src/links/link/link", "src/links/visit/click",
          "src/links/webhook/webhook", "src/links/auth/keys",
-         "src/links/stats/amount", "src/links/safety/dest"}
+         "src/links/stats/amount", "src/links/safety/dest",
+         "src/links/safety/idn", "src/links/domain/host"}
 
 
 def layer(m):

@@ -187,8 +187,11 @@ export_csv(struct lz_req *r, void *arg)
 		    "export it in parts with 'from' and 'to'.", n, EXPORT_MAX);
 		goto close;
 	}
+	/* A link of another domain than the default one: its host first
+	 * (the same slug may live on two). */
 	lz_resp_header(r, "Content-Disposition", "attachment; "
-	    "filename=\"lz-clicks-%s.csv\"", x->l.slug);
+	    "filename=\"lz-clicks-%s%s%s.csv\"", x->l.domain ? x->l.domain :
+	    "", x->l.domain ? "-" : "", x->l.slug);
 	if (lz_resp_stream(r, 200, "text/csv; charset=utf-8; "
 	    "header=present") != 1)
 		goto close;
