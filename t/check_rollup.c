@@ -370,18 +370,16 @@ START_TEST(t_migration)
 	ck_assert_int_eq(to, 7);
 	acct = store_account_add(&db, "m@example.com", "pro", NULL, D0);
 	for (i = 0; i < NLINKS; i++) {
-		struct link	 l;
-		char		 slug[16];
+		char	 sql[256];
 
-		memset(&l, 0, sizeof(l));
-		snprintf(slug, sizeof(slug), "m%d", i);
-		l.account_id = acct;
-		l.slug = slug;
-		l.target_url = (char *)"https://r.example/";
-		l.redirect_type = 302;
-		l.created_at = D0;
-		ck_assert_int_eq(store_link_insert(&db, &l), 0);
-		links[i] = l.id;
+		/* As version 7 has them: the newest statements know columns
+		 * it does not. */
+		snprintf(sql, sizeof(sql), "INSERT INTO links (id, account_id, "
+		    "slug, target_url, redirect_type, created_at) VALUES (%d, "
+		    "%lld, 'm%d', 'https://r.example/', 302, %lld)", i + 1,
+		    (long long)acct, i, (long long)D0);
+		ck_assert_int_eq(lz_db_exec(&db, sql), 0);
+		links[i] = i + 1;
 	}
 	/* Clicks of 2024, and a few of today. */
 	for (i = 0; i < 3000; i++) {

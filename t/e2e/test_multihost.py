@@ -7,6 +7,9 @@ limits hit from both hosts at once are test_concurrency's):
 
   - a link made on A redirects on B at once, and once it is deleted on A,
     B stops redirecting it within a second (its link cache's life);
+  - a short domain added on A serves on B within a second (the workers'
+    table of domains), the same slug on two domains leads each host to
+    each link, and a domain's root set on B shows on A;
   - stats read on A count the clicks B served (B's mover moved them);
   - two lz-hooks, one per host, running at the same time, send each
     delivery once per attempt;
@@ -114,6 +117,31 @@ class MultiHost(unittest.TestCase):
         self.assertLess(time.monotonic() - t0, 1.0)
         self.assertEqual(self.a.api("GET", "/api/v1/links/%d" % link["id"],
                                     self.key).status, 200)
+
+    def test_domains_across_hosts(self):
+        self.a.ctl("domain", "add", "go.multi.test")
+        t0 = time.monotonic()
+        self.create(self.a, slug="twin", target_url="https://multi.example/d")
+        self.create(self.a, slug="twin", domain="go.multi.test",
+                    target_url="https://multi.example/brand")
+
+        def visit(host, name, path):
+            return host.request("GET", path, headers={
+                "User-Agent": UA, "Host": name})
+        lzenv.wait_for(lambda: visit(self.b, "go.multi.test", "/twin")
+                       .status == 302, 5, "the domain on B")
+        self.assertLess(time.monotonic() - t0, 2.5)
+        self.assertEqual(visit(self.b, "go.multi.test", "/twin")
+                         .header("Location"), "https://multi.example/brand")
+        self.assertEqual(visit(self.b, "127.0.0.1", "/twin")
+                         .header("Location"), "https://multi.example/d")
+        self.assertEqual(visit(self.b, "other.multi.test", "/twin").status,
+                         404)
+        self.b.ctl("domain", "set", "go.multi.test", "--root-url",
+                   "https://multi.example/home")
+        lzenv.wait_for(lambda: visit(self.a, "go.multi.test", "/")
+                       .header("Location") == "https://multi.example/home",
+                       5, "the root set on B, on A")
 
     def test_deleted_on_a_stops_on_b(self):
         link = self.create(self.a, slug="gone-on-a")

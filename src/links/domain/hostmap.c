@@ -70,7 +70,8 @@ load(struct lz_db *db, const struct lz_conf *c, int64_t now)
 		return -1;
 	}
 	/* The list comes by host already, but in the engine's collation. */
-	qsort(map.v, map.n, sizeof(*map.v), by_host);
+	if (map.n > 1)
+		qsort(map.v, map.n, sizeof(*map.v), by_host);
 	map.loaded = now;
 	return 0;
 }
@@ -89,7 +90,7 @@ hostmap_find(struct lz_db *db, const struct lz_conf *c, const char *host,
 		*d = &map.def;
 		return 1;
 	}
-	if (strlen(host) >= sizeof(key.host))
+	if (map.n == 0 || strlen(host) >= sizeof(key.host))
 		return 0;
 	memcpy(key.host, host, strlen(host) + 1);
 	*d = bsearch(&key, map.v, map.n, sizeof(*map.v), by_host);
