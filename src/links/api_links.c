@@ -113,6 +113,9 @@ api_links_list(struct lz_req *r)
 	f.domain = 0;
 	if (v[P_DOMAIN].set && domain_usable(&links.db, links.conf,
 	    v[P_DOMAIN].s, who->account_id, "domain", &f.domain, &e) == -1) {
+		/* A query parameter, not a body's field. */
+		if (e.status == 400)
+			snprintf(e.code, sizeof(e.code), "invalid_parameter");
 		lz_resp_verr(r, &e);
 		return;
 	}

@@ -132,7 +132,12 @@ KEY_ROUTES = [("POST", "/api/v1/links"), ("GET", "/api/v1/links"),
               ("DELETE", "/api/v1/links/{LINK_A}"),
               ("GET", "/api/v1/links/{LINK_A}/stats"),
               ("GET", "/api/v1/links/{LINK_A}/qr"),
-              ("GET", "/api/v1/links/{LINK_A}/clicks")]
+              ("GET", "/api/v1/links/{LINK_A}/clicks"),
+              ("GET", "/api/v1/domains"), ("POST", "/api/v1/domains"),
+              ("GET", "/api/v1/domains/127.0.0.1"),
+              ("PATCH", "/api/v1/domains/127.0.0.1"),
+              ("DELETE", "/api/v1/domains/127.0.0.1"),
+              ("POST", "/api/v1/domains/127.0.0.1/verify")]
 BAD_AUTH = [
     ("no Authorization", None, "missing_api_key"),
     ("empty Authorization", "", "missing_api_key"),
@@ -170,6 +175,59 @@ for method, path in [("PUT", "/api/v1/links"), ("PATCH", "/api/v1/links"),
                      ("FOO", "/api/v1/links"),
                      ("PROPFIND", "/api/v1/links/{LINK_A}")]:
     api("%s %s" % (method, path), method, path, 405, "method_not_allowed")
+
+# Short domains (DESIGN 3.12): bodies, hosts, and the instance's domains
+# that an account may not change.
+for name, body, status, code in [
+        ("no host", {}, 400, "missing_field"),
+        ("host a number", {"host": 5}, 400, "invalid_field"),
+        ("host empty", {"host": ""}, 400, "invalid_field"),
+        ("host with a space", {"host": "a b"}, 400, "invalid_field"),
+        ("host a URL", {"host": "https://x.test/"}, 400, "invalid_field"),
+        ("host with a port", {"host": "x.test:80"}, 400, "invalid_field"),
+        ("host 300 long", {"host": "a" * 300}, 400, "invalid_field"),
+        ("host of bad IDN", {"host": "\u200dx.test"}, 400, "invalid_field"),
+        ("unknown field", {"host": "x.test", "x": 1}, 400, "unknown_field"),
+        ("the default domain", {"host": "127.0.0.1"}, 409, "domain_taken"),
+        ("an array", [], 400, "invalid_json"),
+        ("not JSON", "{", 400, "invalid_json")]:
+    api("add domain: " + name, "POST", "/api/v1/domains", status, code, body)
+for method, path, status, code, body in [
+        ("GET", "/api/v1/domains/nope.test", 404, "not_found", None),
+        ("GET", "/api/v1/domains/a%20b", 404, "not_found", None),
+        ("GET", "/api/v1/domains/%FF", 400, "invalid_path", None),
+        ("GET", "/api/v1/domains?x=1", 400, "unknown_parameter", None),
+        ("GET", "/api/v1/domains/127.0.0.1?x=1", 400, "unknown_parameter",
+         None),
+        ("PATCH", "/api/v1/domains/127.0.0.1", 403, "forbidden",
+         {"root_url": None}),
+        ("PATCH", "/api/v1/domains/nope.test", 404, "not_found",
+         {"root_url": None}),
+        ("PATCH", "/api/v1/domains/127.0.0.1", 400, "unknown_field",
+         {"host": "x.test"}),
+        ("PATCH", "/api/v1/domains/127.0.0.1", 400, "invalid_field",
+         {"assetlinks": {}}),
+        ("DELETE", "/api/v1/domains/127.0.0.1", 403, "forbidden", None),
+        ("POST", "/api/v1/domains/nope.test/verify", 404, "not_found", None),
+        ("POST", "/api/v1/domains/127.0.0.1/verify", 403, "forbidden", None),
+        ("PUT", "/api/v1/domains", 405, "method_not_allowed", None),
+        ("GET", "/api/v1/domains/127.0.0.1/verify", 405,
+         "method_not_allowed", None),
+        ("GET", "/api/v1/links?domain=nope.test", 400, "invalid_parameter",
+         None),
+        ("GET", "/api/v1/links?domain=a%20b", 400, "invalid_parameter",
+         None)]:
+    api("domain: %s %s (%s)" % (method, path, code), method, path, status,
+        code, body)
+for name, value, code in [("domain", "nope.test", "invalid_field"),
+                          ("domain", 5, "invalid_field"),
+                          ("domain", "a b", "invalid_field"),
+                          ("domain", "x" * 300, "invalid_field"),
+                          ("expired_url", "ftp://x.test/",
+                           "unsafe_destination"),
+                          ("expired_url", "not a url", "invalid_url"),
+                          ("expired_url", 5, "invalid_field")]:
+    field(name, value, code)
 
 # The API's OpenAPI document: no key needed, GET and HEAD only, no query.
 for method in ("POST", "PUT", "DELETE", "PATCH"):
