@@ -82,8 +82,8 @@ print_domain(const struct domain *d, void *arg)
 	printf("%s\tno\t%s\t%lld\t%s\t%lld\t%s\t%s\t%s\n", d->host,
 	    d->account_id ? "account" : "instance", (long long)d->account_id,
 	    d->verified_at ? ctl_time(d->verified_at, 0, NULL) : "no",
-	    d->links, or_dash(d->root_url), or_dash(d->not_found_url),
-	    or_dash(d->expired_url));
+	    store_domain_links(&ctl_links_db, d->id), or_dash(d->root_url),
+	    or_dash(d->not_found_url), or_dash(d->expired_url));
 }
 
 static int

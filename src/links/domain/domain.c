@@ -230,14 +230,15 @@ int
 domain_remove(struct lz_db *db, const struct domain *d, int64_t now,
     struct lz_verr *e)
 {
-	int	 rc;
+	long long	 n;
+	int		 rc;
 
 	if ((rc = store_domain_remove(db, d->id, now)) == 1)
 		return 0;
-	if (rc == 0)
+	if (rc == 0 && (n = store_domain_links(db, d->id)) >= 0)
 		lz_verr_set(e, 409, "domain_in_use", "host", "%s still has "
-		    "%lld live link%s: delete them first.", d->host, d->links,
-		    d->links == 1 ? "" : "s");
+		    "%lld live link%s: delete them first.", d->host, n,
+		    n == 1 ? "" : "s");
 	else
 		lz_verr_set(e, 500, "internal_error", NULL, "The domain could "
 		    "not be removed.");

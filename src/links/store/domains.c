@@ -15,7 +15,7 @@
 struct lz_sqlset store_domains_sql = LZ_SQLSET("domains", sql);
 static struct lz_sqlset *const set = &store_domains_sql;
 
-#define DOMAIN_NCOLS	12
+#define DOMAIN_NCOLS	11
 
 const struct store_read store_domains_reads[] = {
 	{ &store_domains_sql, ST_DOMAIN_BY_HOST, DOMAIN_NCOLS },
@@ -47,7 +47,6 @@ row_domain(struct lz_stmt *st, struct domain *d)
 	d->created_at = lz_col_i64(st, 8);
 	d->aasa = text_or_null(st, 9);
 	d->assetlinks = text_or_null(st, 10);
-	d->links = lz_col_i64(st, 11);
 }
 
 void
@@ -175,4 +174,13 @@ store_domain_host(struct lz_db *db, int64_t id, char *host)
 		lz_reset(st);
 	}
 	return rc;
+}
+
+long long
+store_domain_links(struct lz_db *db, int64_t id)
+{
+	int64_t	 n;
+
+	return lz_one_i64(LZ_STMT(db, set, ST_DOMAIN_LINKS, LZ_I64(id)),
+	    &n) == 1 ? n : -1;
 }

@@ -14,7 +14,7 @@ struct lz_db;
 #define DOMAIN_TOKEN_LEN	32	/* characters of a verify token */
 #define DOMAIN_URL_MAX		2048
 
-/* A row of domains, with its live links. */
+/* A row of domains. */
 struct domain {
 	int64_t	 id;
 	char	 host[HOST_MAX + 1];
@@ -24,7 +24,6 @@ struct domain {
 	char	*root_url, *not_found_url, *expired_url;	/* or NULL */
 	char	*aasa, *assetlinks;	/* deep-link files, JSON, or NULL */
 	int64_t	 created_at;
-	long long links;
 };
 
 void	store_domain_free(struct domain *);
@@ -55,6 +54,8 @@ long long store_domain_count(struct lz_db *, int64_t account);
  * account has live links on.  The count, or -1. */
 long	store_domain_account_links(struct lz_db *, int64_t account,
 	    void (*fn)(int64_t domain, long long links, void *), void *arg);
+/* The live links of domain id, or -1: a count that grows with them. */
+long long store_domain_links(struct lz_db *, int64_t id);
 /* Removes the domain unless live links use it: 1 done, 0 not, -1. */
 int	store_domain_remove(struct lz_db *, int64_t id, int64_t now);
 

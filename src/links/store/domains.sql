@@ -18,20 +18,18 @@ INSERT INTO domains (host, account_id, verify_token, verified_at,
     WHERE domains.removed_at IS NOT NULL
     RETURNING id
 
--- The columns of struct domain (row_domain), then its live links.
+-- The columns of struct domain (row_domain).  Not its links: a create
+-- on the domain looks it up, and a count grows with them.
 -- ST_DOMAIN_BY_HOST: domain by host
 SELECT id, host, account_id, verify_token, verified_at, root_url,
-        not_found_url, expired_url, created_at, aasa, assetlinks,
-        (SELECT count(*) FROM links WHERE domain_id = domains.id AND
-            deleted_at IS NULL)
+        not_found_url, expired_url, created_at, aasa, assetlinks
     FROM domains WHERE host = $1 AND removed_at IS NULL
 
--- Those of account $1 and the instance's ($1 NULL: every one).
+-- Those of account $1 and the instance's ($1 NULL: every one; what
+-- each worker reads once a second).
 -- ST_DOMAIN_LIST: domain list
 SELECT id, host, account_id, verify_token, verified_at, root_url,
-        not_found_url, expired_url, created_at, aasa, assetlinks,
-        (SELECT count(*) FROM links WHERE domain_id = domains.id AND
-            deleted_at IS NULL)
+        not_found_url, expired_url, created_at, aasa, assetlinks
     FROM domains
     WHERE removed_at IS NULL AND (CAST($1 AS bigint) IS NULL OR
         account_id IS NULL OR account_id = $1)
@@ -66,3 +64,7 @@ SELECT coalesce(domain_id, 0), count(*) FROM links
 -- Removed or not (a deleted link's event names its domain).
 -- ST_DOMAIN_HOST: domain host
 SELECT host FROM domains WHERE id = $1
+
+-- The live links of domain $1 (lzctl domain list, a refused removal).
+-- ST_DOMAIN_LINKS: domain links
+SELECT count(*) FROM links WHERE domain_id = $1 AND deleted_at IS NULL
