@@ -71,7 +71,8 @@ def graph(top):
 TYPES = {"src/links/sizes", "src/links/link/link", "src/links/visit/click",
          "src/links/webhook/webhook", "src/links/auth/keys",
          "src/links/stats/amount", "src/links/safety/dest",
-         "src/links/safety/idn", "src/links/domain/host"}
+         "src/links/safety/idn", "src/links/domain/host",
+         "src/links/link/tag"}
 
 
 def layer(m):

@@ -741,7 +741,7 @@ static const char *
 found(int64_t account, const char *q, int status)
 {
 	static char		 buf[256];
-	struct link_filter	 f = { q, status, 5000, 0, 0 };
+	struct link_filter	 f = { q, status, 5000, 0, 0, NULL, 0 };
 
 	buf[0] = '\0';
 	ck_assert_int_ge(store_link_list(&ldb, account, 0, 100, &f, slug_join,

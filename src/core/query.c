@@ -64,8 +64,9 @@ bad:
 	return NULL;
 }
 
-int
-lz_query_parse(const char *qs, struct lz_query *q, struct lz_verr *e)
+/* lz_query_parse, or with repeated names kept when !strict. */
+static int
+parse(const char *qs, struct lz_query *q, int strict, struct lz_verr *e)
 {
 	const char	*p, *amp, *eq;
 	char		*key, *val;
@@ -94,7 +95,7 @@ lz_query_parse(const char *qs, struct lz_query *q, struct lz_verr *e)
 			    "A query parameter has an empty name.");
 			goto fail;
 		}
-		for (i = 0; i < q->n; i++)
+		for (i = 0; strict && i < q->n; i++)
 			if (strcmp(q->kv[i].key, key) == 0) {
 				lz_verr_set(e, 400, "duplicate_parameter", key,
 				    "The query parameter '%s' is given more "
@@ -120,6 +121,18 @@ lz_query_parse(const char *qs, struct lz_query *q, struct lz_verr *e)
 fail:
 	lz_query_free(q);
 	return -1;
+}
+
+int
+lz_query_parse(const char *qs, struct lz_query *q, struct lz_verr *e)
+{
+	return parse(qs, q, 1, e);
+}
+
+int
+lz_query_parse_all(const char *qs, struct lz_query *q, struct lz_verr *e)
+{
+	return parse(qs, q, 0, e);
 }
 
 const char *
@@ -208,12 +221,28 @@ int
 lz_params(const struct lz_query *q, const struct lz_param *params, size_t n,
     struct lz_pval *out, struct lz_verr *e)
 {
-	size_t	 i, j;
+	size_t	 i, j, k;
 
 	for (j = 0; j < n; j++) {
 		out[j].set = 0;
 		out[j].s = NULL;
 		out[j].i = params[j].def;
+	}
+	/* A name given twice: refused first, unless its parameter may
+	 * repeat (lz_query_parse_all kept them). */
+	for (i = 0; i < q->n; i++) {
+		for (j = 0; j < n; j++)
+			if (strcmp(params[j].name, q->kv[i].key) == 0)
+				break;
+		if (j < n && (params[j].flags & LZ_PF_MULTI))
+			continue;
+		for (k = 0; k < i; k++)
+			if (strcmp(q->kv[k].key, q->kv[i].key) == 0) {
+				lz_verr_set(e, 400, "duplicate_parameter",
+				    q->kv[i].key, "The query parameter '%s' is "
+				    "given more than once.", q->kv[i].key);
+				return -1;
+			}
 	}
 	for (i = 0; i < q->n; i++) {
 		for (j = 0; j < n; j++)
@@ -223,6 +252,15 @@ lz_params(const struct lz_query *q, const struct lz_param *params, size_t n,
 			lz_verr_set(e, 400, "unknown_parameter", q->kv[i].key,
 			    "Unknown query parameter '%s'.", q->kv[i].key);
 			return -1;
+		}
+		/* A repeated one: each value checked, the first kept. */
+		if (out[j].set) {
+			struct lz_pval	 again;
+
+			if (check_one(&params[j], q->kv[i].val, &again, e) ==
+			    -1)
+				return -1;
+			continue;
 		}
 		if (check_one(&params[j], q->kv[i].val, &out[j], e) == -1)
 			return -1;

@@ -40,6 +40,9 @@ enum lz_ptype {
 #define LZ_PF_REQUIRED	0x01	/* must be present */
 #define LZ_PF_ANY	0x02	/* ENUM: absent means any value, not def
 				   (only .set tells); for readers of v */
+#define LZ_PF_MULTI	0x04	/* may be given more than once (each value
+				   checked; v holds the first, the query
+				   all of them) */
 
 struct lz_param {
 	const char		*name;
@@ -56,7 +59,12 @@ struct lz_pval {
 	const char	*s;	/* the string as given (NULL if !set) */
 };
 
+/* Parses a query string; a name given twice is 400 duplicate_parameter. */
 int	 lz_query_parse(const char *qs, struct lz_query *, struct lz_verr *);
+/* The same, keeping every value of a repeated name: lz_params refuses
+ * the repeats its parameters do not allow (LZ_PF_MULTI). */
+int	 lz_query_parse_all(const char *qs, struct lz_query *,
+	    struct lz_verr *);
 const char *lz_query_get(const struct lz_query *, const char *key);
 void	 lz_query_free(struct lz_query *);
 

@@ -55,7 +55,7 @@ lz_req_query(struct lz_req *r)
 	struct lz_verr	 e;
 
 	if (r->q_state == 0) {
-		if (lz_query_parse(r->query, &r->q, &e) == -1) {
+		if (lz_query_parse_all(r->query, &r->q, &e) == -1) {
 			r->q_state = -1;
 			lz_resp_verr(r, &e);
 		} else

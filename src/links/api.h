@@ -96,6 +96,7 @@ int	dash_host_ok(struct lz_req *);
 lz_handler	dash_session, dash_signup, dash_signin, dash_signout,
 		dash_password, dash_account;
 lz_handler	dash_keys_list, dash_keys_create, dash_keys_revoke;
+lz_handler	api_tags_list, api_tags_rename, api_tags_delete;
 lz_handler	api_domains_list, api_domains_add, api_domains_get,
 		api_domains_update, api_domains_delete, api_domains_verify;
 lz_handler	dash_hooks_list, dash_hooks_add, dash_hooks_rotate,

@@ -17,6 +17,7 @@
 #include "domain/domain.h"
 #include "link/link.h"
 #include "link/linkops.h"
+#include "link/tag.h"
 #include "memo.h"
 #include "query.h"
 #include "resp.h"
@@ -77,10 +78,50 @@ list_one(struct link *l, void *arg)
 	acc->last_id = l->id;
 }
 
+/*
+ * The folds of every tag= of the query, as the JSON array the list's
+ * filter takes (a new string), or NULL after answering 400 naming tag.
+ */
+static char *
+tag_folds(struct lz_req *r)
+{
+	const struct lz_query	*q = lz_req_query(r);
+	char			 name[TAG_BYTES], fold[TAG_FOLD_BYTES];
+	char			 why[128], *text;
+	json_t			*arr = json_array();
+	size_t			 i, j, len;
+
+	for (i = 0; q != NULL && i < q->n; i++) {
+		if (strcmp(q->kv[i].key, "tag") != 0)
+			continue;
+		if (tag_parse(q->kv[i].val, name, fold, why, sizeof(why)) ==
+		    -1 || json_array_size(arr) == TAGS_MAX) {
+			lz_resp_error(r, 400, "invalid_parameter", "tag", "The "
+			    "tag '%.64s' %s.", q->kv[i].val,
+			    json_array_size(arr) == TAGS_MAX ? "is one too many "
+			    "(at most 20)" : why);
+			json_decref(arr);
+			return NULL;
+		}
+		for (j = 0; j < json_array_size(arr); j++)
+			if (strcmp(json_string_value(json_array_get(arr, j)),
+			    fold) == 0)
+				break;
+		if (j == json_array_size(arr))	/* once each */
+			json_array_append_new(arr, json_string(fold));
+	}
+	text = lz_json_dump(arr, &len);
+	json_decref(arr);
+	return text;
+}
+
 void
 api_links_list(struct lz_req *r)
 {
-	enum { P_LIMIT, P_CURSOR, P_Q, P_STATUS, P_DOMAIN, P__MAX };
+	enum { P_LIMIT, P_CURSOR, P_Q, P_STATUS, P_DOMAIN, P_TAG, P_ARCHIVED,
+	    P__MAX };
+	static const char *const archived[] = { "exclude", "include", "only",
+	    NULL };
 	static const struct lz_param params[P__MAX] = {
 		[P_LIMIT] =	{ "limit", LZ_PT_INT, 1, LIST_MAX,
 				  LIST_DEFAULT, NULL, 0 },
@@ -92,12 +133,17 @@ api_links_list(struct lz_req *r)
 				  link_status_names, 0 },
 		[P_DOMAIN] =	{ "domain", LZ_PT_STR, 1, HOST_MAX + 1, 0,
 				  NULL, 0 },
+		[P_TAG] =	{ "tag", LZ_PT_STR, 1, TAG_CHARS * 2, 0, NULL,
+				  LZ_PF_MULTI },
+		[P_ARCHIVED] =	{ "archived", LZ_PT_ENUM, 0, 0,
+				  LINK_ARCHIVED_EXCLUDE, archived, 0 },
 	};
 	struct auth_caller	*who = API_WHO(r);
 	struct lz_pval		 v[P__MAX];
 	struct link_filter	 f;
 	struct lz_verr		 e;
 	struct list_acc		 acc;
+	char			*tags = NULL;
 	int64_t			 before = 0;
 	long			 n;
 
@@ -119,12 +165,17 @@ api_links_list(struct lz_req *r)
 		lz_resp_verr(r, &e);
 		return;
 	}
+	f.archived = (int)v[P_ARCHIVED].i;
+	f.tags = NULL;
+	if (v[P_TAG].set && (f.tags = tags = tag_folds(r)) == NULL)
+		return;
 	memset(&acc, 0, sizeof(acc));
 	acc.arr = json_array();
 	acc.limit = (long)v[P_LIMIT].i;
 	acc.now = r->now_ms;
 	n = store_link_list(&links.db, who->account_id, before, acc.limit + 1,
 	    &f, list_one, &acc);
+	free(tags);
 	api_page(r, n, "links", acc.arr, acc.more, &acc.last_id, 1, NULL);
 }
 

@@ -103,7 +103,8 @@ enum { O_ACCOUNT, O_LIMIT, O_DOMAIN };
 static int
 link_list(struct ctl_args *a)
 {
-	struct link_filter	 f = { NULL, -1, 0, 0, 0 };
+	struct link_filter	 f = { NULL, -1, 0, 0, 0, NULL,
+	    LINK_ARCHIVED_INCLUDE };
 	int64_t			 account = ACCOUNT_ANY;
 
 	if (a->opt[O_ACCOUNT].set &&

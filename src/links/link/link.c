@@ -15,6 +15,7 @@
 #include "domain/host.h"
 #include "jbody.h"
 #include "link/link.h"
+#include "link/tag.h"
 #include "lztime.h"
 #include "safety/dest.h"
 #include "stats/amount.h"
@@ -47,7 +48,8 @@ enum {
 	F_TARGET_URL, F_SLUG, F_TITLE, F_MODE, F_VARIANTS, F_REDIRECT_TYPE,
 	F_OG, F_PIXEL_FB, F_PIXEL_GA, F_PIXEL_GTM, F_PIXEL_TIKTOK,
 	F_PIXEL_LINE, F_ESCAPE_INAPP, F_EXPIRES_AT, F_MAX_CLICKS, F_UTM,
-	F_PASSWORD, F_EXPIRED_URL, F_DOMAIN, F__MAX
+	F_PASSWORD, F_EXPIRED_URL, F_DOMAIN, F_TAGS, F_NOTES, F_ARCHIVED,
+	F__MAX
 };
 
 static const struct lz_jfield create_fields[F__MAX] = {
@@ -78,7 +80,86 @@ static const struct lz_jfield create_fields[F__MAX] = {
 	[F_EXPIRED_URL] =	{ "expired_url", LZ_JT_STRING | LZ_JT_NULL, 0 },
 	[F_DOMAIN] =		{ "domain", LZ_JT_STRING | LZ_JT_NULL, 0, 1,
 				  HOST_MAX },
+	/* At most TAGS_MAX once the same tag in two cases is one:
+	 * parse_tags. */
+	[F_TAGS] =		{ "tags", LZ_JT_ARRAY | LZ_JT_NULL, 0, 0, 0 },
+	/* Bounds and characters: notes_ok (line breaks are fine). */
+	[F_NOTES] =		{ "notes", LZ_JT_STRING | LZ_JT_NULL, 0, 0, 0 },
+	[F_ARCHIVED] =		{ "archived", LZ_JT_BOOL | LZ_JT_NULL, 0 },
 };
+
+/*
+ * The tags of a body (an array) into l->tags, as written, trimmed, once
+ * per fold, at most TAGS_MAX.  0, or -1 with e naming "tags".
+ */
+static int
+parse_tags(const json_t *arr, struct link *l, struct lz_verr *e)
+{
+	char		 name[TAG_BYTES], fold[TAG_FOLD_BYTES], why[128];
+	json_t		*v, *folds;
+	size_t		 i;
+
+	folds = json_object();
+	l->tags = json_array();
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v)) {
+			lz_verr_set(e, 400, "invalid_field", "tags", "'tags' "
+			    "must be an array of strings.");
+			goto fail;
+		}
+		if (tag_parse(json_string_value(v), name, fold, why,
+		    sizeof(why)) == -1) {
+			lz_verr_set(e, 400, "invalid_field", "tags", "Tag %zu "
+			    "of 'tags' %s.", i + 1, why);
+			goto fail;
+		}
+		if (json_object_get(folds, fold) != NULL)
+			continue;	/* the same tag in another case */
+		if (json_array_size(l->tags) == TAGS_MAX) {
+			lz_verr_set(e, 400, "invalid_field", "tags", "A link "
+			    "carries at most %d tags.", TAGS_MAX);
+			goto fail;
+		}
+		json_object_set_new(folds, fold, json_true());
+		json_array_append_new(l->tags, json_string(name));
+	}
+	json_decref(folds);
+	if (json_array_size(l->tags) == 0) {
+		json_decref(l->tags);
+		l->tags = NULL;
+	}
+	return 0;
+fail:
+	json_decref(folds);
+	return -1;
+}
+
+/* Notes: at most NOTES_MAX characters; lines and tabs, no other control
+ * characters. */
+static int
+notes_ok(const char *s, struct lz_verr *e)
+{
+	const unsigned char	*p;
+	long			 n = 0;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\r' && *p != '\t') ||
+		    *p == 0x7f) {
+			lz_verr_set(e, 400, "invalid_field", "notes", "'notes' "
+			    "must not contain control characters but line "
+			    "breaks and tabs.");
+			return -1;
+		}
+		if ((*p & 0xc0) != 0x80)
+			n++;
+	}
+	if (n > NOTES_MAX) {
+		lz_verr_set(e, 400, "invalid_field", "notes", "'notes' must be "
+		    "at most %d characters long.", NOTES_MAX);
+		return -1;
+	}
+	return 0;
+}
 
 enum { OG_TITLE, OG_DESCRIPTION, OG_IMAGE, OG__MAX };
 
@@ -139,6 +220,8 @@ link_free(struct link *l)
 	free(l->flag_reason);
 	free(l->domain);
 	free(l->expired_url);
+	json_decref(l->tags);
+	free(l->notes);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -556,6 +639,16 @@ link_parse(const json_t *body, int64_t now, struct link *l,
 	v = json_object_get(body, "escape_inapp");
 	l->escape_inapp = json_is_true(v);
 
+	v = json_object_get(body, "tags");
+	if (json_is_array(v) && parse_tags(v, l, e) == -1)
+		return -1;
+	if ((s = str_or_null(body, "notes")) != NULL && *s != '\0') {
+		if (notes_ok(s, e) == -1)
+			return -1;
+		l->notes = xstrdup(s);
+	}
+	l->archived = json_is_true(json_object_get(body, "archived"));
+
 	if ((s = str_or_null(body, "expires_at")) != NULL) {
 		if (lz_time_parse_iso(s, &l->expires_at) == -1) {
 			lz_verr_set(e, 400, "invalid_field", "expires_at",
@@ -637,6 +730,12 @@ link_body(const struct link *l)
 		    json_string(l->expired_url));
 	if (l->utm != NULL)
 		json_object_set_new(j, "utm", json_deep_copy(l->utm));
+	if (l->tags != NULL)
+		json_object_set_new(j, "tags", json_deep_copy(l->tags));
+	if (l->notes != NULL)
+		json_object_set_new(j, "notes", json_string(l->notes));
+	if (l->archived)
+		json_object_set_new(j, "archived", json_true());
 	return j;
 }
 
@@ -794,6 +893,10 @@ link_json(const struct link *l, const char *base_url, int64_t now)
 	json_object_set_new(j, "expires_at", lz_json_time(l->expires_at));
 	json_object_set_new(j, "max_clicks", json_integer(l->max_clicks));
 	json_object_set_new(j, "expired_url", str_or_jnull(l->expired_url));
+	json_object_set_new(j, "tags", l->tags ? json_deep_copy(l->tags) :
+	    json_array());
+	json_object_set_new(j, "notes", str_or_jnull(l->notes));
+	json_object_set_new(j, "archived", json_boolean(l->archived));
 	json_object_set_new(j, "expired_url", str_or_jnull(l->expired_url));
 	json_object_set(j, "utm", l->utm ? l->utm : json_null());
 	json_object_set_new(j, "has_password",

@@ -39,6 +39,8 @@ enum link_status {
 };
 
 
+#define NOTES_MAX	2000	/* characters of a link's notes */
+
 struct link {
 	int64_t		 id;
 	int64_t		 account_id;
@@ -69,6 +71,9 @@ struct link {
 	char		*domain;	/* its host; NULL: the default */
 	char		*expired_url;	/* where visitors go once it expired
 					   or is capped; NULL: the domain's */
+	json_t		*tags;		/* names (link/tag.h), or NULL */
+	char		*notes;		/* NULL: none */
+	int		 archived;
 };
 
 extern const char *const link_mode_names[];	/* NULL-terminated */

@@ -19,8 +19,10 @@
 #include "rnd.h"
 #include "safety/scan.h"
 #include "store/domains.h"
+#include "store/accounts.h"
 #include "store/links.h"
 #include "store/store.h"
+#include "store/tags.h"
 #include "util.h"
 #include "verr.h"
 #include "webhook/events.h"
@@ -86,7 +88,7 @@ linkops_create(struct lz_db *db, const struct lz_conf *conf,
     const json_t *body, int64_t account_id, const struct lz_plan *plan,
     int64_t now, struct link *l, struct lz_verr *e)
 {
-	long long	 n;
+	long long	 n = 0;
 	int		 rc, tries, random_slug;
 	char		 slug[SLUG_RANDOM_LEN + 1];
 
@@ -113,10 +115,10 @@ linkops_create(struct lz_db *db, const struct lz_conf *conf,
 
 	/* The cap at a glance: a full account is told so before anything
 	 * is written (and before a slug that is taken). */
-	if (plan != NULL && (n = store_link_count(db, account_id)) >=
-	    plan->links)
+	if (!l->archived && plan != NULL && (n = store_link_count(db,
+	    account_id)) >= plan->links)
 		goto capped;
-	if (plan != NULL && n < 0)
+	if (!l->archived && plan != NULL && n < 0)
 		goto dberr;
 	if (lz_db_begin(db) == -1)
 		goto dberr;
@@ -145,15 +147,21 @@ linkops_create(struct lz_db *db, const struct lz_conf *conf,
 		lz_log(LZ_LOG_ERR, "no free random slug in %d tries", tries);
 		goto dberr;
 	}
+	if (l->tags != NULL && store_link_tags_set(db, l->id, account_id,
+	    l->tags) == -1)
+		goto dberr;
 	/* link.created is queued in the transaction that creates the link. */
 	if (events_link(db, WEBHOOK_EV_LINK_CREATED, l,
 	    conf->base_url, now) == -1)
 		goto dberr;
 	/* Then the cap exactly, in one statement, last before the commit:
 	 * the account's row is held from here to the end of the
-	 * transaction, the least a cap allows (on PostgreSQL). */
-	if ((rc = store_link_slot(db, account_id, plan != NULL ? plan->links :
-	    LLONG_MAX)) == -1)
+	 * transaction, the least a cap allows (on PostgreSQL).  An archived
+	 * link holds no place. */
+	if (l->archived)
+		rc = 1;
+	else if ((rc = store_link_slot(db, account_id, plan != NULL ?
+	    plan->links : LLONG_MAX)) == -1)
 		goto dberr;
 	if (rc == 0) {
 		lz_db_rollback(db);
@@ -175,6 +183,33 @@ fail:
 }
 
 /*
+ * The cap's side of l being archived (a place given back) or taken out
+ * of the archive (a place taken, if its account's plan has one free):
+ * 1 done, 0 with e (403 link_cap_reached), -1.
+ */
+static int
+archive_slot(struct lz_db *db, const struct lz_conf *conf,
+    const struct link *l, struct lz_verr *e)
+{
+	const struct lz_plan	*plan;
+	struct account		 a;
+	int			 rc;
+
+	if (l->archived)
+		return store_link_unslot(db, l->account_id) == -1 ? -1 : 1;
+	if (store_account_get(db, l->account_id, NULL, &a) != 1)
+		return -1;
+	if ((plan = lz_conf_plan(conf, a.plan)) == NULL)
+		plan = lz_conf_plan(conf, conf->default_plan);
+	if ((rc = store_link_slot(db, l->account_id, plan != NULL ?
+	    plan->links : LLONG_MAX)) == 0)
+		lz_verr_set(e, 403, "link_cap_reached", "archived", "The account "
+		    "has %lld links, the cap of plan '%s': a link taken out "
+		    "of the archive needs a place.", plan->links, plan->name);
+	return rc;
+}
+
+/*
  * One try of an edit: the link as stored, patched, checked and written
  * if nobody edited it meanwhile.  0 done, 1 edited meanwhile (try
  * again), -1 with e filled.
@@ -185,11 +220,12 @@ update_once(struct lz_db *db, const struct lz_conf *conf, int64_t id,
     struct lz_verr *e)
 {
 	struct link	 stored, l;
-	int		 rc;
+	int		 rc, was_archived;
 
 	memset(&l, 0, sizeof(l));
 	if (linkops_get(db, id, account_id, &stored, e) == -1)
 		return -1;
+	was_archived = stored.archived;
 	rc = link_parse_patch(&stored, patch, now, &l, e);
 	link_free(&stored);
 	if (rc == -1 || checked(db, conf, &l, e) == -1) {
@@ -203,6 +239,18 @@ update_once(struct lz_db *db, const struct lz_conf *conf, int64_t id,
 		lz_db_rollback(db);
 		link_free(&l);
 		return 1;
+	}
+	if (store_link_tags_set(db, l.id, l.account_id, l.tags) == -1)
+		goto dberr;
+	/* Archived, a link gives its place of the cap back; taken out of the
+	 * archive, it needs one. */
+	if (l.archived != was_archived && (rc = archive_slot(db, conf, &l,
+	    e)) != 1) {
+		if (rc == -1)
+			goto dberr;
+		lz_db_rollback(db);	/* the cap is full */
+		link_free(&l);
+		return -1;
 	}
 	/* link.updated is queued in the transaction of the edit. */
 	if (store_link_get(db, id, account_id, out) != 1)

@@ -33,13 +33,20 @@ const struct store_table store_tables[] = {
 	{ "usage", 3,
 	    "account_id, month, calls",
 	    "account_id, month", 0 },
-	{ "links", 28,
+	{ "links", 30,
 	    "id, account_id, slug, target_url, title, mode, variants, "
 	    "redirect_type, og, pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, "
 	    "pixel_line, escape_inapp, expires_at, max_clicks, utm, "
 	    "password_hash, clicks, created_at, deleted_at, flagged_at, "
-	    "flag_reason, conversions, revision, domain_id, expired_url",
+	    "flag_reason, conversions, revision, domain_id, expired_url, "
+	    "notes, archived",
 	    "id", 1 },
+	{ "tags", 4,
+	    "id, account_id, name, fold",
+	    "id", 1 },
+	{ "link_tags", 2,
+	    "link_id, tag_id",
+	    "link_id, tag_id", 0 },
 	{ "clicks", 13,
 	    "id, link_id, at, suffix, country, device, os, browser, "
 	    "referrer, referrer_host, variant, visitor, bot",

@@ -16,7 +16,7 @@
 
 /* The create fields and the password hash: $1 to $16 of link insert and
  * link update (write_link). */
-#define LINK_NFIELDS	17
+#define LINK_NFIELDS	19
 
 #include "links.sql.h"
 
@@ -89,6 +89,13 @@ row_link(struct lz_stmt *st, void *arg)
 	l->domain_id = lz_col_i64(st, 27);
 	l->domain = col_strdup(st, 28);
 	l->expired_url = col_strdup(st, 29);
+	l->notes = col_strdup(st, 30);
+	l->archived = lz_col_int(st, 31) != 0;
+	l->tags = col_json(st, 32);
+	if (l->tags != NULL && json_array_size(l->tags) == 0) {
+		json_decref(l->tags);
+		l->tags = NULL;
+	}
 }
 
 LZ_EACH_ROW(each_link, , struct link, row_link, link_free);
@@ -117,6 +124,12 @@ store_link_slot(struct lz_db *db, int64_t account_id, long long cap)
 	    LZ_I64(account_id), LZ_I64(cap)));
 }
 
+int
+store_link_unslot(struct lz_db *db, int64_t account_id)
+{
+	return lz_run_ok(LZ_STMT(db, set, ST_LINK_UNSLOT, LZ_I64(account_id)));
+}
+
 /* j as compact JSON text, or NULL for none; caller frees. */
 static char *
 json_text(const json_t *j)
@@ -125,7 +138,7 @@ json_text(const json_t *j)
 }
 
 /*
- * Writes l: its LINK_FIELDS as $1 to $17, then for an insert its account,
+ * Writes l: its LINK_FIELDS as $1 to $19, then for an insert its account,
  * slug, creation time and domain (the answer as lz_one_i64's, into l->id), for
  * an update its id and revision and account_id as store_stmt_of binds
  * it (the answer as lz_run_changed's).
@@ -144,7 +157,8 @@ write_link(struct lz_db *db, struct link *l, int update, int64_t account_id)
 	    LZ_TEXT(l->pixel[PIXEL_LINE]), LZ_I64(l->escape_inapp),
 	    LZ_I64_IF(l->expires_at != 0, l->expires_at),
 	    LZ_I64(l->max_clicks), LZ_TEXT(json[2]),
-	    LZ_TEXT(l->password_hash), LZ_TEXT(l->expired_url) };
+	    LZ_TEXT(l->password_hash), LZ_TEXT(l->expired_url),
+	    LZ_TEXT(l->notes), LZ_I64(l->archived != 0) };
 	size_t		 i;
 	int		 rc;
 
@@ -250,7 +264,8 @@ store_link_list(struct lz_db *db, int64_t account_id, int64_t before,
 	char		*pattern = f && f->q ? link_pattern(f->q) : NULL;
 	struct lz_val	 v[] = { LZ_I64(before), LZ_I64(limit),
 	    LZ_TEXT(pattern), LZ_I64(f ? f->status : -1), LZ_I64(f ? f->now :
-	    0), LZ_I64(f && f->by_domain ? f->domain : -1) };
+	    0), LZ_I64(f && f->by_domain ? f->domain : -1),
+	    LZ_TEXT(f ? f->tags : NULL), LZ_I64(f ? f->archived : 0) };
 	struct lz_stmt	*st;
 	long		 n = -1;
 
@@ -267,7 +282,7 @@ store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
 {
 	const struct lz_val	 v[] = { LZ_I64(now), LZ_I64(id) };
 	struct lz_stmt		*st;
-	int			 rc;
+	int			 rc, archived;
 
 	st = store_stmt_of(db, set, ST_LINK_DELETE, ST_LINK_DELETE_ANY,
 	    account_id, v, LZ_NELEM(v));
@@ -276,8 +291,12 @@ store_link_delete(struct lz_db *db, int64_t id, int64_t account_id,
 	lz_col_copy(st, 0, slug, SLUG_MAX + 1);
 	*owner = lz_col_i64(st, 1);
 	*domain = lz_col_i64(st, 2);
+	archived = lz_col_int(st, 3);
 	lz_reset(st);
-	/* One live link fewer in its account's count. */
+	/* One live link fewer in its account's count (an archived one
+	 * held no place). */
+	if (archived)
+		return 1;
 	return lz_run_ok(LZ_STMT(db, set, ST_LINK_UNSLOT, LZ_I64(*owner))) ==
 	    -1 ? -1 : 1;
 }

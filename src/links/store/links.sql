@@ -14,16 +14,17 @@ UPDATE accounts SET link_count = link_count + 1
 UPDATE accounts SET link_count = link_count - 1
     WHERE id = $1 AND link_count > 0
 
--- The create fields and the password hash, $1 to $17 (write_link in
+-- The create fields and the password hash, $1 to $19 (write_link in
 -- links.c), then the account, slug, creation time and domain (NULL: the
 -- default).  A slug taken on the domain (links_domain_slug) is no row.
 -- ST_LINK_INSERT: link insert
 INSERT INTO links (target_url, title, mode, variants, redirect_type, og,
         pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, pixel_line,
         escape_inapp, expires_at, max_clicks, utm, password_hash,
-        expired_url, account_id, slug, created_at, domain_id)
+        expired_url, notes, archived, account_id, slug, created_at,
+        domain_id)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-        $15, $16, $17, $18, $19, $20, $21)
+        $15, $16, $17, $18, $19, $20, $21, $22, $23)
     ON CONFLICT DO NOTHING RETURNING id
 
 -- ST_LINK_GET: link get
@@ -57,8 +58,12 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
 -- A page: ids below $1 (0: from the newest), at most $2, matching the
 -- LIKE pattern $3 (NULL: any; link_pattern, in lower case) and of
 -- status $4 (-1: any), the status being link_status() at $5 in SQL, in
--- the same order of precedence, and on domain $6 (0 the default, -1 any).  (The CASTs tell PostgreSQL $1 and $4
--- are bigints, not the ints of 0, and $3 text before its IS NULL.)
+-- the same order of precedence, on domain $6 (0 the default, -1 any),
+-- carrying every tag whose fold the JSON array $7 lists (NULL: any), and
+-- archived or not as $8 says (0 not, 1 either, 2 only archived ones);
+-- of account $9.  (The CASTs tell PostgreSQL $1 and $4 are bigints, not
+-- the ints of 0, and $3 and $7 text before their IS NULL.)
+-- dialect: json_each is json_array_elements_text in PostgreSQL.
 -- dialect: SQLite's LIKE ignores the case of A-Z and only of A-Z;
 -- PostgreSQL's LIKE is case-sensitive, so the columns go through
 -- lower(), under "C", where it too folds A-Z and nothing else: both
@@ -66,7 +71,8 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
 -- twice the time of a search of 10,000 links.)
 -- ST_LINK_LIST: link list
 SELECT @STORE_LINK_COLS@ FROM links
-    WHERE account_id = $7 AND deleted_at IS NULL AND
+    WHERE account_id = $9 AND deleted_at IS NULL AND
+        ($8 = 1 OR archived = CAST($8 AS bigint) / 2) AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             slug LIKE $3 ESCAPE '\' OR
@@ -77,11 +83,16 @@ SELECT @STORE_LINK_COLS@ FROM links
                 WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1
                 WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2
                 ELSE 0 END = $4) AND
-        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6)
+        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6) AND
+        (CAST($7 AS text) IS NULL OR (SELECT count(*) FROM link_tags lt
+            JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = links.id
+            AND t.fold IN (SELECT value FROM json_each($7))) =
+            json_array_length($7))
     ORDER BY id DESC LIMIT $2
 -- pg:
 SELECT @STORE_LINK_COLS_PG@ FROM links
-    WHERE account_id = $7 AND deleted_at IS NULL AND
+    WHERE account_id = $9 AND deleted_at IS NULL AND
+        ($8 = 1 OR archived = CAST($8 AS bigint) / 2) AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             lower(slug COLLATE "C") LIKE $3 ESCAPE '\' OR
@@ -92,12 +103,17 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
                 WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1
                 WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2
                 ELSE 0 END = $4) AND
-        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6)
+        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6) AND
+        (CAST($7 AS text) IS NULL OR (SELECT count(*) FROM link_tags lt
+            JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = links.id
+            AND t.fold IN (SELECT json_array_elements_text($7::json))) =
+            json_array_length($7::json))
     ORDER BY id DESC LIMIT $2
 
 -- ST_LINK_LIST_ANY: link list (any account)
 SELECT @STORE_LINK_COLS@ FROM links
     WHERE deleted_at IS NULL AND
+        ($8 = 1 OR archived = CAST($8 AS bigint) / 2) AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             slug LIKE $3 ESCAPE '\' OR
@@ -108,11 +124,16 @@ SELECT @STORE_LINK_COLS@ FROM links
                 WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1
                 WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2
                 ELSE 0 END = $4) AND
-        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6)
+        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6) AND
+        (CAST($7 AS text) IS NULL OR (SELECT count(*) FROM link_tags lt
+            JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = links.id
+            AND t.fold IN (SELECT value FROM json_each($7))) =
+            json_array_length($7))
     ORDER BY id DESC LIMIT $2
 -- pg:
 SELECT @STORE_LINK_COLS_PG@ FROM links
     WHERE deleted_at IS NULL AND
+        ($8 = 1 OR archived = CAST($8 AS bigint) / 2) AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             lower(slug COLLATE "C") LIKE $3 ESCAPE '\' OR
@@ -123,20 +144,25 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
                 WHEN expires_at IS NOT NULL AND expires_at <= $5 THEN 1
                 WHEN max_clicks != 0 AND clicks >= max_clicks THEN 2
                 ELSE 0 END = $4) AND
-        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6)
+        (CAST($6 AS bigint) < 0 OR coalesce(domain_id, 0) = $6) AND
+        (CAST($7 AS text) IS NULL OR (SELECT count(*) FROM link_tags lt
+            JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = links.id
+            AND t.fold IN (SELECT json_array_elements_text($7::json))) =
+            json_array_length($7::json))
     ORDER BY id DESC LIMIT $2
 
--- The create fields and the password hash of live link $18 if still
--- at revision $19, and one edit more.
+-- The create fields and the password hash of live link $20 if still
+-- at revision $21, and one edit more.
 -- ST_LINK_UPDATE: link update
 UPDATE links SET target_url = $1, title = $2, mode = $3,
         variants = $4, redirect_type = $5, og = $6, pixel_fb = $7,
         pixel_ga = $8, pixel_gtm = $9, pixel_tiktok = $10,
         pixel_line = $11, escape_inapp = $12, expires_at = $13,
         max_clicks = $14, utm = $15, password_hash = $16,
-        expired_url = $17, revision = revision + 1
-    WHERE id = $18 AND revision = $19 AND deleted_at IS NULL
-        AND account_id = $20
+        expired_url = $17, notes = $18, archived = $19,
+        revision = revision + 1
+    WHERE id = $20 AND revision = $21 AND deleted_at IS NULL
+        AND account_id = $22
 
 -- ST_LINK_UPDATE_ANY: link update (any account)
 UPDATE links SET target_url = $1, title = $2, mode = $3,
@@ -144,17 +170,18 @@ UPDATE links SET target_url = $1, title = $2, mode = $3,
         pixel_ga = $8, pixel_gtm = $9, pixel_tiktok = $10,
         pixel_line = $11, escape_inapp = $12, expires_at = $13,
         max_clicks = $14, utm = $15, password_hash = $16,
-        expired_url = $17, revision = revision + 1
-    WHERE id = $18 AND revision = $19 AND deleted_at IS NULL
+        expired_url = $17, notes = $18, archived = $19,
+        revision = revision + 1
+    WHERE id = $20 AND revision = $21 AND deleted_at IS NULL
 
 -- ST_LINK_DELETE: link delete
 UPDATE links SET deleted_at = $1
     WHERE id = $2 AND deleted_at IS NULL AND account_id = $3
-    RETURNING slug, account_id, coalesce(domain_id, 0)
+    RETURNING slug, account_id, coalesce(domain_id, 0), archived
 
 -- ST_LINK_DELETE_ANY: link delete (any account)
 UPDATE links SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL
-    RETURNING slug, account_id, coalesce(domain_id, 0)
+    RETURNING slug, account_id, coalesce(domain_id, 0), archived
 
 -- The links whose ids $1 lists as a JSON array.  dialect: SQLite's
 -- json_each is json_array_elements_text in PostgreSQL.

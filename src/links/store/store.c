@@ -42,6 +42,7 @@ struct lz_sqlset *const store_sqlsets[] = {
 	&store_sessions_sql,
 	&store_throttles_sql,
 	&store_domains_sql,
+	&store_tags_sql,
 	&store_copy_sql,
 	NULL
 };
@@ -52,6 +53,7 @@ const struct store_read *const store_reads[] = {
 	store_safety_reads,
 	store_webhooks_reads,
 	store_domains_reads,
+	store_tags_reads,
 	NULL
 };
 

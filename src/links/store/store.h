@@ -74,12 +74,13 @@ extern const struct store_read *const store_reads[];
 /* ---- for the store files --------------------------------------------- */
 
 extern const struct store_read store_accounts_reads[], store_links_reads[],
-	    store_safety_reads[], store_webhooks_reads[], store_domains_reads[];
+	    store_safety_reads[], store_webhooks_reads[], store_domains_reads[],
+	    store_tags_reads[];
 
 extern struct lz_sqlset store_accounts_sql, store_links_sql,
 	    store_clicks_sql, store_conversions_sql, store_webhooks_sql,
 	    store_safety_sql, store_sessions_sql, store_throttles_sql,
-	    store_copy_sql, store_domains_sql;
+	    store_copy_sql, store_domains_sql, store_tags_sql;
 
 /*
  * Statement own of set for account_id, with v[0..n) bound and account_id
