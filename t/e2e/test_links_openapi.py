@@ -901,6 +901,8 @@ class OpenAPI(unittest.TestCase):
             # the default domain's host, any case; no domain, no host
             "domain": (["127.0.0.1", "127.0.0.1."],
                        ["nope.test", "a%20b", "x.test:80"]),
+            "tag": (["spring", "Spring%20Sale", q("新品"),
+                     "a&tag=b&tag=A"], ["a%2Fb", "%20%20", "a%01"]),
         }
 
         def expect(url, status, param=None):
@@ -936,15 +938,27 @@ class OpenAPI(unittest.TestCase):
                         for v in (lo - 1, hi + 1, "1.0", "", "01", "+1"):
                             expect(u + str(v), 400, name)
                     else:
+                        # A repeatable one (tag=) is an array of them.
+                        many = s["type"] == "array"
+                        one = s["items"] if many else s
                         good, wrong = samples.get(template + " " + name,
                                                   samples.get(name))
                         for v in good:
                             expect(u + v, 200)
-                        for v in wrong + ["", "a" * (s["maxLength"] + 1)]:
+                        for v in wrong + ["", "a" * (one["maxLength"] + 1)]:
                             expect(u + v, 400, name)
-                    expect(u + "1&" + name + "=1", 400, name)
+                        if many:
+                            expect(u + "&".join(["%s=t%d" % (name, k) for k
+                                                 in range(s["maxItems"])])
+                                   [len(name) + 1:], 200)
+                            expect(u + "&".join(["%s=t%d" % (name, k) for k
+                                                 in range(s["maxItems"] + 1)])
+                                   [len(name) + 1:], 400, name)
+                    expect(u + "1&" + name + "=1", 200 if s["type"] ==
+                           "array" else 400, None if s["type"] == "array"
+                           else name)
                     checked += 1
-        self.assertEqual(checked, 18)
+        self.assertEqual(checked, 20)
 
 
 if __name__ == "__main__":

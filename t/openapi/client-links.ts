@@ -35,10 +35,14 @@ const base = "https://s.example";
 const key = "lk_live_x";
 
 async function call<T>(method: string, path: string, body?: unknown,
-    query?: Record<string, string | number | undefined>): Promise<T> {
+    query?: Record<string, string | number | string[] | undefined>):
+    Promise<T> {
 	const u = new URL(path, base);
 	for (const [k, v] of Object.entries(query ?? {}))
-		if (v !== undefined)
+		if (Array.isArray(v))	// a repeated parameter (tag=)
+			for (const one of v)
+				u.searchParams.append(k, one);
+		else if (v !== undefined)
 			u.searchParams.set(k, String(v));
 	const r = await fetch(u, {
 		method,
@@ -131,9 +135,12 @@ export async function tour(): Promise<string> {
 	let n = 0;
 	for (;;) {
 		const page = await list({ limit: 50, cursor, q: "sale",
-		    status: "active" });
+		    status: "active", tag: ["Spring", "print"],
+		    archived: "include" });
 		for (const l of page.links)
-			n += l.target_url.length + (l.max_clicks ?? 0);
+			n += l.target_url.length + (l.max_clicks ?? 0) +
+			    l.tags.length + (l.archived ? 1 : 0) +
+			    (l.notes?.length ?? 0) + l.domain.length;
 		if (page.next_cursor === null)
 			break;
 		cursor = page.next_cursor;
