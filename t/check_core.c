@@ -139,6 +139,42 @@ check_params(const char *qs, struct lz_pval *v, char *param)
 	return rc;
 }
 
+/* A parameter that may repeat (tag=): each value checked, the first
+ * kept; any other repeat refused, as lz_query_parse does. */
+START_TEST(params_multi)
+{
+	static const struct lz_param mp[] = {
+		{ "tag", LZ_PT_STR, 1, 3, 0, NULL, LZ_PF_MULTI },
+		{ "q", LZ_PT_STR, 1, 5, 0, NULL, 0 },
+	};
+	struct lz_query	 q;
+	struct lz_verr	 e;
+	struct lz_pval	 v[2];
+
+	ck_assert_int_eq(lz_query_parse("tag=a&tag=b", &q, &e), -1);
+	ck_assert_str_eq(e.code, "duplicate_parameter");
+	ck_assert_int_eq(lz_query_parse_all("tag=a&q=x&tag=bb", &q, &e), 0);
+	ck_assert_int_eq(lz_params(&q, mp, 2, v, &e), 0);
+	ck_assert_str_eq(v[0].s, "a");
+	ck_assert_uint_eq(q.n, 3);
+	lz_query_free(&q);
+	ck_assert_int_eq(lz_query_parse_all("tag=a&tag=toolong", &q, &e), 0);
+	ck_assert_int_eq(lz_params(&q, mp, 2, v, &e), -1);
+	ck_assert_str_eq(e.param, "tag");
+	lz_query_free(&q);
+	ck_assert_int_eq(lz_query_parse_all("q=a&tag=a&q=b", &q, &e), 0);
+	ck_assert_int_eq(lz_params(&q, mp, 2, v, &e), -1);
+	ck_assert_str_eq(e.code, "duplicate_parameter");
+	ck_assert_str_eq(e.param, "q");
+	lz_query_free(&q);
+	/* Unknown and repeated: the repeat is said first, as before. */
+	ck_assert_int_eq(lz_query_parse_all("zz=1&zz=2", &q, &e), 0);
+	ck_assert_int_eq(lz_params(&q, mp, 2, v, &e), -1);
+	ck_assert_str_eq(e.code, "duplicate_parameter");
+	lz_query_free(&q);
+}
+END_TEST
+
 START_TEST(params_table)
 {
 	struct lz_pval	 v[4];
@@ -787,6 +823,7 @@ suite(void)
 	tcase_add_test(t, query_refuses);
 	tcase_add_test(t, query_too_many);
 	tcase_add_test(t, params_table);
+	tcase_add_test(t, params_multi);
 	tcase_add_test(t, pct_decode);
 	tcase_add_test(t, json_type_message);
 	tcase_add_test(t, json_dump_any_thread);

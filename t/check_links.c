@@ -13,6 +13,7 @@
 #include "auth/keys.h"
 #include "conf.h"
 #include "link/link.h"
+#include "link/tag.h"
 #include "lztime.h"
 #include "req.h"
 #include "util.h"
@@ -644,6 +645,51 @@ START_TEST(patch_refused)
 }
 END_TEST
 
+/* Tags: trimmed, checked, folded the Unicode way (tag.h). */
+START_TEST(tags_fold)
+{
+	char	 name[TAG_BYTES], fold[TAG_FOLD_BYTES], why[128];
+	char	 big[TAG_BYTES + 8];
+
+	ck_assert_int_eq(tag_parse("  Spring Sale  ", name, fold, why,
+	    sizeof(why)), 0);
+	ck_assert_str_eq(name, "Spring Sale");
+	ck_assert_str_eq(fold, "spring sale");
+	/* ß folds to ss, ẞ too; Greek final sigma to sigma. */
+	ck_assert_int_eq(tag_parse("STRASSE", name, fold, why, sizeof(why)), 0);
+	ck_assert_str_eq(fold, "strasse");
+	ck_assert_int_eq(tag_parse("Straße", name, fold, why, sizeof(why)), 0);
+	ck_assert_str_eq(fold, "strasse");
+	ck_assert_int_eq(tag_parse("ΣΟΦΟΣ", name, fold, why, sizeof(why)), 0);
+	ck_assert_str_eq(fold, "σοφοσ");
+	ck_assert_int_eq(tag_parse("σοφος", name, fold, why, sizeof(why)), 0);
+	ck_assert_str_eq(fold, "σοφοσ");
+	/* Any script's letters and their marks; digits, - _ . and space. */
+	ck_assert_int_eq(tag_parse("新品 2026_v1.2-b", name, fold, why,
+	    sizeof(why)), 0);
+	ck_assert_int_eq(tag_parse("cafe\xcc\x81", name, fold, why,
+	    sizeof(why)), 0);
+	/* Refused: empty, punctuation, controls, bad UTF-8, too long. */
+	ck_assert_int_eq(tag_parse("   ", name, fold, why, sizeof(why)), -1);
+	ck_assert_int_eq(tag_parse("a/b", name, fold, why, sizeof(why)), -1);
+	ck_assert_int_eq(tag_parse("a,b", name, fold, why, sizeof(why)), -1);
+	ck_assert_int_eq(tag_parse("a\tb", name, fold, why, sizeof(why)), -1);
+	ck_assert_int_eq(tag_parse("a\xff" "b", name, fold, why, sizeof(why)),
+	    -1);
+	memset(big, 'x', 64);
+	big[64] = '\0';
+	ck_assert_int_eq(tag_parse(big, name, fold, why, sizeof(why)), 0);
+	big[64] = 'x';
+	big[65] = '\0';
+	ck_assert_int_eq(tag_parse(big, name, fold, why, sizeof(why)), -1);
+	/* 64 characters of three bytes each fit. */
+	big[0] = '\0';
+	for (int i = 0; i < 64; i++)
+		strcat(big, "\xe6\x96\xb0");
+	ck_assert_int_eq(tag_parse(big, name, fold, why, sizeof(why)), 0);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -661,6 +707,7 @@ suite(void)
 	tcase_add_test(t, body_roundtrip);
 	tcase_add_test(t, patch_merges);
 	tcase_add_test(t, patch_expired);
+	tcase_add_test(t, tags_fold);
 	tcase_add_loop_test(t, patch_refused, 0, LZ_NELEM(bad_patches));
 	suite_add_tcase(s, t);
 	return s;

@@ -38,7 +38,7 @@ const char	*ctl_progname = "lzctl";
 static const struct ctl_group *const groups[] = {
 	&ctl_init, &ctl_migrate, &ctl_account, &ctl_key, &ctl_link,
 	&ctl_stats, &ctl_backup, &ctl_restore, &ctl_check, &ctl_db,
-	&ctl_prompts, &ctl_webhook, &ctl_blocklist, &ctl_domain,
+	&ctl_prompts, &ctl_webhook, &ctl_blocklist, &ctl_domain, &ctl_tag,
 };
 
 void

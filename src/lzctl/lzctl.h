@@ -107,6 +107,6 @@ int	ctl_socket_answers(const char *path);
 /* The groups (cmd_*.c). */
 extern const struct ctl_group ctl_init, ctl_migrate, ctl_account, ctl_key,
 	    ctl_link, ctl_stats, ctl_backup, ctl_restore, ctl_check, ctl_db,
-	    ctl_prompts, ctl_webhook, ctl_blocklist, ctl_domain;
+	    ctl_prompts, ctl_webhook, ctl_blocklist, ctl_domain, ctl_tag;
 
 #endif

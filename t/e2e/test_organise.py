@@ -128,6 +128,25 @@ class Tags(unittest.TestCase):
         r = inst.api("PATCH", "/api/v1/tags/gamma", key, {"name": "a/b"})
         self.assertEqual((r.status, r.json().get("param")), (400, "name"))
 
+    def test_lzctl_tags(self):
+        key = inst.key(inst.account("ctl-tags@example.com", "pro"))
+        for tags in (["One", "two"], ["ONE"]):
+            inst.api("POST", "/api/v1/links", key, {
+                "target_url": "https://example.com/c", "tags": tags})
+        out = inst.ctl("tag", "list", "ctl-tags@example.com")[1]
+        self.assertEqual(out, "TAG\tLINKS\nOne\t2\ntwo\t1\n")
+        out = inst.ctl("tag", "rename", "ctl-tags@example.com", "TWO",
+                       "one")[1]
+        self.assertEqual(out, "two -> One (merged)\n")
+        out = inst.ctl("tag", "delete", "ctl-tags@example.com", "one")[1]
+        self.assertEqual(out, "deleted One\n")
+        rc, out, err = inst.ctl("tag", "delete", "ctl-tags@example.com",
+                                "one", check=False)
+        self.assertEqual(rc, 3, err)
+        rc, out, err = inst.ctl("tag", "rename", "ctl-tags@example.com",
+                                "x", "a/b", check=False)
+        self.assertEqual(rc, 2, err)
+
     def test_notes(self):
         head = "Line one\nline two\twith a tab, 中文"
         text = head + "x" * (2000 - len(head))
