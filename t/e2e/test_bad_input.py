@@ -137,7 +137,9 @@ KEY_ROUTES = [("POST", "/api/v1/links"), ("GET", "/api/v1/links"),
               ("GET", "/api/v1/domains/127.0.0.1"),
               ("PATCH", "/api/v1/domains/127.0.0.1"),
               ("DELETE", "/api/v1/domains/127.0.0.1"),
-              ("POST", "/api/v1/domains/127.0.0.1/verify")]
+              ("POST", "/api/v1/domains/127.0.0.1/verify"),
+              ("GET", "/api/v1/tags"), ("PATCH", "/api/v1/tags/x"),
+              ("DELETE", "/api/v1/tags/x")]
 BAD_AUTH = [
     ("no Authorization", None, "missing_api_key"),
     ("empty Authorization", "", "missing_api_key"),
@@ -228,6 +230,38 @@ for name, value, code in [("domain", "nope.test", "invalid_field"),
                           ("expired_url", "not a url", "invalid_url"),
                           ("expired_url", 5, "invalid_field")]:
     field(name, value, code)
+
+# Tags, notes, the archive (DESIGN 3.13).
+for name, value in [("tags", ["t%d" % i for i in range(21)]),
+                    ("tags", ["x" * 65]), ("tags", ["a\u0001b"]),
+                    ("tags", ["a/b"]), ("tags", [""]), ("tags", [5]),
+                    ("tags", "x"), ("tags", {"a": 1}), ("tags", [["a"]]),
+                    ("notes", "x" * 2001), ("notes", "a\u0007b"),
+                    ("notes", 5), ("archived", "yes"), ("archived", 1)]:
+    field(name, value)
+for method, path, status, code, body in [
+        ("GET", "/api/v1/links?tag=a%2Fb", 400, "invalid_parameter", None),
+        ("GET", "/api/v1/links?tag=", 400, "invalid_parameter", None),
+        ("GET", "/api/v1/links?" + "&".join("tag=t%d" % i
+                                            for i in range(21)), 400,
+         "invalid_parameter", None),
+        ("GET", "/api/v1/links?archived=yes", 400, "invalid_parameter",
+         None),
+        ("GET", "/api/v1/links?archived=1&archived=2", 400,
+         "duplicate_parameter", None),
+        ("GET", "/api/v1/tags?x=1", 400, "unknown_parameter", None),
+        ("PATCH", "/api/v1/tags/nothing", 404, "not_found", {"name": "x"}),
+        ("PATCH", "/api/v1/tags/a%2Fb", 404, "not_found", {"name": "x"}),
+        ("PATCH", "/api/v1/tags/x", 400, "missing_field", {}),
+        ("PATCH", "/api/v1/tags/x", 400, "unknown_field",
+         {"name": "y", "z": 1}),
+        ("PATCH", "/api/v1/tags/x", 400, "invalid_json", "{"),
+        ("DELETE", "/api/v1/tags/nothing", 404, "not_found", None),
+        ("DELETE", "/api/v1/tags/x?y=1", 400, "unknown_parameter", None),
+        ("PUT", "/api/v1/tags", 405, "method_not_allowed", None),
+        ("GET", "/api/v1/tags/x", 405, "method_not_allowed", None)]:
+    api("tags: %s %s (%s)" % (method, path[:60], code), method, path,
+        status, code, body)
 
 # The API's OpenAPI document: no key needed, GET and HEAD only, no query.
 for method in ("POST", "PUT", "DELETE", "PATCH"):
