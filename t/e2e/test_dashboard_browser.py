@@ -589,6 +589,51 @@ class Dashboard(unittest.TestCase):
         drv.switch_to.alert.accept()
         wait(lambda: not qa('article.domain[data-host="my-brand.test"]'))
 
+    def test_10_tags_notes_archive(self):
+        go("#links")
+        wait(lambda: visible("#link-form"))
+        fill("#l-target_url", "https://example.com/tagged")
+        fill("#l-slug", "tagged")
+        for name in ("Spring", "Print", "spring"):   # the same tag twice
+            fill("#l-tags-input", name)
+            q("#l-tags-input").send_keys(Keys.ENTER)
+        wait(lambda: len(qa("#l-tags .chip")) == 2)
+        # A chip's x takes it off again.
+        q("#l-tags .chip-x").click()
+        wait(lambda: [c.text.rstrip("×").strip() for c in
+                      qa("#l-tags .chip")] == ["Print"])
+        fill("#l-tags-input", "Spring")
+        q("#l-tags-input").send_keys(Keys.ENTER)
+        fill("#l-notes", "For the spring flyer.\nPrinted 500.")
+        q("#link-form button[type=submit]").click()
+        wait(lambda: visible("#link-created"))
+        lid, notes = inst.sql("SELECT id, notes FROM links WHERE slug = "
+                              "'tagged'")[0]
+        self.assertEqual(notes, "For the spring flyer.\nPrinted 500.")
+        row = wait(lambda: visible('#links-table tr[data-id="%d"]' % lid))
+        self.assertEqual(sorted(b.text for b in row.find_elements(
+            By.CSS_SELECTOR, "button.chip.tag")), ["Print", "Spring"])
+        shot("links-tags")
+        # A click on a tag filters the list by it.
+        n_all = len(qa("#links-table tbody tr"))
+        row.find_element(By.XPATH, ".//button[.='Spring']").click()
+        wait(lambda: visible("#links-tag-filter") and
+             len(qa("#links-table tbody tr")) == 1)
+        q("#links-tag-filter .chip-x").click()
+        wait(lambda: len(qa("#links-table tbody tr")) == n_all)
+        # Archived: gone from the list, there under "Archived", back.
+        q('#links-table tr[data-id="%d"] button[data-archive]' % lid).click()
+        wait(lambda: not qa('#links-table tr[data-id="%d"]' % lid))
+        self.assertEqual(inst.sql("SELECT archived FROM links WHERE id = %d"
+                                  % lid)[0][0], 1)
+        Select(q("#links-archived")).select_by_value("only")
+        wait(lambda: [r.get_attribute("data-id") for r in
+                      qa("#links-table tbody tr")] == [str(lid)])
+        q('#links-table tr[data-id="%d"] button[data-archive]' % lid).click()
+        wait(lambda: not qa("#links-table tbody tr"))
+        Select(q("#links-archived")).select_by_value("exclude")
+        wait(lambda: qa('#links-table tr[data-id="%d"]' % lid))
+
     def test_10_stats(self):
         lid, slug = self.state["plain"]
         go("#stats/%d" % lid)

@@ -112,7 +112,73 @@ export function formBody() {
   }
   if (Object.keys(utm).length) b.utm = utm;
   if ($("#l-password").value) b.password = $("#l-password").value;
+  if (formTags.length) b.tags = [...formTags];
+  if ($("#l-notes").value.trim()) b.notes = $("#l-notes").value;
+  if ($("#l-archived").checked) b.archived = true;
   return b;
+}
+
+// ---- tags -------------------------------------------------------------
+
+// The form's tags, as chips; the same tag in another case is one.
+let formTags = [];
+const fold = (t) => t.trim().toLocaleLowerCase();
+
+function chip(name, label, onremove) {
+  return h("span", { class: "chip" }, name,
+    h("button", { type: "button", class: "chip-x", "aria-label": label,
+      onclick: onremove }, "×"));
+}
+
+function drawTags() {
+  const box = clear($("#l-tags"));
+  formTags.forEach((name) => box.append(chip(name,
+    t("links.remove_tag_aria", { tag: name }), () => {
+      formTags = formTags.filter((x) => x !== name);
+      drawTags();
+      $("#l-tags-input").focus();
+    })));
+}
+
+function setTags(list) {
+  formTags = [...(list || [])];
+  drawTags();
+}
+
+function addTag() {
+  const input = $("#l-tags-input");
+  const name = input.value.trim().replace(/,$/, "").trim();
+  if (name && !formTags.some((x) => fold(x) === fold(name)) &&
+      formTags.length < 20) {
+    formTags.push(name);
+    drawTags();
+  }
+  input.value = "";
+}
+
+// The list's tag filter: links carrying every tag chosen (by clicking
+// one in the list).
+let filterTags = [];
+
+function drawFilter() {
+  const box = clear($("#links-tag-filter"));
+  box.hidden = !filterTags.length;
+  if (filterTags.length) box.append(h("span", { class: "sub" },
+    t("links.tag_filter")));
+  filterTags.forEach((name) => box.append(chip(name,
+    t("links.unfilter_tag_aria", { tag: name }), () => {
+      filterTags = filterTags.filter((x) => x !== name);
+      drawFilter();
+      loadPage(false).catch((e) => ctx.status(e.text));
+    })));
+}
+
+function filterBy(name) {
+  if (!filterTags.some((x) => fold(x) === fold(name))) {
+    filterTags.push(name);
+    drawFilter();
+    loadPage(false).catch((e) => ctx.status(e.text));
+  }
 }
 
 function statusText(s) {
@@ -124,12 +190,14 @@ function statusText(s) {
 // The create fields of a link as GET shows it, in formBody()'s shape.
 const FIELDS = ["target_url", "title", "mode", "variants", "redirect_type",
   "og", "pixel_fb", "pixel_ga", "pixel_gtm", "pixel_tiktok", "pixel_line",
-  "escape_inapp", "expires_at", "max_clicks", "utm"];
+  "escape_inapp", "expires_at", "max_clicks", "utm", "tags", "notes",
+  "archived"];
 
 function createFields(l) {
   const b = {};
   for (const k of FIELDS) {
-    if (l[k] !== null && l[k] !== false && l[k] !== 0) b[k] = l[k];
+    if (l[k] !== null && l[k] !== false && l[k] !== 0 &&
+        !(Array.isArray(l[k]) && !l[k].length)) b[k] = l[k];
   }
   return b;
 }
@@ -209,6 +277,9 @@ function fill(l) {
   for (const k of ["source", "medium", "campaign", "term", "content"]) {
     $("#l-utm-" + k).value = (l.utm && l.utm[k]) || "";
   }
+  setTags(l.tags);
+  $("#l-notes").value = l.notes || "";
+  $("#l-archived").checked = !!l.archived;
 }
 
 // The form in create mode (l null) or editing link l.
@@ -229,6 +300,7 @@ function editMode(l) {
     $("#link-form").reset();
     clear($("#ab-rows"));
     clear($("#geo-rows"));
+    setTags([]);
     modeChanged();
   }
 }
@@ -281,7 +353,13 @@ function linkRow(l) {
         target: "_blank" }, short.replace(/^https?:\/\//, "")),
       l.title ? h("div", { class: "sub" }, l.title) : null,
       h("div", { class: "sub" }, t("mode." + l.mode),
-        l.has_password ? " · " + t("links.protected") : "")),
+        l.has_password ? " · " + t("links.protected") : "",
+        l.archived ? " · " + t("links.archived_badge") : ""),
+      l.tags && l.tags.length ? h("div", { class: "chips" },
+        l.tags.map((name) => h("button", { type: "button",
+          class: "chip tag", "aria-label": t("links.filter_tag_aria",
+            { tag: name }), onclick: () => filterBy(name) }, name))) :
+        null),
     h("td", { class: "target", "data-label": t("links.col_target") },
       h("span", { class: "clip", title:
       l.target_url }, l.target_url)),
@@ -313,29 +391,58 @@ function linkRow(l) {
       h("a", { class: "button secondary", href: "#conversions/" + l.id,
         "aria-label": t("links.conv_aria", { slug: l.slug }) },
       t("links.conv")),
+      h("button", { type: "button", class: "secondary", "data-archive": l.id,
+        "aria-label": t(l.archived ? "links.unarchive_aria" :
+          "links.archive_aria", { slug: l.slug }),
+        onclick: () => archive(l, !l.archived) },
+      t(l.archived ? "links.unarchive" : "links.archive")),
       h("button", { type: "button", class: "danger",
         "aria-label": t("links.delete_aria", { slug: l.slug }),
         onclick: del }, t("delete"))));
 }
 
+async function archive(l, on) {
+  try {
+    await api("PATCH", "links/" + l.id, { archived: on });
+    ctx.status(t(on ? "links.archived_done" : "links.unarchived_done",
+      { slug: l.slug }));
+    await loadPage(false);
+  } catch (e) {
+    ctx.status(e.text);
+  }
+}
+
 async function loadPage(more) {
   const tbody = $("#links-table tbody");
   const q = val("#links-q"), st = $("#links-status").value;
+  const arch = $("#links-archived").value;
   const path = "links?limit=50" + (q ? "&q=" + encodeURIComponent(q) : "") +
-    (st ? "&status=" + st : "") + (more && cursor ? "&cursor=" +
-    encodeURIComponent(cursor) : "");
+    (st ? "&status=" + st : "") +
+    (arch !== "exclude" ? "&archived=" + arch : "") +
+    filterTags.map((x) => "&tag=" + encodeURIComponent(x)).join("") +
+    (more && cursor ? "&cursor=" + encodeURIComponent(cursor) : "");
   const j = await api("GET", path);
   if (!more) clear(tbody);
   j.links.forEach((l) => tbody.append(linkRow(l)));
   cursor = j.next_cursor;
   $("#links-more").hidden = !cursor;
   const none = tbody.children.length === 0;
-  $("#links-empty").hidden = !none || !!(q || st);
-  $("#links-no-match").hidden = !none || !(q || st);
+  const filtered = !!(q || st || filterTags.length || arch !== "exclude");
+  $("#links-empty").hidden = !none || filtered;
+  $("#links-no-match").hidden = !none || !filtered;
 }
 
 export function setup(c) {
   ctx = c;
+  $("#l-tags-input").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === ",") {
+      ev.preventDefault();
+      addTag();
+    }
+  });
+  $("#l-tags-input").addEventListener("blur", addTag);
+  $("#links-archived").addEventListener("change",
+    () => loadPage(false).catch((e) => ctx.status(e.text)));
   $("#l-mode").addEventListener("change", modeChanged);
   $("#ab-add").addEventListener("click", () => {
     const n = $("#ab-rows").children.length;
