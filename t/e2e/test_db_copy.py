@@ -1,7 +1,7 @@
 """lzctl db copy: an SQLite instance moved to PostgreSQL (DESIGN 7).
 
 An instance on SQLite gets rows in every table -- accounts, keys, usage,
-links of every kind, clicks (some still in the journal of a pool killed
+short domains, links of every kind, clicks (some still in the journal of a pool killed
 with SIGKILL), password tries, webhooks with deliveries and attempts,
 blocklist entries, conversions with revenue, dashboard sessions and
 sign-in failures -- then is copied to a new PostgreSQL database:
@@ -100,6 +100,15 @@ class DbCopy(unittest.TestCase):
                            capture_output=True, text=True, timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(self.ctl("blocklist", "add", "evil.example")[0], 0)
+        # A short domain with a link on it (DESIGN 3.12).
+        self.assertEqual(self.ctl("domain", "add", "go.copy.test",
+                                  "--root-url", "https://copy.example/")[0],
+                         0)
+        r = inst.api("POST", "/api/v1/links", key, {
+            "target_url": "https://copy.example/branded",
+            "domain": "go.copy.test", "slug": links[0]["slug"],
+            "expired_url": "https://copy.example/over"})
+        self.assertEqual(r.status, 201, r)
         return key, cookie, links
 
     def test_copy(self):
