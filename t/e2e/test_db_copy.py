@@ -1,7 +1,7 @@
 """lzctl db copy: an SQLite instance moved to PostgreSQL (DESIGN 7).
 
 An instance on SQLite gets rows in every table -- accounts, keys, usage,
-short domains, links of every kind, clicks (some still in the journal of a pool killed
+short domains, links of every kind (tagged, with notes, archived), clicks (some still in the journal of a pool killed
 with SIGKILL), password tries, webhooks with deliveries and attempts,
 blocklist entries, conversions with revenue, dashboard sessions and
 sign-in failures -- then is copied to a new PostgreSQL database:
@@ -107,7 +107,9 @@ class DbCopy(unittest.TestCase):
         r = inst.api("POST", "/api/v1/links", key, {
             "target_url": "https://copy.example/branded",
             "domain": "go.copy.test", "slug": links[0]["slug"],
-            "expired_url": "https://copy.example/over"})
+            "expired_url": "https://copy.example/over",
+            "tags": ["Spring", "print"], "notes": "moved\nwith it",
+            "archived": True})
         self.assertEqual(r.status, 201, r)
         return key, cookie, links
 
