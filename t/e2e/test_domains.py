@@ -240,6 +240,9 @@ class Visits(unittest.TestCase):
                  "https://visits.example/missing", "--expired-url",
                  "https://visits.example/over")
         inst.ctl("domain", "add", "bare.visits.test")
+        # Each worker reads the domains at most a second apart (hostmap.h):
+        # past that, every one has these.
+        time.sleep(1.1)
 
     def create(self, body):
         r = inst.api("POST", "/api/v1/links", self.key, body)
