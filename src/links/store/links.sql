@@ -72,7 +72,7 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
 -- ST_LINK_LIST: link list
 SELECT @STORE_LINK_COLS@ FROM links
     WHERE account_id = $9 AND deleted_at IS NULL AND
-        ($8 = 1 OR archived = CAST($8 AS bigint) / 2) AND
+        (CAST($8 AS bigint) = 1 OR archived = CAST($8 AS bigint) / 2) AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             slug LIKE $3 ESCAPE '\' OR
@@ -92,7 +92,7 @@ SELECT @STORE_LINK_COLS@ FROM links
 -- pg:
 SELECT @STORE_LINK_COLS_PG@ FROM links
     WHERE account_id = $9 AND deleted_at IS NULL AND
-        ($8 = 1 OR archived = CAST($8 AS bigint) / 2) AND
+        (CAST($8 AS bigint) = 1 OR archived = CAST($8 AS bigint) / 2) AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             lower(slug COLLATE "C") LIKE $3 ESCAPE '\' OR
@@ -113,7 +113,7 @@ SELECT @STORE_LINK_COLS_PG@ FROM links
 -- ST_LINK_LIST_ANY: link list (any account)
 SELECT @STORE_LINK_COLS@ FROM links
     WHERE deleted_at IS NULL AND
-        ($8 = 1 OR archived = CAST($8 AS bigint) / 2) AND
+        (CAST($8 AS bigint) = 1 OR archived = CAST($8 AS bigint) / 2) AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             slug LIKE $3 ESCAPE '\' OR
@@ -133,7 +133,7 @@ SELECT @STORE_LINK_COLS@ FROM links
 -- pg:
 SELECT @STORE_LINK_COLS_PG@ FROM links
     WHERE deleted_at IS NULL AND
-        ($8 = 1 OR archived = CAST($8 AS bigint) / 2) AND
+        (CAST($8 AS bigint) = 1 OR archived = CAST($8 AS bigint) / 2) AND
         (CAST($1 AS bigint) = 0 OR id < CAST($1 AS bigint)) AND
         (CAST($3 AS text) IS NULL OR
             lower(slug COLLATE "C") LIKE $3 ESCAPE '\' OR
