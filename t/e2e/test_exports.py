@@ -147,7 +147,10 @@ class Exports(unittest.TestCase):
                   sorted(during)[len(during) // 2], p99(during),
                   max(during), p99(base)), file=sys.stderr)
         self.assertGreaterEqual(len(during), 20)
-        self.assertLessEqual(p99(during), 20.0)
+        # A redirect that waited behind an export would take seconds.  20 ms
+        # is the target; under ASan on PostgreSQL, with another test beside
+        # it, a redirect's p99 alone was 11.7 ms already: twice that, then.
+        self.assertLessEqual(p99(during), max(20.0, 2 * p99(base)))
 
     def test_2_one_per_account_and_a_bound_per_pool(self):
         held = [raw_export(0)]
