@@ -240,7 +240,10 @@ update_once(struct lz_db *db, const struct lz_conf *conf, int64_t id,
 		link_free(&l);
 		return 1;
 	}
-	if (store_link_tags_set(db, l.id, l.account_id, l.tags) == -1)
+	/* The tags are rows of their own: written only when the patch
+	 * names them, not at every edit. */
+	if (json_object_get(patch, "tags") != NULL &&
+	    store_link_tags_set(db, l.id, l.account_id, l.tags) == -1)
 		goto dberr;
 	/* Archived, a link gives its place of the cap back; taken out of the
 	 * archive, it needs one. */
