@@ -238,6 +238,56 @@ def wrk(url, seconds=5, connections=32, threads=2, headers=(), script=None):
     return rps, pct(50), pct(99), int(bad.group(1)) if bad else 0
 
 
+def paced(port, path, seconds, rate, threads=4, headers=None,
+          status=302):
+    """GET path on 127.0.0.1:port at a steady rate (requests a second,
+    over threads kept connections) for seconds: (rate, p50 ms, p99 ms,
+    answers not status).  Each latency counts from when its request was
+    due, so a server that falls behind shows it.  The traffic a site
+    has, where wrk flat out takes the machine's cores by itself and
+    measures the machine."""
+    import http.client
+    import threading
+    times, bad = [], [0]
+    lock = threading.Lock()
+    end = time.monotonic() + seconds
+
+    def connect():
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+
+    def run(k):
+        conn = connect()
+        gap = threads / rate
+        nxt = time.monotonic() + k * gap / threads
+        mine = []
+        while nxt < end:
+            time.sleep(max(0, nxt - time.monotonic()))
+            try:
+                conn.request("GET", path, headers=headers or {})
+                r = conn.getresponse()
+                r.read()
+                ok = r.status == status
+            except (OSError, http.client.HTTPException):
+                ok = False
+                conn.close()
+                conn = connect()
+            mine.append((time.monotonic() - nxt) * 1000)
+            if not ok:
+                with lock:
+                    bad[0] += 1
+            nxt += gap
+        conn.close()
+        with lock:
+            times.extend(mine)
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    times.sort()
+    return (len(times) / seconds, pct(times, 50), pct(times, 99), bad[0])
+
+
 def proc_stat(pid):
     """The fields of /proc/pid/stat after the command's name: [11] and
     [12] are its user and system ticks, [13] and [14] those of the

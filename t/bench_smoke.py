@@ -29,6 +29,7 @@ BENCHES = {
     "search": ["bench/search"],            # and gen-prompts, search-time.c
     "stats": ["bench/stats"],              # and mover-time.c
     "link-search": ["bench/link-search"],
+    "import": ["bench/import"],            # a private MariaDB server
     "geo-mem": ["@bench/geo-mem", "2", "20000"],
 }
 # Run by the benchmarks above, or their baseline.

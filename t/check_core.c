@@ -564,6 +564,16 @@ START_TEST(conf_loads)
 	ck_assert_ptr_nonnull(p = lz_conf_plan(c, "pro"));
 	ck_assert_int_eq(p->quota, 100000);
 	ck_assert_int_eq(p->conversions, 1);
+	/* No mail by default, from lz@ this host. */
+	ck_assert_str_eq(c->mail_command, "");
+	ck_assert(strncmp(c->mail_from, "lz@", 3) == 0 &&
+	    c->mail_from[3] != '\0');
+	lz_conf_free(c);
+	c = conf_from("mail_command = /usr/sbin/sendmail -t -i\n"
+	    "mail_from = links@example.com\n", err, sizeof(err));
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_str_eq(c->mail_command, "/usr/sbin/sendmail -t -i");
+	ck_assert_str_eq(c->mail_from, "links@example.com");
 	lz_conf_free(c);
 }
 END_TEST
@@ -583,6 +593,12 @@ START_TEST(conf_refuses)
 		"dashboard_host = dash.example:\n",
 		"dashboard_host = dash.example:123456\n",
 		"conversion_rate_limit = 1001\n", "webhook_rate_limit = 101\n",
+		"mail_command = sendmail -t\n", "mail_command = ./sendmail\n",
+		"mail_command = /bin/x\x01\n",
+		"mail_command = /bin/x\nmail_from = a@b, c@d\n",
+		"mail_command = /bin/x\nmail_from = Lz <a@b>\n",
+		"mail_command = /bin/x\nmail_from = nobody\n",
+		"mail_command = /bin/x\nmail_from = a@\n",
 	};
 	struct lz_conf	*c;
 	char		 err[512];

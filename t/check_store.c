@@ -481,13 +481,18 @@ static const struct lz_sql lsql[L__MAX] = {
 	[L_INT_PARAMS] = { "int parameters", "SELECT ''",
 	    "SELECT string_agg(statement, ' / ') FROM pg_prepared_statements "
 	    "WHERE 'integer'::regtype = ANY (parameter_types)" },
-	/* The tables lzctl db copy copies, and their columns. */
+	/* The tables lzctl db copy copies, and their columns: all but the
+	 * journals', the scopes' sums, which the rollups' triggers make
+	 * again as their rows arrive, and scope_pause, empty but inside a
+	 * writer's transaction (store/copy.c). */
 	[L_TABLES] = { "tables",
 	    "SELECT name FROM sqlite_master WHERE type = 'table' AND "
-	    "name != 'click_journals'",
+	    "name NOT IN ('click_journals', 'scope_click_rollups', "
+	    "'scope_conversion_rollups', 'scope_pause')",
 	    "SELECT table_name FROM information_schema.tables WHERE "
 	    "table_schema = current_schema() AND table_name NOT IN "
-	    "('click_journals', 'lz_schema_version')" },
+	    "('click_journals', 'lz_schema_version', 'scope_click_rollups', "
+	    "'scope_conversion_rollups', 'scope_pause')" },
 	[L_COLUMNS] = { "columns", "SELECT count(*) FROM pragma_table_info($1)",
 	    "SELECT count(*) FROM information_schema.columns WHERE "
 	    "table_schema = current_schema() AND table_name = $1" },
@@ -947,6 +952,133 @@ START_TEST(links_migration_domains)
 }
 END_TEST
 
+/* 0015's sums of the account's and the tags' links: what is there is
+ * summed (per domain, a deleted link's too), then the triggers follow
+ * every change of a link's rollups and of its tags. */
+static const struct lz_sql ssql[] = {
+	{ "scope sum", "SELECT coalesce(sum(n), 0) FROM scope_click_rollups "
+	    "WHERE owner = $1 AND kind = $2 AND domain_id = $3 AND dim = 0 "
+	    "AND span = 24", NULL },
+};
+
+static struct lz_sqlset sset = LZ_SQLSET("scopes migration test", ssql);
+
+/* Users made of accounts, owners of them, with their sessions. */
+enum { T_USERS };
+static const struct lz_sql teamsql[] = {
+	[T_USERS] = { "teams", "SELECT count(*) FROM users u JOIN memberships "
+	    "m ON m.user_id = u.id AND m.account_id = u.id AND m.role = "
+	    "'owner' JOIN accounts a ON a.id = u.id AND a.email = u.email AND "
+	    "coalesce(a.password_hash, '') = coalesce(u.password_hash, '') "
+	    "WHERE (u.id = 4 OR (u.id = 9 AND (SELECT user_id FROM sessions) = "
+	    "9))", NULL },
+};
+
+static struct lz_sqlset teamset = LZ_SQLSET("teams migration test", teamsql);
+
+static int64_t
+scope_sum(int64_t owner, int64_t kind, int64_t domain)
+{
+	int64_t	 n = -1;
+
+	ck_assert_int_eq(lz_one_i64(LZ_STMT(&tdb, &sset, 0, LZ_I64(owner),
+	    LZ_I64(kind), LZ_I64(domain)), &n), 1);
+	return n;
+}
+
+START_TEST(links_migration_scopes)
+{
+	char	 path[96], err[256];
+	int	 from, to;
+
+	snprintf(path, sizeof(path), "%s/old14.db", dir);
+	ck_assert_msg(lz_db_open(&tdb, path, LZ_DB_CREATE, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(lz_links_migrations[13].version, 14);
+	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations, 14, &from, &to,
+	    err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO accounts (id, email, "
+	    "plan, created_at) VALUES (1, 'a@example.com', 'pro', 1); "
+	    "INSERT INTO domains (id, host, verify_token, created_at) VALUES "
+	    "(3, 'b.test', 't', 1); "
+	    "INSERT INTO links (id, account_id, slug, target_url, created_at, "
+	    "domain_id) VALUES (5, 1, 'a', 'x', 1, NULL), (6, 1, 'b', 'x', 1, "
+	    "3); "
+	    "INSERT INTO links (id, account_id, slug, target_url, created_at, "
+	    "deleted_at) VALUES (7, 1, 'c', 'x', 1, 2); "
+	    "INSERT INTO tags (id, account_id, name, fold) VALUES "
+	    "(8, 1, 'T', 't'); "
+	    "INSERT INTO link_tags VALUES (5, 8), (6, 8); "
+	    "INSERT INTO click_rollups VALUES (5, 0, 24, 0, '', 0, 10), "
+	    "(6, 0, 24, 0, '', 0, 20), (7, 0, 24, 0, '', 0, 40), "
+	    "(6, 0, 24, 86400000, '', 0, 1)"), 0);
+	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations,
+	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_ge(to, 15);
+	ck_assert_int_eq(scope_sum(1, 0, 0), 50);
+	ck_assert_int_eq(scope_sum(1, 0, 3), 21);
+	ck_assert_int_eq(scope_sum(8, 1, 0), 10);
+	ck_assert_int_eq(scope_sum(8, 1, 3), 21);
+	/* An upsert's new row and its added n, a delete. */
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO click_rollups VALUES "
+	    "(5, 0, 24, 0, '', 0, 5) ON CONFLICT (link_id, dim, span, at, key, "
+	    "bot) DO UPDATE SET n = click_rollups.n + excluded.n; "
+	    "INSERT INTO click_rollups VALUES (5, 0, 24, 3600000, '', 0, 2); "
+	    "DELETE FROM click_rollups WHERE link_id = 6 AND at = 86400000"),
+	    0);
+	ck_assert_int_eq(scope_sum(1, 0, 0), 57);
+	ck_assert_int_eq(scope_sum(8, 1, 0), 17);
+	ck_assert_int_eq(scope_sum(8, 1, 3), 20);
+	/* A tag taken off gives the link's history back; put on, takes it. */
+	ck_assert_int_eq(lz_db_exec(&tdb, "DELETE FROM link_tags WHERE "
+	    "link_id = 6"), 0);
+	ck_assert_int_eq(scope_sum(8, 1, 3), 0);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO link_tags VALUES "
+	    "(7, 8)"), 0);
+	ck_assert_int_eq(scope_sum(8, 1, 0), 57);
+	ck_assert_int_eq(scope_sum(1, 0, 0), 57);
+	lz_db_close(&tdb);
+}
+END_TEST
+
+/* 0018: each account there becomes one user of its e-mail and password,
+ * its owner; its sessions are that user's. */
+START_TEST(links_migration_teams)
+{
+	char	 path[96], err[256];
+	int64_t	 n;
+	int	 from, to;
+
+	snprintf(path, sizeof(path), "%s/old17.db", dir);
+	ck_assert_msg(lz_db_open(&tdb, path, LZ_DB_CREATE, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(lz_links_migrations[16].version, 17);
+	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations, 17, &from, &to,
+	    err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO accounts (id, email, "
+	    "plan, password_hash, created_at) VALUES (4, 'A@example.com', "
+	    "'pro', '$argon2id$x', 1), (9, 'b@example.com', 'free', NULL, 2); "
+	    "INSERT INTO sessions (hash, account_id, csrf, created_at, "
+	    "seen_at) VALUES (x'01', 9, 'c', 1, 1)"), 0);
+	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations,
+	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_ge(to, 18);
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&tdb, &teamset, T_USERS), &n), 1);
+	ck_assert_int_eq(n, 2);
+	/* A new user takes the next id; an e-mail is one user whatever its
+	 * case. */
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO users (email, "
+	    "created_at) VALUES ('c@example.com', 3)"), 0);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO users (email, "
+	    "created_at) VALUES ('a@EXAMPLE.com', 3)"), -1);
+	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO memberships VALUES "
+	    "(10, 4, 'boss', 3)"), -1);
+	lz_db_close(&tdb);
+}
+END_TEST
+
 /* ---- every statement of the prompt library ---------------------------- */
 
 START_TEST(prompts_statements_prepare)
@@ -1012,6 +1144,8 @@ main(void)
 		if (!pg) {	/* SQLite's way of changing a table */
 			tcase_add_test(t, links_migration_keeps_webhooks);
 			tcase_add_test(t, links_migration_domains);
+			tcase_add_test(t, links_migration_scopes);
+			tcase_add_test(t, links_migration_teams);
 		}
 		suite_add_tcase(s, t);
 	}

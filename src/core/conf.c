@@ -338,6 +338,56 @@ conf_cluster(struct lz_conf *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether s holds a control character (C0 or DEL) not in allowed. */
+static int
+has_control(const char *s, const char *allowed)
+{
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s < 0x20 || *s == 0x7f) &&
+		    strchr(allowed, *s) == NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * mail_command is run without a shell (lz-hooks(8) "Mail"): its first
+ * word an absolute path, no control character.  mail_from is an address
+ * of a header of its own, lz@ this host's name by default; lz-hooks
+ * checks both again as it writes a message.
+ */
+static int
+conf_mail(struct lz_conf *c, char *err, size_t errlen)
+{
+	const char	*cmd = c->mail_command + strspn(c->mail_command, " \t");
+	char		 host[256];
+	const char	*s;
+
+	if ((*cmd != '\0' && *cmd != '/') || has_control(cmd, "\t")) {
+		snprintf(err, errlen, "mail_command: expected a command with "
+		    "its absolute path, such as /usr/sbin/sendmail -t -i");
+		return -1;
+	}
+	if (*c->mail_from == '\0') {
+		if (gethostname(host, sizeof(host)) == -1)
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		free(c->mail_from);
+		c->mail_from = xasprintf("lz@%s", host);
+	}
+	if (*cmd == '\0')
+		return 0;	/* no mail: whatever the host is called */
+	s = strchr(c->mail_from, '@');
+	if (s == NULL || s == c->mail_from || s[1] == '\0' ||
+	    strchr(s + 1, '@') != NULL ||
+	    strpbrk(c->mail_from, " <>()[],;:\\\"'") != NULL ||
+	    has_control(c->mail_from, "")) {
+		snprintf(err, errlen, "mail_from: expected an address such as "
+		    "lz@example.com");
+		return -1;
+	}
+	return 0;
+}
+
 /* Checks values whose syntax goes beyond the item type. */
 static int
 conf_finish(struct lz_conf *c, char *err, size_t errlen)
@@ -404,6 +454,8 @@ conf_finish(struct lz_conf *c, char *err, size_t errlen)
 		    c->default_plan);
 		return -1;
 	}
+	if (conf_mail(c, err, errlen) == -1)
+		return -1;
 	return conf_cluster(c, err, errlen);
 }
 

@@ -100,6 +100,9 @@
 	I(webhook_timeout,	10, 1, 60) \
 	I(webhook_parallel,	16, 1, 256) \
 	I(webhook_log_days,	30, 1, 3650) \
+	I(audit_retention_days,	400, 1, 36500) \
+	S(mail_command,		"") \
+	S(mail_from,		"") \
 	I(webhook_rate_limit,	10, 1, LZ_WEBHOOK_RATE_MAX) \
 	S(webhook_nameservers,	"") \
 	S(log_level,		"info") \

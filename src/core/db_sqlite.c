@@ -6,6 +6,8 @@
 
 #include <sys/stat.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +125,22 @@ busy_ms(struct lz_db *db, int ms)
 	sqlite3_busy_handler(db->h, busy_wait, db->e);
 }
 
-/* The connections opened by this process (sq_conn.serial). */
-static uint64_t	openings;
+/* The connections opened by this process (sq_conn.serial); threads of
+ * detached answers open theirs too. */
+static _Atomic uint64_t	openings;
+static pthread_once_t	configured = PTHREAD_ONCE_INIT;
+
+/*
+ * Before SQLite's first use: no count of the memory it holds, which
+ * takes one mutex of the whole process at every allocation -- a thread
+ * at a low CPU priority preempted while holding it (lz_pool_detach's)
+ * kept the workers' redirects waiting.  lz never reads the count.
+ */
+static void
+sq_config(void)
+{
+	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
 
 static int
 sq_open(struct lz_db *db, const char *path, int flags, char *err,
@@ -135,6 +151,7 @@ sq_open(struct lz_db *db, const char *path, int flags, char *err,
 	char		*uri = NULL;
 	int		 oflags, rc;
 
+	(void)pthread_once(&configured, sq_config);
 	oflags = SQLITE_OPEN_NOMUTEX;
 	if (flags & LZ_DB_RO)
 		oflags |= SQLITE_OPEN_READONLY;
@@ -156,7 +173,8 @@ sq_open(struct lz_db *db, const char *path, int flags, char *err,
 	}
 	db->h = h;
 	db->e = xcalloc(1, sizeof(struct sq_conn));
-	((struct sq_conn *)db->e)->serial = ++openings;
+	((struct sq_conn *)db->e)->serial = atomic_fetch_add(&openings, 1) +
+	    1;
 	if (!(flags & LZ_DB_SCRATCH) && stat(path, &st) == 0) {
 		((struct sq_conn *)db->e)->path = xstrdup(path);
 		((struct sq_conn *)db->e)->dev = st.st_dev;

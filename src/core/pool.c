@@ -319,6 +319,8 @@ struct slot {
 	int64_t		 idle_since;	/* lz_mono_us() of its last answer */
 	int		 handed_back;	/* waiting for nginx to close it */
 	int		 timed;		/* READ_TIMEOUT is set on f.ipcFd */
+	int		 lent;		/* a detached answer's, until it
+					   comes back (lz_pool_detach) */
 };
 
 struct loop {
@@ -338,8 +340,19 @@ struct loop {
 		void		 *arg;
 		struct lz_req	 *r;
 		int		  entry;
+		int		  nice;
 	}			 detach;
+	int			 back[2];	/* a pipe: the slots detached
+						   answers give back */
 };
+
+/* A slot whose kept connection is the worker's to watch and hand back:
+ * open, and not lent to a detached answer. */
+static int
+kept(const struct slot *s)
+{
+	return s->f->ipcFd >= 0 && !s->lent;
+}
 
 /* The worker's deadline of a request's reading (READ_DEADLINE). */
 static timer_t		 deadline_timer;
@@ -436,7 +449,7 @@ hand_back(struct slot *s)
 	s->handed_back = 1;
 }
 
-/* A new request for a slot (its old one went to a detached thread). */
+/* A slot's request object, for the connections it takes in turn. */
 static FCGX_Request *
 new_request(int lfd)
 {
@@ -530,7 +543,7 @@ serve(struct loop *w, struct slot *s)
  * mutex (a worker killed holding it does not stop the others).  An
  * entry of a process that no longer lives is free.
  */
-#define DETACH_CAP	64
+#define DETACH_CAP	96	/* exports_max (64) and STATS_THREADS */
 #define DETACH_STALL	60	/* seconds a write may wait for nginx */
 
 struct detach_table {
@@ -547,9 +560,12 @@ static _Atomic int		 detached_here;	/* this worker's running */
 struct job {
 	struct lz_req	 *r;
 	FCGX_Request	 *f;
+	struct slot	 *s;		/* f's, lent */
+	int		  back;		/* the worker's pipe to give s back */
 	void		(*fn)(struct lz_req *, void *);
 	void		 *arg;
 	int		  entry;	/* in detach_tab, or -1 */
+	int		  nice;		/* the thread's (setpriority) */
 	int		  access_log;
 };
 
@@ -588,8 +604,12 @@ tab_claim(int64_t key, int max)
 				free_at = i;
 			continue;
 		}
-		n++;
-		if (detach_tab->e[i].key == key)
+		/* Keyed answers (exports) and the others (statistics)
+		 * count apart. */
+		if ((detach_tab->e[i].key == LZ_DETACH_ANY) ==
+		    (key == LZ_DETACH_ANY))
+			n++;
+		if (key != LZ_DETACH_ANY && detach_tab->e[i].key == key)
 			break;
 	}
 	if (i < DETACH_CAP)
@@ -614,7 +634,13 @@ tab_release(int i)
 	pthread_mutex_unlock(&detach_tab->mu);
 }
 
-/* Ends a request as serve() does, and closes its connection. */
+/*
+ * Ends a request as serve() does, its connection kept when nginx keeps
+ * it, and gives the slot back to the worker, which watches it for the
+ * next request from then on.  (Closing it instead raced with nginx:
+ * nginx caches a connection as the answer ends, and a request it sent
+ * on one the thread had just closed failed: test_load's 503s.)
+ */
 static void
 job_end(struct job *j)
 {
@@ -627,12 +653,13 @@ job_end(struct job *j)
 	    j->r->t0_us);
 	free(j->r);
 	read_to_end(j->f);
-	/* Closed at once (detached: no lingering close); nginx takes
-	 * another connection for its next request. */
-	j->f->keepConnection = 0;
 	FCGX_Detach(j->f);
 	FCGX_Finish_r(j->f);
-	free(j->f);
+	/* A pipe's write of a pointer is whole; a full pipe cannot be (it
+	 * holds more than SLOTS). */
+	if (write(j->back, &j->s, sizeof(j->s)) != (ssize_t)sizeof(j->s))
+		lz_log(LZ_LOG_ERR, "a detached answer's slot: %s",
+		    strerror(errno));
 	free(j);
 }
 
@@ -642,18 +669,18 @@ job_main(void *arg)
 	const struct timeval	 tv = { DETACH_STALL, 0 };
 	struct job		*j = arg;
 
-	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	if (j->nice != 0)
+		(void)setpriority(PRIO_PROCESS, (id_t)gettid(), j->nice);
 	/* A reader that takes nothing for so long ends the answer. */
 	(void)setsockopt(j->f->ipcFd, SOL_SOCKET, SO_SNDTIMEO, &tv,
 	    sizeof(tv));
 	j->fn(j->r, j->arg);
 	job_end(j);
-	atomic_fetch_sub(&detached_here, 1);
 	return NULL;
 }
 
 int
-lz_pool_detach(struct lz_req *r, int64_t key, int max,
+lz_pool_detach(struct lz_req *r, int64_t key, int max, int nice,
     void (*fn)(struct lz_req *, void *), void *arg)
 {
 	struct loop	*w = worker_loop;
@@ -670,6 +697,7 @@ lz_pool_detach(struct lz_req *r, int64_t key, int max,
 	w->detach.arg = arg;
 	w->detach.r = r;
 	w->detach.entry = entry;
+	w->detach.nice = nice;
 	return LZ_DETACH_OK;
 }
 
@@ -687,14 +715,16 @@ detach_start(struct loop *w, struct slot *s)
 
 	j->r = w->detach.r;
 	j->f = s->f;
+	j->s = s;
+	j->back = w->back[1];
 	j->fn = w->detach.fn;
 	j->arg = w->detach.arg;
 	j->entry = w->detach.entry;
+	j->nice = w->detach.nice;
 	j->access_log = w->o->access_log;
 	memset(&w->detach, 0, sizeof(w->detach));
 	w->req = xmalloc(sizeof(*w->req));
-	s->f = new_request(w->lfd);
-	s->timed = 0;
+	s->lent = 1;
 	s->handed_back = 0;
 	atomic_fetch_add(&detached_here, 1);
 	sigfillset(&all);		/* signals are the worker's business */
@@ -707,7 +737,27 @@ detach_start(struct loop *w, struct slot *s)
 	if (rc != 0) {
 		lz_log(LZ_LOG_ERR, "rid=%s: a thread for the answer: %s; "
 		    "answered here", j->r->request_id, strerror(rc));
-		job_main(j);
+		j->fn(j->r, j->arg);
+		job_end(j);
+	}
+}
+
+/* Takes back the slots detached answers gave back (job_end). */
+static void
+take_back(struct loop *w)
+{
+	struct slot	*s[16];
+	ssize_t		 n, i;
+
+	while ((n = read(w->back[0], s, sizeof(s))) > 0) {
+		for (i = 0; i < n / (ssize_t)sizeof(s[0]); i++) {
+			s[i]->lent = 0;
+			s[i]->timed = 0;
+			s[i]->idle_since = lz_mono_us();
+			atomic_fetch_sub(&detached_here, 1);
+			if (w->leaving && s[i]->f->ipcFd >= 0)
+				hand_back(s[i]);
+		}
 	}
 }
 
@@ -717,7 +767,7 @@ free_slot(struct loop *w)
 	size_t	 i;
 
 	for (i = 0; i < SLOTS; i++)
-		if (w->slots[i].f->ipcFd < 0)
+		if (w->slots[i].f->ipcFd < 0 && !w->slots[i].lent)
 			return &w->slots[i];
 	return NULL;
 }
@@ -735,7 +785,7 @@ make_room(struct loop *w, int64_t now)
 
 	for (i = 0; i < SLOTS; i++) {
 		s = &w->slots[i];
-		if (s->f->ipcFd < 0 || s == w->current)
+		if (!kept(s) || s == w->current)
 			continue;
 		if (s->handed_back) {
 			if (lru == NULL || lru->handed_back)
@@ -786,9 +836,9 @@ tidy(struct loop *w, int64_t now)
 
 	for (i = 0; i < SLOTS; i++) {
 		s = &w->slots[i];
-		s->timed = 0;
-		if (s->f->ipcFd < 0)
+		if (!kept(s))
 			continue;
+		s->timed = 0;
 		if (s->handed_back && now - s->idle_since > 2 * limit)
 			drop(s);
 		else if (now - s->idle_since > limit)
@@ -805,7 +855,7 @@ leave(struct loop *w)
 	w->leaving = 1;
 	FCGX_ShutdownPending();		/* libfcgi accepts nothing more */
 	for (i = 0; i < SLOTS; i++)
-		if (w->slots[i].f->ipcFd >= 0)
+		if (kept(&w->slots[i]))
 			hand_back(&w->slots[i]);
 }
 
@@ -852,7 +902,7 @@ lz_pool_stall(void)
 	if (w == NULL || w->current == NULL || gettid() != worker_tid)
 		return;		/* not the request's thread (the mover's) */
 	for (i = 0; i < SLOTS; i++)
-		if (w->slots[i].f->ipcFd >= 0 && &w->slots[i] != w->current)
+		if (kept(&w->slots[i]) && &w->slots[i] != w->current)
 			hand_back(&w->slots[i]);
 }
 
@@ -892,8 +942,8 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
     pid_t parent, int slot)
 {
 	struct loop		*w;
-	struct pollfd		 pfd[SLOTS + 1];
-	struct slot		*who[SLOTS + 1], *s;
+	struct pollfd		 pfd[SLOTS + 2];
+	struct slot		*who[SLOTS + 2], *s;
 	struct timespec		 ts;
 	sigset_t		 none;
 	int64_t			 now, wait, next_tick, until = 0;
@@ -926,6 +976,10 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 	worker_tid = gettid();
 	for (i = 0; i < SLOTS; i++)
 		w->slots[i].f = new_request(lfd);
+	if (pipe2(w->back, O_NONBLOCK | O_CLOEXEC) == -1) {
+		lz_log(LZ_LOG_ERR, "pipe: %s", strerror(errno));
+		_exit(1);
+	}
 	next_tick = lz_mono_us() + 1000000;
 
 	for (;;) {
@@ -936,7 +990,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 			who[n++] = NULL;
 		}
 		for (i = 0; i < SLOTS; i++) {
-			if (w->slots[i].f->ipcFd < 0)
+			if (!kept(&w->slots[i]))
 				continue;
 			pfd[n].fd = w->slots[i].f->ipcFd;
 			pfd[n].events = POLLIN;
@@ -944,6 +998,9 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 		}
 		if (w->leaving && n == 0 && atomic_load(&detached_here) == 0)
 			break;
+		pfd[n].fd = w->back[0];		/* last: who[n] is not read */
+		pfd[n].events = POLLIN;
+		pfd[n].revents = 0;
 		now = lz_mono_us();
 		wait = next_tick > now ? next_tick - now : 0;
 		if (w->making_room != NULL && w->room_since + (int64_t)
@@ -954,7 +1011,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 			wait = 0;
 		ts.tv_sec = (time_t)(wait / 1000000);
 		ts.tv_nsec = (long)(wait % 1000000) * 1000;
-		nready = ppoll(pfd, (nfds_t)n, &ts, &none);
+		nready = ppoll(pfd, (nfds_t)n + 1, &ts, &none);
 		if (nready == -1 && errno != EINTR) {
 			lz_log(LZ_LOG_ERR, "ppoll: %s", strerror(errno));
 			sleep(1);
@@ -978,6 +1035,8 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 			else
 				serve(w, s);
 		}
+		if (nready > 0 && pfd[n].revents != 0)
+			take_back(w);
 		now = lz_mono_us();
 		room_check(w, now);
 		if (now >= next_tick) {
@@ -988,7 +1047,7 @@ worker_main(const struct lz_app *app, const struct lz_pool_opts *o, int lfd,
 		}
 		if (w->leaving && until != 0 && now >= until) {
 			for (i = 0, n = 0; i < SLOTS; i++)
-				if (w->slots[i].f->ipcFd >= 0) {
+				if (kept(&w->slots[i])) {
 					drop(&w->slots[i]);
 					n++;
 				}

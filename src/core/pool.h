@@ -81,12 +81,16 @@ void	lz_pool_stall(void);
 
 /*
  * Hands the request in hand, r, to a thread of its own, for an answer
- * whose size grows with the data (an export): fn(r, arg) runs there at
- * a low CPU priority once the handler has returned, then the request
- * ends there (access log, metrics) and its connection is closed (nginx
- * opens another).  The worker serves its other requests meanwhile.
- * key says who may run one at a time (an account), max how many the
- * pool's workers run at once in all.
+ * whose work grows with the data (an export, statistics): fn(r, arg)
+ * runs there once the handler has returned, at CPU priority nice (0:
+ * the worker's; 19: the lowest, for work that may wait, but a thread
+ * that low holding a lock the worker needs -- SQLite's, the kernel's
+ * for memory -- holds the worker up: bench/stats), then the request
+ * ends there (access log, metrics) and its kept connection goes back
+ * to the worker.  The worker serves its other requests meanwhile.
+ * key says who may run one at a time (an account; LZ_DETACH_ANY: no
+ * one), max how many the pool's workers run at once in all: of those
+ * with a key, or of those without (the two count apart).
  *
  * LZ_DETACH_OK: r and arg are fn's now; the handler returns at once and
  * touches neither (r->app is cleared: it was on the handler's stack).
@@ -94,10 +98,11 @@ void	lz_pool_stall(void);
  * handler answers (429).  Outside a worker (lzctl, tests) fn runs at
  * once, and LZ_DETACH_OK.
  */
+#define LZ_DETACH_ANY	INT64_MIN	/* key: any number at once */
 #define LZ_DETACH_OK	0
 #define LZ_DETACH_BUSY	(-1)
 #define LZ_DETACH_MINE	(-2)
-int	lz_pool_detach(struct lz_req *r, int64_t key, int max,
+int	lz_pool_detach(struct lz_req *r, int64_t key, int max, int nice,
 	    void (*fn)(struct lz_req *, void *), void *arg);
 
 /* The pool's counters (metrics.h), made before the first fork (in the

@@ -266,6 +266,12 @@ lz_req_free(struct lz_req *r)
 	r->body = NULL;
 }
 
+void
+lz_req_body_max(struct lz_req *r, size_t max)
+{
+	r->body_max = max < LZ_BODY_BULK_MAX ? max : LZ_BODY_BULK_MAX;
+}
+
 int
 lz_req_read_body(struct lz_req *r)
 {
@@ -275,17 +281,19 @@ lz_req_read_body(struct lz_req *r)
 
 	if (r->fcgi == NULL || r->body_state != 0)
 		return 0;
-	/* Read in chunks; the first LZ_BODY_MAX + 1 bytes kept, so that
-	 * one more tells a body too large. */
+	/* Read in chunks; the first LZ_BODY_BULK_MAX + 1 bytes kept, so
+	 * that one more tells a body too large for any route (the route's
+	 * own limit is lz_req_body's). */
 	while ((n = FCGX_GetStr(chunk, sizeof(chunk), r->fcgi->in)) > 0) {
-		if (len > LZ_BODY_MAX) {
+		if (len > LZ_BODY_BULK_MAX) {
 			over = 1;
 			continue;
 		}
 		if (len + (size_t)n + 1 > cap) {
 			cap = cap ? cap * 2 : (size_t)n + 1;
 			if (r->content_length > 0 && (size_t)r->content_length <
-			    LZ_BODY_MAX && cap < (size_t)r->content_length + 1)
+			    LZ_BODY_BULK_MAX && cap < (size_t)r->content_length +
+			    1)
 				cap = (size_t)r->content_length + 1;
 			while (cap < len + (size_t)n + 1)
 				cap *= 2;
@@ -296,7 +304,8 @@ lz_req_read_body(struct lz_req *r)
 	}
 	if (FCGX_GetError(r->fcgi->in) != 0)
 		return -1;
-	if (over || len > LZ_BODY_MAX || r->content_length > LZ_BODY_MAX) {
+	if (over || len > LZ_BODY_BULK_MAX || r->content_length >
+	    LZ_BODY_BULK_MAX) {
 		free(r->body);
 		r->body = NULL;
 		r->bodylen = 0;

@@ -34,6 +34,9 @@ enum {
 
 #define LZ_REQ_MAXARGS	4
 #define LZ_BODY_MAX	(64 * 1024)	/* DESIGN 3.1 */
+/* What a route may take instead (lz_req_body_max: the bulk calls), and
+ * so what the pool keeps of a body before the route is known. */
+#define LZ_BODY_BULK_MAX (1024 * 1024)
 
 #define LZ_REQ_COMMON	14	/* parameters found in one pass */
 
@@ -59,6 +62,7 @@ struct lz_req {
 	size_t		 bodylen;
 	int		 body_state;	/* 0 unread, 1 read, -1 refused,
 					   2 read but too large */
+	size_t		 body_max;	/* 0: LZ_BODY_MAX */
 
 	int		 status;	/* 0 until answered */
 	size_t		 bytes_out;
@@ -89,12 +93,15 @@ void	 lz_req_free(struct lz_req *);
 
 /*
  * Reads the request's stdin to its end, before its handler runs (the
- * pool does, within the request's deadline): the first LZ_BODY_MAX bytes
- * kept for lz_req_body() (serve.h), more only noted (a 413 when the
- * handler asks for the body).  0, or -1 when stdin broke off (a read
+ * pool does, within the request's deadline): the first LZ_BODY_BULK_MAX
+ * bytes kept for lz_req_body() (serve.h), more only noted (a 413 when
+ * the handler asks for the body; beyond the route's own limit too).  0, or -1 when stdin broke off (a read
  * error, or the deadline): the request is dropped unanswered.
  */
 int	 lz_req_read_body(struct lz_req *);
+/* The body request r's handler takes: up to max bytes (at most
+ * LZ_BODY_BULK_MAX) instead of LZ_BODY_MAX.  Before lz_req_body. */
+void	 lz_req_body_max(struct lz_req *, size_t max);
 
 /* A FastCGI param ("HTTP_AUTHORIZATION", "REMOTE_ADDR"), or NULL. */
 const char *lz_req_param(const struct lz_req *, const char *name);

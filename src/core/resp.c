@@ -3,7 +3,9 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -86,16 +88,89 @@ lz_resp_has_header(const struct lz_req *r, const char *name)
 	return 0;
 }
 
+void
+lz_resp_header_drop(struct lz_req *r, const char *name)
+{
+	size_t	 n = strlen(name), i = 0, end;
+	char	*p;
+
+	while (i < r->hdrs.len) {
+		p = r->hdrs.p + i;
+		for (end = i; end + 1 < r->hdrs.len && !(r->hdrs.p[end] ==
+		    '\r' && r->hdrs.p[end + 1] == '\n'); end++)
+			continue;
+		end += 2;		/* past the CRLF */
+		if (end > r->hdrs.len)
+			end = r->hdrs.len;
+		if (end - i > n && strncasecmp(p, name, n) == 0 &&
+		    p[n] == ':') {
+			memmove(p, r->hdrs.p + end, r->hdrs.len - end);
+			r->hdrs.len -= end - i;
+			continue;
+		}
+		i = end;
+	}
+	if (r->hdrs.p != NULL)
+		r->hdrs.p[r->hdrs.len] = '\0';
+}
+
+/*
+ * What a thread keeps from answer to answer, its own (a detached
+ * answer's thread writes while the worker writes others): the header
+ * block's buffer and the JSON text's (lz_json_text), grown, never
+ * shrunk, and freed when the thread ends.
+ */
+struct scratch {
+	struct lz_buf	 head;
+	char		*text;
+	size_t		 cap;
+};
+
+static pthread_key_t	scratch_key;
+static pthread_once_t	scratch_once = PTHREAD_ONCE_INIT;
+
+static void
+scratch_free(void *p)
+{
+	struct scratch	*t = p;
+
+	lz_buf_free(&t->head);
+	free(t->text);
+	free(t);
+}
+
+static void
+scratch_init(void)
+{
+	if (pthread_key_create(&scratch_key, scratch_free) != 0)
+		abort();
+}
+
+static struct scratch *
+scratch(void)
+{
+	struct scratch	*t;
+
+	(void)pthread_once(&scratch_once, scratch_init);
+	if ((t = pthread_getspecific(scratch_key)) == NULL) {
+		t = xcalloc(1, sizeof(*t));
+		t->head = (struct lz_buf)LZ_BUF_INIT;
+		if (pthread_setspecific(scratch_key, t) != 0)
+			abort();
+	}
+	return t;
+}
+
 /*
  * Writes the status line and headers; len is the Content-Length, or -1
  * for none (a streamed body).  0, or -1 when the request was answered.
- * The header block goes through one buffer of the worker's, kept from
- * request to request: a response costs no allocation of its own.
+ * The header block goes through the thread's buffer, kept from request
+ * to request: a response costs no allocation of its own.
  */
 static int
 send_head(struct lz_req *r, int status, const char *ctype, long long len)
 {
-	static struct lz_buf	 h = LZ_BUF_INIT;
+	struct lz_buf	*hb = &scratch()->head;
 
 	if (r->status != 0) {
 		lz_log(LZ_LOG_WARN, "rid=%s: second answer (%d after %d) "
@@ -103,30 +178,30 @@ send_head(struct lz_req *r, int status, const char *ctype, long long len)
 		return -1;
 	}
 	r->status = status;
-	lz_buf_reset(&h);
-	lz_buf_puts(&h, "Status: ");
-	lz_buf_putll(&h, status);
-	lz_buf_putc(&h, ' ');
-	lz_buf_puts(&h, lz_status_text(status));
-	lz_buf_puts(&h, "\r\n");
+	lz_buf_reset(hb);
+	lz_buf_puts(hb, "Status: ");
+	lz_buf_putll(hb, status);
+	lz_buf_putc(hb, ' ');
+	lz_buf_puts(hb, lz_status_text(status));
+	lz_buf_puts(hb, "\r\n");
 	if (ctype != NULL) {
-		lz_buf_puts(&h, "Content-Type: ");
-		lz_buf_puts(&h, ctype);
-		lz_buf_puts(&h, "\r\n");
+		lz_buf_puts(hb, "Content-Type: ");
+		lz_buf_puts(hb, ctype);
+		lz_buf_puts(hb, "\r\n");
 	}
 	if (status != 204 && status != 304 && len >= 0) {
-		lz_buf_puts(&h, "Content-Length: ");
-		lz_buf_putll(&h, len);
-		lz_buf_puts(&h, "\r\n");
+		lz_buf_puts(hb, "Content-Length: ");
+		lz_buf_putll(hb, len);
+		lz_buf_puts(hb, "\r\n");
 	}
-	lz_buf_puts(&h, "X-Request-Id: ");
-	lz_buf_puts(&h, r->request_id);
-	lz_buf_puts(&h, "\r\n");
+	lz_buf_puts(hb, "X-Request-Id: ");
+	lz_buf_puts(hb, r->request_id);
+	lz_buf_puts(hb, "\r\n");
 	if (r->hdrs.len)
-		lz_buf_add(&h, r->hdrs.p, r->hdrs.len);
-	lz_buf_puts(&h, "\r\n");
+		lz_buf_add(hb, r->hdrs.p, r->hdrs.len);
+	lz_buf_puts(hb, "\r\n");
 	if (r->fcgi != NULL)
-		FCGX_PutStr(h.p, (int)h.len, r->fcgi->out);
+		FCGX_PutStr(hb->p, (int)hb->len, r->fcgi->out);
 	return 0;
 }
 
@@ -232,32 +307,31 @@ lz_resp_cached(struct lz_req *r, const char *ctype, const char *body,
 
 /*
  * json_dumps() grows its buffer from 16 bytes by doubling and the caller
- * then measures the string; json_dumpb() into a buffer the worker keeps
+ * then measures the string; json_dumpb() into a buffer the thread keeps
  * writes the text once, in place.  The buffer only grows (to the largest
  * answer, a few hundred KiB at most: pages are at most 100 items).  It is
- * the worker thread's: the click mover's thread writes click events too
- * (lz_json_dump), and a buffer both wrote once mixed an answer into a
- * webhook's body.
+ * the calling thread's own (scratch): the click mover's thread writes
+ * click events too (lz_json_dump), and a buffer both wrote once mixed an
+ * answer into a webhook's body.
  */
 const char *
 lz_json_text(const json_t *j, size_t *len)
 {
-	static char	*buf;
-	static size_t	 cap;
+	struct scratch	*t = scratch();
 	size_t		 n;
 
 	for (;;) {
-		if ((n = json_dumpb(j, buf, cap, JSON_FLAGS)) == 0) {
+		if ((n = json_dumpb(j, t->text, t->cap, JSON_FLAGS)) == 0) {
 			*len = sizeof(JSON_FAILED) - 1;
 			return JSON_FAILED;
 		}
-		if (n <= cap)
+		if (n <= t->cap)
 			break;
-		cap = n < 16384 ? 16384 : n + n / 2;
-		buf = xrealloc(buf, cap);
+		t->cap = n < 16384 ? 16384 : n + n / 2;
+		t->text = xrealloc(t->text, t->cap);
 	}
 	*len = n;
-	return buf;
+	return t->text;
 }
 
 /* Any thread: measured, then written into a string of its own. */

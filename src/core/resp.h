@@ -22,6 +22,8 @@ void	lz_resp_header(struct lz_req *, const char *name, const char *fmt, ...)
 
 /* 1 when a header line called name was added already. */
 int	lz_resp_has_header(const struct lz_req *, const char *name);
+/* Takes the headers called name (in any case) out of the answer. */
+void	lz_resp_header_drop(struct lz_req *, const char *name);
 
 #define LZ_JSON_TYPE	"application/json; charset=utf-8"
 

@@ -87,20 +87,20 @@ lz_req_body(struct lz_req *r)
 {
 	char	*buf;
 	int	 n;
-	size_t	 len = 0, want;
+	size_t	 len = 0, want, max = r->body_max ? r->body_max : LZ_BODY_MAX;
 
-	if (r->body_state == 1)
+	if (r->body_state == 1 && r->bodylen <= max)
 		return 0;
 	if (r->body_state == -1)
 		return -1;
-	if (r->body_state == 2 || r->content_length > LZ_BODY_MAX) {
+	if (r->body_state == 1 || r->body_state == 2 ||
+	    r->content_length > (long long)max) {
 		r->body_state = -1;
 		lz_resp_error(r, 413, "body_too_large", NULL,
-		    "The request body is larger than %d bytes.", LZ_BODY_MAX);
+		    "The request body is larger than %zu bytes.", max);
 		return -1;
 	}
-	want = r->content_length >= 0 ? (size_t)r->content_length :
-	    LZ_BODY_MAX + 1;
+	want = r->content_length >= 0 ? (size_t)r->content_length : max + 1;
 	buf = xmalloc(want + 1);
 	while (len < want && r->fcgi != NULL) {
 		n = FCGX_GetStr(buf + len, (int)(want - len), r->fcgi->in);
@@ -108,11 +108,11 @@ lz_req_body(struct lz_req *r)
 			break;
 		len += (size_t)n;
 	}
-	if (len > LZ_BODY_MAX) {
+	if (len > max) {
 		free(buf);
 		r->body_state = -1;
 		lz_resp_error(r, 413, "body_too_large", NULL,
-		    "The request body is larger than %d bytes.", LZ_BODY_MAX);
+		    "The request body is larger than %zu bytes.", max);
 		return -1;
 	}
 	buf[len] = '\0';

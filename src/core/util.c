@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,19 +301,24 @@ lz_streq_ct(const char *a, const char *b)
 	return sodium_memcmp(a, b, la) == 0;
 }
 
+static unsigned char	hash_key[crypto_shorthash_KEYBYTES];
+static pthread_once_t	hash_keyed = PTHREAD_ONCE_INIT;
+
+static void
+hash_key_make(void)
+{
+	randombytes_buf(hash_key, sizeof(hash_key));
+}
+
+/* Any thread: the key is made once, at the process's first call. */
 uint64_t
 lz_hash_keyed(const void *p, size_t n)
 {
-	static unsigned char	 key[crypto_shorthash_KEYBYTES];
-	static int		 keyed;
 	unsigned char		 h[crypto_shorthash_BYTES];
 	uint64_t		 v;
 
-	if (!keyed) {
-		randombytes_buf(key, sizeof(key));
-		keyed = 1;
-	}
-	crypto_shorthash(h, p, n, key);
+	(void)pthread_once(&hash_keyed, hash_key_make);
+	crypto_shorthash(h, p, n, hash_key);
 	memcpy(&v, h, sizeof(v));
 	return v;
 }

@@ -1,8 +1,9 @@
 /*
  * main.c -- lz-hooks: sends the webhook deliveries that are due
- * (sender.c), then does the housekeeping of the links database
- * (housekeep.c).  Run by cron every minute, or with --loop where there is
- * no cron.  See lz-hooks(8).
+ * (sender.c) and the mail queued (mailq.c, through the mailer of
+ * mailer.c when mail_command is set), then does the housekeeping of the
+ * links database (housekeep.c).  Run by cron every minute, or with
+ * --loop where there is no cron.  See lz-hooks(8).
  */
 #include "config.h"
 
@@ -23,6 +24,9 @@
 #include "housekeep.h"
 #include "log.h"
 #include "lztime.h"
+#include "mail/queue.h"
+#include "mailer.h"
+#include "mailq.h"
 #include "outbox.h"
 #include "pool.h"
 #include "sender.h"
@@ -38,6 +42,9 @@
 /* A cron run stops claiming after this long, so runs do not pile up; the
  * next run goes on where it stopped. */
 #define CLAIM_MS		(50 * 1000)
+/* Mail gets what the webhooks left of it, and this at least: a run busy
+ * with deliveries still sends some. */
+#define MAIL_CLAIM_MIN_MS	(10 * 1000)
 
 static volatile sig_atomic_t	 stop;
 
@@ -55,10 +62,45 @@ usage(void)
 	exit(2);
 }
 
+/* What a run sends mail with: NULL mailer when mail_command is unset. */
+struct mail_ctx {
+	struct mailer	*mailer;
+	unsigned char	 key[MAIL_KEY_BYTES];
+};
+
+/* The mail due, when there is a mailer, in a run started at t0 (us).
+ * 0 or -1. */
+static int
+run_mail(struct lz_db *db, const struct lz_conf *c, struct mail_ctx *mc,
+    int64_t t0)
+{
+	struct mailq_opts	 o;
+	struct mailq_stats	 st;
+	int			 rc;
+
+	if (mc->mailer == NULL)
+		return 0;
+	memset(&o, 0, sizeof(o));
+	o.key = mc->key;
+	o.from = c->mail_from;
+	o.mailer = mc->mailer;
+	o.claim_ms = CLAIM_MS - (lz_mono_us() - t0) / 1000;
+	if (o.claim_ms < MAIL_CLAIM_MIN_MS)
+		o.claim_ms = MAIL_CLAIM_MIN_MS;
+	memset(&st, 0, sizeof(st));
+	rc = mailq_run(db, &o, &stop, &st);
+	if (st.sent + st.retrying + st.failed + st.lost > 0)
+		lz_log(LZ_LOG_INFO, "%ld mails sent, %ld to retry, %ld given "
+		    "up, %ld late (lease lost)", st.sent, st.retrying,
+		    st.failed, st.lost);
+	return rc;
+}
+
 /* One run: send, then housekeeping.  0 or -1. */
 static int
 run_once(struct lz_db *db, const struct lz_conf *c,
-    const unsigned char key[WEBHOOK_KEY_BYTES], struct store_wal *wal)
+    const unsigned char key[WEBHOOK_KEY_BYTES], struct mail_ctx *mc,
+    struct store_wal *wal)
 {
 	struct sender_opts	 o;
 	struct outbox_stats	 st;
@@ -80,9 +122,28 @@ run_once(struct lz_db *db, const struct lz_conf *c,
 		    "in %lld ms", st.delivered, st.retrying, st.failed,
 		    st.lost, st.disabled,
 		    (long long)((lz_mono_us() - t0) / 1000));
+	if (!stop && run_mail(db, c, mc, t0) == -1)
+		rc = -1;
 	if (housekeep_run(db, c, wal) == -1)
 		rc = -1;
 	return rc;
+}
+
+/*
+ * The mailer, when lz.conf sets mail_command, with the key its texts
+ * are sealed under: forked before the process confines itself (it may
+ * exec nothing after).  0, or -1 with err.
+ */
+static int
+mail_start(const struct lz_conf *c, struct mail_ctx *mc, char *err,
+    size_t errlen)
+{
+	if (*c->mail_command == '\0')
+		return 0;
+	if ((mc->mailer = mailer_start(c->mail_command, MAILER_TIMEOUT_MS,
+	    err, errlen)) == NULL)
+		return -1;
+	return mail_key_load(c, mc->key, err, errlen);
 }
 
 /* Sleeps up to seconds, less when a signal comes. */
@@ -113,6 +174,7 @@ main(int argc, char *argv[])
 	struct lz_conf		*c;
 	struct lz_db		 db;
 	struct store_wal	 wal = STORE_WAL_INIT;
+	struct mail_ctx		 mc;
 	const char		*conffile = NULL;
 	unsigned char		 key[WEBHOOK_KEY_BYTES];
 	char			 err[512];
@@ -138,27 +200,34 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 
+	memset(&mc, 0, sizeof(mc));
 	store_admin();		/* it works on every account's webhooks */
 	if ((c = lz_service_start("lz-hooks", 1, conffile)) == NULL)
 		return 1;
 	/* Started as root (by cron): become user before touching the
 	 * database, as the pools do, so that its files stay theirs. */
 	if (lz_drop_privileges(c->user, c->group, err, sizeof(err)) == -1 ||
+	    mail_start(c, &mc, err, sizeof(err)) == -1 ||
 	    webhook_key_load(c, key, err, sizeof(err)) == -1 ||
 	    store_open(&db, c->links_db, err, sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
 		sodium_memzero(key, sizeof(key));
+		sodium_memzero(mc.key, sizeof(mc.key));
+		mailer_stop(mc.mailer);
 		lz_conf_free(c);
 		return 1;
 	}
 	/* It talks to servers that accounts chose: writes only in the
 	 * database's directory, reads only what DNS and TLS need (and
 	 * webhook_ca_file), never execs, forks or regains privileges
-	 * (sandbox in lz.conf(5)). */
+	 * (sandbox in lz.conf(5)); mail_command runs in the mailer, forked
+	 * before. */
 	confined = c->sandbox;
 	if (lz_service_sandbox(c->sandbox, c->links_db, 1, NULL,
 	    *c->webhook_ca_file ? c->webhook_ca_file : NULL) != 0) {
 		sodium_memzero(key, sizeof(key));
+		sodium_memzero(mc.key, sizeof(mc.key));
+		mailer_stop(mc.mailer);
 		lz_db_close(&db);
 		lz_conf_free(c);
 		return 1;
@@ -174,13 +243,15 @@ main(int argc, char *argv[])
 	sigaction(SIGPIPE, &sa, NULL);
 
 	do {
-		if (run_once(&db, c, key, &wal) == -1)
+		if (run_once(&db, c, key, &mc, &wal) == -1)
 			rc = 1;
 		if (loop)
 			nap((long)interval);
 	} while (loop && !stop);
 
 	sodium_memzero(key, sizeof(key));
+	sodium_memzero(mc.key, sizeof(mc.key));
+	mailer_stop(mc.mailer);
 	lz_db_close(&db);
 	lz_conf_free(c);
 	curl_global_cleanup();

@@ -37,13 +37,28 @@ struct links_req {
 				   monthly quota as the API's route does */
 #define RF_CSRF		0x20	/* state-changing: Origin check, and the
 				   session's X-CSRF-Token when RF_SESSION */
+/* With RF_AUTH: the scope (auth/scope.h) a key needs for the route.  Every
+ * RF_AUTH route names one: lz-links does not start otherwise. */
+#define RF_SCOPE(s)	((unsigned)((s) + 1) << 16)
+#define RF_SCOPE_OF(f)	((int)(((f) >> 16) & 0xff) - 1)
+/* An API route: a key with scope s. */
+#define RF_KEY(s)	(RF_AUTH | RF_SCOPE(s))
+/* With RF_SESSION: the least role (auth/team.h's enum role) the route
+ * takes; 0 as a viewer. */
+#define RF_ROLE(n)	((unsigned)(n) << 24)
+#define RF_ROLE_OF(f)	((int)(((f) >> 24) & 0x7) ? (int)(((f) >> 24) & 0x7) : 1)
+/* Dashboard routes: reading (a viewer), reading for role and above, a
+ * change for role and above. */
+#define DASH		RF_SESSION
+#define DASH_R(role)	(RF_SESSION | RF_ROLE(role))
+#define DASH_W(role)	(RF_SESSION | RF_CSRF | RF_ROLE(role))
 
 /* ---- handlers ---------------------------------------------------------- */
 
 /* Links (api_links.c, api_qr.c, api_clicks.c, api_stats.c). */
 lz_handler	api_links_create, api_links_list, api_links_get,
 		api_links_delete, api_links_update, api_links_qr,
-		api_links_clicks, api_links_stats;
+		api_links_clicks, api_links_stats, api_account_stats;
 
 /* Visits (page_redirect.c).  The router's answer when no route matched:
  * JSON under the APIs, the 404 page elsewhere. */
@@ -97,6 +112,15 @@ lz_handler	dash_session, dash_signup, dash_signin, dash_signout,
 		dash_password, dash_account;
 lz_handler	dash_keys_list, dash_keys_create, dash_keys_revoke;
 lz_handler	api_tags_list, api_tags_rename, api_tags_delete;
+/* Bulk calls (api_bulk.c). */
+lz_handler	api_bulk_create, api_bulk_update, api_bulk_delete;
+/* Members and invitations (api_dash_members.c). */
+lz_handler	dash_members_list, dash_members_invite, dash_members_set,
+		dash_members_remove, dash_invitation_accept, dash_switch;
+/* The dashboard's CSV import (api_import.c). */
+lz_handler	api_import_csv;
+/* The audit log (api_audit.c). */
+lz_handler	api_audit_list;
 lz_handler	api_domains_list, api_domains_add, api_domains_get,
 		api_domains_update, api_domains_delete, api_domains_verify;
 lz_handler	dash_hooks_list, dash_hooks_add, dash_hooks_rotate,

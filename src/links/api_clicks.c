@@ -238,7 +238,7 @@ export_start(struct lz_req *r, struct link *l,
 	memset(l, 0, sizeof(*l));	/* taken over */
 	x->range = *range;
 	rc = lz_pool_detach(r, API_WHO(r)->account_id,
-	    (int)links.conf->exports_max, export_csv, x);
+	    (int)links.conf->exports_max, 19, export_csv, x);
 	if (rc == LZ_DETACH_OK)
 		return;
 	*l = x->l;			/* given back */

@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "auth/audit.h"
 #include "conf.h"
 #include "ctx.h"
 #include "jbody.h"
@@ -160,6 +161,8 @@ dash_hooks_add(struct lz_req *r)
 	}
 	if (id < 0)
 		goto verr;
+	audit_note(&links.db, r, who, who->account_id, "webhook.added",
+	    "webhook %lld", (long long)id);
 	/* The secret is in this answer only: the store keeps it sealed. */
 	lz_resp_json(r, 201, json_pack("{s:b, s:s, s:o}", "ok", 1, "secret",
 	    secret, "webhook", hook_json_by_id(id, who->account_id)));
@@ -194,10 +197,14 @@ dash_hooks_rotate(struct lz_req *r)
 	rc = webhook_rotate(&links.db, links.hook_key, w.id, who->account_id,
 	    r->now_ms, secret);
 	if (hook_done(r, rc, "The secret could not be changed.",
-	    "The webhook is disabled; add a new one."))
+	    "The webhook is disabled; add a new one.")) {
+		audit_note(&links.db, r, who, who->account_id,
+		    "webhook.changed", "webhook %lld: a new secret",
+		    (long long)w.id);
 		lz_resp_json(r, 200, json_pack("{s:b, s:s, s:o}", "ok", 1,
 		    "secret", secret, "webhook", hook_json_by_id(w.id,
 		    who->account_id)));
+	}
 	sodium_memzero(secret, sizeof(secret));
 }
 
@@ -213,9 +220,12 @@ dash_hooks_disable(struct lz_req *r)
 	rc = webhook_disable(&links.db, w.id, who->account_id,
 	    "disabled in the dashboard", r->now_ms);
 	if (hook_done(r, rc, "The webhook could not be disabled.",
-	    "The webhook is disabled already."))
+	    "The webhook is disabled already.")) {
+		audit_note(&links.db, r, who, who->account_id,
+		    "webhook.removed", "webhook %lld", (long long)w.id);
 		lz_resp_json(r, 200, json_pack("{s:b, s:o}", "ok", 1,
 		    "webhook", hook_json_by_id(w.id, who->account_id)));
+	}
 }
 
 void

@@ -6,14 +6,17 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "api.h"
+#include "auth/audit.h"
 #include "auth/account.h"
 #include "auth/quota.h"
 #include "auth/session.h"
+#include "auth/team.h"
 #include "auth/throttle.h"
 #include "conf.h"
 #include "ctx.h"
@@ -23,6 +26,7 @@
 #include "resp.h"
 #include "serve.h"
 #include "store/accounts.h"
+#include "store/members.h"
 #include "store/links.h"
 #include "store/sessions.h"
 
@@ -108,19 +112,20 @@ give_back(const char *s1, const char *s2)
 }
 
 /*
- * Checks pw, a password of the account of email (NULL: of *id), once
+ * Checks pw, a password of the user of email (NULL: of user *id), once
  * the tries of scopes s1 and s2 (when not NULL) are taken.  Returns 1
- * right (with *id and *disabled; the tries given back), 0 wrong (the
- * tries stay, as failures), -1 on error.
+ * right (with *id; the tries given back), 0 wrong (the tries stay, as
+ * failures), -1 on error.
  */
 static int
 check_password(const char *email, int64_t *id, const char *pw,
-    int *disabled, const char *s1, const char *s2)
+    const char *s1, const char *s2)
 {
 	int	 rc = 0;
 
-	if (strlen(pw) > 4 * PASSWORD_MAX_LEN || (rc =
-	    account_check_password(&links.db, email, id, pw, disabled)) == 0)
+	if (strlen(pw) > 4 * PASSWORD_MAX_LEN || (rc = email != NULL ?
+	    team_check_password(&links.db, email, id, pw) :
+	    team_check_user_password(&links.db, *id, pw)) == 0)
 		return 0;
 	if (rc == -1 || give_back(s1, s2) == -1)
 		return -1;
@@ -142,13 +147,32 @@ password_ok(struct lz_req *r, const char *field, const char *what,
 
 /* ---- session --------------------------------------------------------- */
 
+/* The first account of a user's list (store_user_accounts). */
+static void
+first_account(int64_t id, const char *email, const char *role, void *arg)
+{
+	(void)email;
+	(void)role;
+	if (*(int64_t *)arg == 0)
+		*(int64_t *)arg = id;
+}
+
+/* An account of the user's list, for the session's answer. */
+static void
+account_one(int64_t id, const char *email, const char *role, void *arg)
+{
+	json_array_append_new(arg, json_pack("{s:I, s:s, s:s}", "id",
+	    (json_int_t)id, "email", email, "role", role));
+}
+
 /* {ok, signed_in, signup, csrf_token, account} */
 static json_t *
 session_json(struct lz_req *r)
 {
 	struct auth_caller	*who = API_WHO(r);
 	struct account		 a;
-	json_t			*j;
+	char			 email[USER_EMAIL_LEN];
+	json_t			*j, *accounts;
 
 	j = json_object();
 	json_object_set_new(j, "ok", json_true());
@@ -166,6 +190,14 @@ session_json(struct lz_req *r)
 	json_object_set_new(j, "csrf_token", json_string(who->csrf));
 	json_object_set_new(j, "account", json_pack("{s:I, s:s, s:s}", "id",
 	    (json_int_t)a.id, "email", a.email, "plan", a.plan));
+	json_object_set_new(j, "role", json_string(role_names[who->role]));
+	if (store_user_email(&links.db, who->user_id, email,
+	    sizeof(email)) == 1)
+		json_object_set_new(j, "user", json_string(email));
+	accounts = json_array();
+	(void)store_user_accounts(&links.db, who->user_id, account_one,
+	    accounts);
+	json_object_set_new(j, "accounts", accounts);
 	return j;
 }
 
@@ -213,8 +245,10 @@ dash_signup(struct lz_req *r)
 	struct throttle_rule	 ra, rp;
 	const char		*email, *pw;
 	char			 addr[THROTTLE_SCOPE_MAX];
+	char			 hash[256];
 	json_t			*body;
-	int64_t			 id;
+	int64_t			 id, uid;
+	int			 rc;
 
 	if (!links.conf->signup_open) {
 		lz_resp_error(r, 403, "signup_closed", NULL, "Sign-up is "
@@ -238,6 +272,19 @@ dash_signup(struct lz_req *r)
 	 * without end. */
 	if (take_try(r, addr, &ra) == -1)
 		goto out;
+	/* A user of another account signs in and is invited; a sign-up
+	 * does not take its e-mail. */
+	if ((rc = store_user_by_email(&links.db, email, &uid, hash,
+	    sizeof(hash))) != 0) {
+		if (rc == -1)
+			lz_resp_error(r, 500, "internal_error", NULL, "The "
+			    "account could not be created.");
+		else
+			lz_resp_error(r, 409, "email_taken", "email", "This "
+			    "e-mail address has a sign-in already; sign in "
+			    "instead.");
+		goto out;
+	}
 	if ((id = account_create(&links.db, email, links.conf->default_plan,
 	    pw, r->now_ms)) < 0) {
 		lz_resp_error(r, 500, "internal_error", NULL, "The account "
@@ -251,11 +298,14 @@ dash_signup(struct lz_req *r)
 	}
 	lz_log(LZ_LOG_INFO, "rid=%s dashboard sign-up: account %lld",
 	    r->request_id, (long long)id);
-	if (session_start(r, &links.db, links.conf, API_WHO(r), id) == -1) {
+	if (store_user_by_email(&links.db, email, &uid, hash,
+	    sizeof(hash)) != 1 || session_start(r, &links.db, links.conf,
+	    API_WHO(r), uid, id) == -1) {
 		lz_resp_error(r, 500, "internal_error", NULL, "The session "
 		    "could not be started.");
 		goto out;
 	}
+	audit_signin(&links.db, r, API_WHO(r), id, email);
 	lz_resp_json(r, 201, session_json(r));
 out:
 	json_decref(body);
@@ -269,8 +319,9 @@ dash_signin(struct lz_req *r)
 	char			 addr[THROTTLE_SCOPE_MAX];
 	char			 pair[THROTTLE_SCOPE_MAX];
 	json_t			*body;
-	int64_t			 id = 0;
-	int			 rc, disabled = 0;
+	int64_t			 uid = 0, aid = 0;
+	long			 n;
+	int			 rc;
 
 	if ((body = read_credentials(r, &email, &pw)) == NULL)
 		return;
@@ -283,22 +334,27 @@ dash_signin(struct lz_req *r)
 		(void)give_back(addr, NULL);
 		goto out;
 	}
-	if ((rc = check_password(email, &id, pw, &disabled, addr,
-	    pair)) == 0) {
+	if ((rc = check_password(email, &uid, pw, addr, pair)) == 0) {
 		lz_resp_error(r, 401, "invalid_credentials", NULL, "The e-mail "
 		    "address or the password is wrong.");
 		goto out;
 	}
 	if (rc == -1)
 		goto fail;
-	if (disabled) {
+	/* The first account joined that is not disabled. */
+	if ((n = store_user_accounts(&links.db, uid, first_account,
+	    &aid)) < 0)
+		goto fail;
+	if (aid == 0) {
 		lz_resp_error(r, 403, "account_disabled", NULL, "This account "
-		    "is disabled.");
+		    "is disabled (or the sign-in is no member of any account "
+		    "any more).");
 		goto out;
 	}
 	if (throttle_clear(&links.db, pair) == -1 ||
-	    session_start(r, &links.db, links.conf, API_WHO(r), id) == -1)
+	    session_start(r, &links.db, links.conf, API_WHO(r), uid, aid) == -1)
 		goto fail;
+	audit_signin(&links.db, r, API_WHO(r), aid, email);
 	lz_resp_json(r, 200, session_json(r));
 	goto out;
 fail:
@@ -331,13 +387,13 @@ dash_password(struct lz_req *r)
 	};
 	struct auth_caller	*who = API_WHO(r);
 	struct throttle_rule	 ra, rp;
-	struct account		 a;
 	struct lz_verr		 e;
 	const char		*cur, *pw;
 	char			 pair[THROTTLE_SCOPE_MAX];
 	json_t			*body;
-	int64_t			 id = who->account_id;
-	int			 rc, disabled = 0;
+	int64_t			 id = who->user_id;
+	char			 email[USER_EMAIL_LEN];
+	int			 rc;
 
 	if ((body = lz_req_json(r)) == NULL)
 		return;
@@ -347,28 +403,29 @@ dash_password(struct lz_req *r)
 	}
 	cur = json_string_value(json_object_get(body, fields[P_CURRENT].name));
 	pw = json_string_value(json_object_get(body, fields[P_NEW].name));
-	if (store_account_get(&links.db, id, NULL, &a) != 1)
+	if (store_user_email(&links.db, id, email, sizeof(email)) != 1)
 		goto fail;
 	/* Wrong current passwords count like failed sign-ins: a borrowed
 	 * session must not become a way to guess the password. */
-	throttle_scope_pair(r->remote_addr, a.email, pair, sizeof(pair));
+	throttle_scope_pair(r->remote_addr, email, pair, sizeof(pair));
 	rules(&ra, &rp);
 	if (!password_ok(r, "new_password", "new password", pw))
 		goto out;
 	if (take_try(r, pair, &rp) == -1)
 		goto out;
-	if ((rc = check_password(NULL, &id, cur, &disabled, pair,
-	    NULL)) == 0) {
+	if ((rc = check_password(NULL, &id, cur, pair, NULL)) == 0) {
 		lz_resp_error(r, 403, "wrong_password", "current_password",
 		    "The current password is wrong.");
 		goto out;
 	}
 	if (rc == -1)
 		goto fail;
-	/* A new password ends every other session of the account. */
-	if (account_set_password(&links.db, id, pw) != 1 ||
-	    store_session_delete_others(&links.db, id, who->session_id) == -1)
+	/* A new password ends every other session of the user. */
+	if (team_set_password(&links.db, id, pw) != 1 ||
+	    store_user_sessions_end(&links.db, id, who->session_id) == -1)
 		goto fail;
+	audit_note(&links.db, r, who, who->account_id, "password.changed",
+	    "%s", email);
 	lz_resp_json(r, 200, json_pack("{s:b}", "ok", 1));
 	goto out;
 fail:
@@ -417,4 +474,100 @@ dash_account(struct lz_req *r)
 	    0), "resets_at", reset,
 	    "links", "used", (json_int_t)nlinks, "cap", (json_int_t)p->links);
 	lz_resp_json(r, 200, j);
+}
+
+/* ---- invitations and accounts --------------------------------------- */
+
+/*
+ * POST /dashboard/api/invitation {token, password}: an invitation taken,
+ * signed in as its e-mail (a session of the user invited: the one of the
+ * request's cookie, or a new user with password), then in the account.
+ */
+void
+dash_invitation_accept(struct lz_req *r)
+{
+	static const struct lz_jfield fields[] = {
+		{ "token", LZ_JT_STRING, LZ_JF_REQUIRED, 1, 64 },
+		{ "password", LZ_JT_STRING, 0, 0, PASSWORD_MAX_LEN },
+	};
+	struct auth_caller	*who = API_WHO(r);
+	struct lz_verr		 e;
+	char			 email[USER_EMAIL_LEN];
+	json_t			*body;
+	int64_t			 uid, aid;
+
+	if (session_load(r, &links.db, links.conf, who) == -1 ||
+	    (body = lz_req_json(r)) == NULL)
+		return;
+	if (lz_json_fields(body, fields, LZ_NELEM(fields), NULL, &e) == -1 ||
+	    team_accept(&links.db, json_string_value(json_object_get(body,
+	    "token")), who->session_id ? who->user_id : 0, json_string_value(
+	    json_object_get(body, "password")), r->now_ms, &uid, &aid, email,
+	    &e) == -1) {
+		lz_resp_verr(r, &e);
+		json_decref(body);
+		return;
+	}
+	json_decref(body);
+	if (session_start(r, &links.db, links.conf, who, uid, aid) == -1) {
+		lz_resp_error(r, 500, "internal_error", NULL, "The session "
+		    "could not be started.");
+		return;
+	}
+	who->role = ROLE_VIEWER;	/* for session_json; read again below */
+	{
+		char	 role[MEMBER_ROLE_LEN];
+
+		if (store_member_role(&links.db, uid, aid, role) == 1)
+			who->role = role_parse(role);
+	}
+	audit_note(&links.db, r, who, aid, "member.joined", "%s as %s", email,
+	    role_names[who->role]);
+	lz_resp_json(r, 200, session_json(r));
+}
+
+/* POST /dashboard/api/switch {account_id}: the session in another of its
+ * user's accounts. */
+void
+dash_switch(struct lz_req *r)
+{
+	static const struct lz_jfield fields[] = {
+		{ "account_id", LZ_JT_INTEGER, LZ_JF_REQUIRED, 1, INT64_MAX },
+	};
+	struct auth_caller	*who = API_WHO(r);
+	struct account		 a;
+	struct lz_verr		 e;
+	char			 role[MEMBER_ROLE_LEN];
+	json_t			*body;
+	int64_t			 aid;
+	int			 rc;
+
+	if ((body = lz_req_json(r)) == NULL)
+		return;
+	rc = lz_json_fields(body, fields, LZ_NELEM(fields), NULL, &e);
+	aid = json_integer_value(json_object_get(body, "account_id"));
+	json_decref(body);
+	if (rc == -1) {
+		lz_resp_verr(r, &e);
+		return;
+	}
+	if ((rc = store_member_role(&links.db, who->user_id, aid, role)) != 1 ||
+	    store_account_get(&links.db, aid, NULL, &a) != 1 || a.disabled) {
+		if (rc == -1)
+			goto fail;
+		lz_resp_error(r, 404, "not_found", "account_id", "You are no "
+		    "member of such an account.");
+		return;
+	}
+	if (store_session_switch(&links.db, who->session_id, aid) == -1)
+		goto fail;
+	who->account_id = aid;
+	who->role = role_parse(role);
+	if ((who->plan = lz_conf_plan(links.conf, a.plan)) == NULL)
+		who->plan = lz_conf_plan(links.conf, links.conf->default_plan);
+	lz_resp_json(r, 200, session_json(r));
+	return;
+fail:
+	lz_resp_error(r, 500, "internal_error", NULL, "The account could not "
+	    "be switched to.");
 }

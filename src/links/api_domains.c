@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "auth/audit.h"
 #include "conf.h"
 #include "ctx.h"
 #include "domain/domain.h"
@@ -209,6 +210,8 @@ api_domains_add(struct lz_req *r)
 		lz_resp_verr(r, &e);
 		return;
 	}
+	audit_note(&links.db, r, API_WHO(r), API_WHO(r)->account_id,
+	    "domain.added", "%s", d.host);
 	lz_resp_header(r, "Location", "/api/v1/domains/%s", d.host);
 	lz_resp_json(r, 201, json_pack("{s:b, s:o}", "ok", 1, "domain",
 	    domain_json(&d, 0, 0)));
@@ -295,9 +298,12 @@ api_domains_delete(struct lz_req *r)
 	rc = domain_remove(&links.db, &d, r->now_ms, &e);
 	if (rc == -1)
 		lz_resp_verr(r, &e);
-	else
+	else {
+		audit_note(&links.db, r, API_WHO(r), API_WHO(r)->account_id,
+		    "domain.removed", "%s", d.host);
 		lz_resp_json(r, 200, json_pack("{s:b, s:s, s:b}", "ok", 1,
 		    "host", d.host, "deleted", 1));
+	}
 	store_domain_free(&d);
 }
 
@@ -314,5 +320,7 @@ api_domains_verify(struct lz_req *r)
 		lz_resp_verr(r, &e);
 		return;
 	}
+	audit_note(&links.db, r, API_WHO(r), API_WHO(r)->account_id,
+	    "domain.verified", "%s", d.host);
 	answer(r, 200, &d, 0);
 }

@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "auth/audit.h"
 #include "conf.h"
 #include "ctx.h"
 #include "domain/domain.h"
@@ -276,6 +277,9 @@ api_links_delete(struct lz_req *r)
 	    NULL) == -1)
 		return;
 	rc = linkops_delete(&links.db, id, who->account_id, r->now_ms);
+	if (rc == 1)
+		audit_note(&links.db, r, who, who->account_id, "link.deleted",
+		    "link %lld", (long long)id);
 	api_removed(r, rc, id, "deleted", "The link could not be deleted.",
 	    "There is no link with this id.");
 }

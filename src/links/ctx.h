@@ -8,6 +8,7 @@
 #define LZ_CTX_H
 
 #include "db.h"
+#include "mail/queue.h"
 #include "webhook/webhook.h"
 
 struct lz_conf;
@@ -31,6 +32,10 @@ struct links_ctx {
 	 * answer 500 without it. */
 	unsigned char	 hook_key[WEBHOOK_KEY_BYTES];
 	int		 hook_key_ok;
+	/* The key that seals the mail queued for lz-hooks (mail/queue.h),
+	 * the same way; without it invitations are not mailed. */
+	unsigned char	 mail_key[MAIL_KEY_BYTES];
+	int		 mail_key_ok;
 };
 
 extern struct links_ctx links;

@@ -9,13 +9,17 @@
 #include <string.h>
 
 #include "api.h"
+#include "auth/auth.h"
 #include "auth/quota.h"
+#include "auth/scope.h"
 #include "auth/session.h"
+#include "auth/team.h"
 #include "auth/throttle.h"
 #include "conf.h"
 #include "ctx.h"
 #include "log.h"
 #include "lztime.h"
+#include "mail/queue.h"
 #include "pool.h"
 #include "ratelimit.h"
 #include "resolve.h"
@@ -33,76 +37,129 @@
 #include "webhook/sign.h"
 
 static const struct lz_route routes[] = {
-	{ LZ_M_POST,	"/api/v1/links",	RF_AUTH, api_links_create },
-	{ LZ_M_GET,	"/api/v1/links",	RF_AUTH, api_links_list },
-	{ LZ_M_GET,	"/api/v1/links/:id",	RF_AUTH, api_links_get },
-	{ LZ_M_PATCH,	"/api/v1/links/:id",	RF_AUTH, api_links_update },
-	{ LZ_M_DELETE,	"/api/v1/links/:id",	RF_AUTH, api_links_delete },
-	{ LZ_M_GET,	"/api/v1/links/:id/stats", RF_AUTH, api_links_stats },
-	{ LZ_M_GET,	"/api/v1/links/:id/qr",	RF_AUTH, api_links_qr },
-	{ LZ_M_GET,	"/api/v1/links/:id/clicks", RF_AUTH, api_links_clicks },
-	{ LZ_M_GET,	"/api/v1/tags",		RF_AUTH, api_tags_list },
-	{ LZ_M_PATCH,	"/api/v1/tags/:name",	RF_AUTH, api_tags_rename },
-	{ LZ_M_DELETE,	"/api/v1/tags/:name",	RF_AUTH, api_tags_delete },
-	{ LZ_M_GET,	"/api/v1/domains",	RF_AUTH, api_domains_list },
-	{ LZ_M_POST,	"/api/v1/domains",	RF_AUTH, api_domains_add },
-	{ LZ_M_GET,	"/api/v1/domains/:host", RF_AUTH, api_domains_get },
-	{ LZ_M_PATCH,	"/api/v1/domains/:host", RF_AUTH, api_domains_update },
-	{ LZ_M_DELETE,	"/api/v1/domains/:host", RF_AUTH, api_domains_delete },
-	{ LZ_M_POST,	"/api/v1/domains/:host/verify", RF_AUTH,
+	{ LZ_M_POST,	"/api/v1/links",	RF_KEY(SC_LINKS_WRITE),
+	    api_links_create },
+	{ LZ_M_GET,	"/api/v1/links",	RF_KEY(SC_LINKS_READ),
+	    api_links_list },
+	{ LZ_M_POST,	"/api/v1/links/bulk",	RF_KEY(SC_LINKS_WRITE),
+	    api_bulk_create },
+	{ LZ_M_PATCH,	"/api/v1/links/bulk",	RF_KEY(SC_LINKS_WRITE),
+	    api_bulk_update },
+	{ LZ_M_DELETE,	"/api/v1/links/bulk",	RF_KEY(SC_LINKS_WRITE),
+	    api_bulk_delete },
+	{ LZ_M_GET,	"/api/v1/links/:id",	RF_KEY(SC_LINKS_READ),
+	    api_links_get },
+	{ LZ_M_PATCH,	"/api/v1/links/:id",	RF_KEY(SC_LINKS_WRITE),
+	    api_links_update },
+	{ LZ_M_DELETE,	"/api/v1/links/:id",	RF_KEY(SC_LINKS_WRITE),
+	    api_links_delete },
+	{ LZ_M_GET,	"/api/v1/links/:id/stats", RF_KEY(SC_STATS_READ),
+	    api_links_stats },
+	{ LZ_M_GET,	"/api/v1/links/:id/qr",	RF_KEY(SC_LINKS_READ),
+	    api_links_qr },
+	{ LZ_M_GET,	"/api/v1/links/:id/clicks", RF_KEY(SC_STATS_READ),
+	    api_links_clicks },
+	{ LZ_M_GET,	"/api/v1/stats",	RF_KEY(SC_STATS_READ),
+	    api_account_stats },
+	{ LZ_M_GET,	"/api/v1/tags",		RF_KEY(SC_LINKS_READ),
+	    api_tags_list },
+	{ LZ_M_PATCH,	"/api/v1/tags/:name",	RF_KEY(SC_TAGS_WRITE),
+	    api_tags_rename },
+	{ LZ_M_DELETE,	"/api/v1/tags/:name",	RF_KEY(SC_TAGS_WRITE),
+	    api_tags_delete },
+	{ LZ_M_GET,	"/api/v1/domains",	RF_KEY(SC_DOMAINS_READ),
+	    api_domains_list },
+	{ LZ_M_POST,	"/api/v1/domains",	RF_KEY(SC_DOMAINS_WRITE),
+	    api_domains_add },
+	{ LZ_M_GET,	"/api/v1/domains/:host", RF_KEY(SC_DOMAINS_READ),
+	    api_domains_get },
+	{ LZ_M_PATCH,	"/api/v1/domains/:host", RF_KEY(SC_DOMAINS_WRITE),
+	    api_domains_update },
+	{ LZ_M_DELETE,	"/api/v1/domains/:host", RF_KEY(SC_DOMAINS_WRITE),
+	    api_domains_delete },
+	{ LZ_M_POST,	"/api/v1/domains/:host/verify", RF_KEY(SC_DOMAINS_WRITE),
 	    api_domains_verify },
+	{ LZ_M_GET,	"/api/v1/audit",	RF_KEY(SC_AUDIT_READ),
+	    api_audit_list },
 	/* The API's OpenAPI document: public, like the API's man page. */
 	{ LZ_M_GET,	"/api/v1/openapi.json",	0,	links_openapi },
 
-	/* The dashboard's API (DESIGN 3.8): a session instead of a key. */
+	/* The dashboard's API (DESIGN 3.8): a session instead of a key.
+	 * Each route names the least role it takes (auth/team.h): DASH
+	 * for reading (a viewer), DASH_W(role) for a change; the role is
+	 * checked here, before the handler, whatever the page shows. */
 	{ LZ_M_GET,	"/dashboard/api/session",	0, dash_session },
 	{ LZ_M_POST,	"/dashboard/api/signup",	RF_CSRF, dash_signup },
 	{ LZ_M_POST,	"/dashboard/api/signin",	RF_CSRF, dash_signin },
-	{ LZ_M_POST,	"/dashboard/api/signout",
-	    RF_SESSION | RF_CSRF, dash_signout },
-	{ LZ_M_POST,	"/dashboard/api/password",
-	    RF_SESSION | RF_CSRF, dash_password },
-	{ LZ_M_GET,	"/dashboard/api/account",	RF_SESSION, dash_account },
-	{ LZ_M_POST,	"/dashboard/api/links",
-	    RF_SESSION | RF_CSRF, api_links_create },
-	{ LZ_M_GET,	"/dashboard/api/links",	RF_SESSION, api_links_list },
-	{ LZ_M_GET,	"/dashboard/api/links/:id",	RF_SESSION, api_links_get },
-	{ LZ_M_PATCH,	"/dashboard/api/links/:id",
-	    RF_SESSION | RF_CSRF, api_links_update },
-	{ LZ_M_DELETE,	"/dashboard/api/links/:id",
-	    RF_SESSION | RF_CSRF, api_links_delete },
-	{ LZ_M_GET,	"/dashboard/api/links/:id/qr",
-	    RF_SESSION, api_links_qr },
-	{ LZ_M_GET,	"/dashboard/api/links/:id/clicks",
-	    RF_SESSION | RF_METER, api_links_clicks },
-	{ LZ_M_GET,	"/dashboard/api/keys",	RF_SESSION, dash_keys_list },
-	{ LZ_M_POST,	"/dashboard/api/keys",
-	    RF_SESSION | RF_CSRF, dash_keys_create },
-	{ LZ_M_DELETE,	"/dashboard/api/keys/:id",
-	    RF_SESSION | RF_CSRF, dash_keys_revoke },
-	{ LZ_M_GET,	"/dashboard/api/webhooks",	RF_SESSION, dash_hooks_list },
-	{ LZ_M_POST,	"/dashboard/api/webhooks",
-	    RF_SESSION | RF_CSRF, dash_hooks_add },
-	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/rotate",
-	    RF_SESSION | RF_CSRF, dash_hooks_rotate },
-	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/disable",
-	    RF_SESSION | RF_CSRF, dash_hooks_disable },
-	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/test",
-	    RF_SESSION | RF_CSRF, dash_hooks_test },
-	{ LZ_M_GET,	"/dashboard/api/webhooks/:id/deliveries",
-	    RF_SESSION, dash_hooks_deliveries },
-	{ LZ_M_GET,	"/dashboard/api/links/:id/stats",
-	    RF_SESSION, api_links_stats },
-	{ LZ_M_GET,	"/dashboard/api/domains",	RF_SESSION,
+	{ LZ_M_POST,	"/dashboard/api/invitation",	RF_CSRF,
+	    dash_invitation_accept },
+	{ LZ_M_POST,	"/dashboard/api/signout",	DASH_W(ROLE_VIEWER),
+	    dash_signout },
+	{ LZ_M_POST,	"/dashboard/api/password",	DASH_W(ROLE_VIEWER),
+	    dash_password },
+	{ LZ_M_POST,	"/dashboard/api/switch",	DASH_W(ROLE_VIEWER),
+	    dash_switch },
+	{ LZ_M_GET,	"/dashboard/api/account",	DASH, dash_account },
+	{ LZ_M_POST,	"/dashboard/api/links",		DASH_W(ROLE_MEMBER),
+	    api_links_create },
+	{ LZ_M_GET,	"/dashboard/api/links",		DASH, api_links_list },
+	{ LZ_M_PATCH,	"/dashboard/api/links/bulk",
+	    DASH_W(ROLE_MEMBER) | RF_METER, api_bulk_update },
+	{ LZ_M_DELETE,	"/dashboard/api/links/bulk",
+	    DASH_W(ROLE_MEMBER) | RF_METER, api_bulk_delete },
+	{ LZ_M_GET,	"/dashboard/api/links/:id",	DASH, api_links_get },
+	{ LZ_M_PATCH,	"/dashboard/api/links/:id",	DASH_W(ROLE_MEMBER),
+	    api_links_update },
+	{ LZ_M_DELETE,	"/dashboard/api/links/:id",	DASH_W(ROLE_MEMBER),
+	    api_links_delete },
+	{ LZ_M_GET,	"/dashboard/api/links/:id/qr",	DASH, api_links_qr },
+	{ LZ_M_GET,	"/dashboard/api/links/:id/clicks", DASH | RF_METER,
+	    api_links_clicks },
+	{ LZ_M_GET,	"/dashboard/api/links/:id/stats", DASH,
+	    api_links_stats },
+	{ LZ_M_GET,	"/dashboard/api/stats",		DASH,
+	    api_account_stats },
+	{ LZ_M_GET,	"/dashboard/api/tags",		DASH, api_tags_list },
+	{ LZ_M_POST,	"/dashboard/api/import",
+	    DASH_W(ROLE_MEMBER) | RF_METER, api_import_csv },
+	{ LZ_M_GET,	"/dashboard/api/domains",	DASH,
 	    api_domains_list },
-	{ LZ_M_POST,	"/dashboard/api/domains",
-	    RF_SESSION | RF_CSRF, api_domains_add },
-	{ LZ_M_PATCH,	"/dashboard/api/domains/:host",
-	    RF_SESSION | RF_CSRF, api_domains_update },
-	{ LZ_M_DELETE,	"/dashboard/api/domains/:host",
-	    RF_SESSION | RF_CSRF, api_domains_delete },
+	{ LZ_M_POST,	"/dashboard/api/domains",	DASH_W(ROLE_ADMIN),
+	    api_domains_add },
+	{ LZ_M_PATCH,	"/dashboard/api/domains/:host",	DASH_W(ROLE_ADMIN),
+	    api_domains_update },
+	{ LZ_M_DELETE,	"/dashboard/api/domains/:host",	DASH_W(ROLE_ADMIN),
+	    api_domains_delete },
 	{ LZ_M_POST,	"/dashboard/api/domains/:host/verify",
-	    RF_SESSION | RF_CSRF, api_domains_verify },
+	    DASH_W(ROLE_ADMIN), api_domains_verify },
+	{ LZ_M_GET,	"/dashboard/api/keys",		DASH_R(ROLE_ADMIN),
+	    dash_keys_list },
+	{ LZ_M_POST,	"/dashboard/api/keys",		DASH_W(ROLE_ADMIN),
+	    dash_keys_create },
+	{ LZ_M_DELETE,	"/dashboard/api/keys/:id",	DASH_W(ROLE_ADMIN),
+	    dash_keys_revoke },
+	{ LZ_M_GET,	"/dashboard/api/webhooks",	DASH_R(ROLE_ADMIN),
+	    dash_hooks_list },
+	{ LZ_M_POST,	"/dashboard/api/webhooks",	DASH_W(ROLE_ADMIN),
+	    dash_hooks_add },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/rotate",
+	    DASH_W(ROLE_ADMIN), dash_hooks_rotate },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/disable",
+	    DASH_W(ROLE_ADMIN), dash_hooks_disable },
+	{ LZ_M_POST,	"/dashboard/api/webhooks/:id/test",
+	    DASH_W(ROLE_ADMIN), dash_hooks_test },
+	{ LZ_M_GET,	"/dashboard/api/webhooks/:id/deliveries",
+	    DASH_R(ROLE_ADMIN), dash_hooks_deliveries },
+	{ LZ_M_GET,	"/dashboard/api/audit",		DASH_R(ROLE_ADMIN),
+	    api_audit_list },
+	{ LZ_M_GET,	"/dashboard/api/members",	DASH_R(ROLE_ADMIN),
+	    dash_members_list },
+	{ LZ_M_POST,	"/dashboard/api/members",	DASH_W(ROLE_ADMIN),
+	    dash_members_invite },
+	{ LZ_M_PATCH,	"/dashboard/api/members/:id",	DASH_W(ROLE_ADMIN),
+	    dash_members_set },
+	{ LZ_M_DELETE,	"/dashboard/api/members/:id",	DASH_W(ROLE_ADMIN),
+	    dash_members_remove },
 	/* Conversion reports (DESIGN 3.7): no credential, CORS open. */
 	{ LZ_M_GET,	"/api/conv",	0,	conv_pixel },
 	{ LZ_M_POST,	"/api/conv",	0,	conv_post },
@@ -129,7 +186,9 @@ before(struct lz_req *r, const struct lz_route *route)
 		if ((rc = auth_api_key(r, &links.db, links.conf, links.quota,
 		    who)) == -1 && r->status == 429)
 			ops_limited(OPS_LIMIT_QUOTA);
-		return rc;
+		if (rc == -1)
+			return -1;
+		return auth_scope(r, who, RF_SCOPE_OF(route->flags));
 	}
 	if ((route->flags & RF_CSRF) &&
 	    !session_request_origin_ok(r, links.conf)) {
@@ -152,6 +211,13 @@ before(struct lz_req *r, const struct lz_route *route)
 			    "reload the dashboard.");
 			return -1;
 		}
+		if (who->role < RF_ROLE_OF(route->flags)) {
+			lz_resp_error(r, 403, "forbidden", NULL, "A %s of this "
+			    "account may not do this (%s and above may).",
+			    role_names[who->role],
+			    role_names[RF_ROLE_OF(route->flags)]);
+			return -1;
+		}
 		if ((route->flags & RF_METER) && (rc = auth_meter(r,
 		    &links.db, links.quota, who)) == -1 && r->status == 429)
 			ops_limited(OPS_LIMIT_QUOTA);
@@ -165,6 +231,24 @@ static const struct lz_router router = {
 	routes, LZ_NELEM(routes), before, NULL, redirect_notfound
 };
 
+/* Every route taking a key names the scope it needs (api.h): a route
+ * that forgot it would let every key through. */
+static int
+routes_scoped(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < LZ_NELEM(routes); i++)
+		if ((routes[i].flags & RF_AUTH) && (RF_SCOPE_OF(
+		    routes[i].flags) < 0 || RF_SCOPE_OF(routes[i].flags) >=
+		    SC__MAX)) {
+			lz_log(LZ_LOG_ERR, "route %s takes an API key but names "
+			    "no scope (RF_KEY)", routes[i].pattern);
+			return -1;
+		}
+	return 0;
+}
+
 /* Supervisor, before the fork: the country table, shared by all workers. */
 static int
 pre_fork(void *arg)
@@ -172,6 +256,8 @@ pre_fork(void *arg)
 	char	 err[512];
 
 	(void)arg;
+	if (routes_scoped() == -1)
+		return -1;
 	if (geo_load(links.conf->geoip_file, links.conf->geoip6_file, err,
 	    sizeof(err)) == -1) {
 		lz_log(LZ_LOG_ERR, "%s", err);
@@ -243,6 +329,10 @@ worker_init(void *arg)
 		    "webhooks or rotate their secrets", err);
 	else
 		links.hook_key_ok = 1;
+	if (mail_key_load(links.conf, links.mail_key, err, sizeof(err)) == 0)
+		links.mail_key_ok = 1;
+	else if (*links.conf->mail_command != '\0')
+		lz_log(LZ_LOG_ERR, "mail: %s; invitations are not mailed", err);
 	return 0;
 }
 

@@ -11,7 +11,9 @@
 #include <sodium.h>
 
 #include "auth/account.h"
+#include "auth/audit.h"
 #include "auth/keys.h"
+#include "auth/scope.h"
 #include "lzctl.h"
 #include "lztime.h"
 #include "store/accounts.h"
@@ -130,6 +132,7 @@ account_password(struct ctl_args *a)
 		    PASSWORD_MAX_LEN);
 		goto out;
 	}
+	/* The user of the account's e-mail, and its sessions end. */
 	if (account_set_password(&ctl_links_db, id, line) == 1 &&
 	    store_session_delete_others(&ctl_links_db, id, 0) == 0)
 		rc = 0;
@@ -173,14 +176,33 @@ const struct ctl_group ctl_account = CTL_GROUP("account", NULL,
 static int
 key_create(struct ctl_args *a)
 {
-	char		 key[KEY_LEN + 1];
-	int64_t		 account;
+	char		 key[KEY_LEN + 1], bad[SCOPE_NAME_MAX + 8];
+	char		 shown[KEY_SHOWN_LEN + 1], last4[5];
+	unsigned	 scopes = SCOPES_DEFAULT;
+	int64_t		 account, now = lz_now_ms();
 
+	if (a->opt[1].set && scope_parse_list(a->opt[1].s, &scopes, bad,
+	    sizeof(bad)) == -1) {
+		ctl_err("--scope: '%s' is not a scope (or is given twice); "
+		    "scopes: links:read, links:write, stats:read, "
+		    "conversions:read, domains:read, domains:write, tags:write, "
+		    "audit:read", bad);
+		return EXIT_USAGE;
+	}
+	if (a->opt[2].set && a->opt[2].i <= now) {
+		ctl_err("--expires: the time is past");
+		return EXIT_USAGE;
+	}
 	if ((account = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
-	if (apikey_create(&ctl_links_db, account, a->opt[0].set ?
-	    a->opt[0].s : "", lz_now_ms(), key) < 0)
+	if (apikey_create(&ctl_links_db, account, 0, a->opt[0].set ?
+	    a->opt[0].s : "", scopes, a->opt[2].set ? a->opt[2].i : 0, now,
+	    key) < 0)
 		return 1;
+	key_display(key, shown, last4);
+	audit_note(&ctl_links_db, NULL, NULL, account, "key.created",
+	    "key %s...%s%s%s", shown, last4, a->opt[0].set ? ": " : "",
+	    a->opt[0].set ? a->opt[0].s : "");
 	/* Shown once: only the hash is stored. */
 	printf("%s\n", key);
 	sodium_memzero(key, sizeof(key));
@@ -190,11 +212,16 @@ key_create(struct ctl_args *a)
 static void
 print_key(const struct apikey *k, void *arg)
 {
+	char	 scopes[SC__MAX * SCOPE_NAME_MAX];
+
 	(void)arg;
-	printf("%lld\t%s...%s\t%s\t%s\t%s\t%s\n", (long long)k->id, k->prefix,
-	    k->last4, k->revoked_at ? "revoked" : "active",
-	    ctl_time(k->created_at, 0, NULL), ctl_time(k->last_used_at, 0,
-	    "never"), k->name);
+	scope_list((unsigned)k->scopes, scopes, sizeof(scopes));
+	printf("%lld\t%s...%s\t%s\t%s\t%s\t%s\t%s\t%s\n", (long long)k->id,
+	    k->prefix, k->last4, k->revoked_at ? "revoked" :
+	    k->expires_at != 0 && lz_now_ms() >= k->expires_at ? "expired" :
+	    "active", ctl_time(k->created_at, 0, NULL),
+	    ctl_time(k->last_used_at, 0, "never"),
+	    ctl_time(k->expires_at, 0, "never"), scopes, k->name);
 }
 
 static int
@@ -204,7 +231,8 @@ key_list(struct ctl_args *a)
 
 	if ((account = ctl_account_id(a->argv[0])) == 0)
 		return EXIT_NOTFOUND;
-	printf("ID\tKEY\tSTATUS\tCREATED\tLAST USED\tNAME\n");
+	printf("ID\tKEY\tSTATUS\tCREATED\tLAST USED\tEXPIRES\tSCOPES\t"
+	    "NAME\n");
 	return store_key_list(&ctl_links_db, account, print_key, NULL) < 0;
 }
 
@@ -226,8 +254,11 @@ key_revoke(struct ctl_args *a)
 }
 
 static const struct ctl_cmd key_cmds[] = {
-	{ "create", "ACCOUNT [--name NAME]", 1, 1, CTL_DB, key_create,
-	  { { .name = "name", .ch = 'n', .type = CTL_STR } } },
+	{ "create", "ACCOUNT [--name NAME] [--scope SCOPE]... "
+	  "[--expires ISO-8601-TIME]", 1, 1, CTL_DB, key_create,
+	  { { .name = "name", .ch = 'n', .type = CTL_STR },
+	    { .name = "scope", .ch = 's', .type = CTL_LIST },
+	    { .name = "expires", .ch = 'e', .type = CTL_TIME } } },
 	{ "list", "ACCOUNT", 1, 1, CTL_DB, key_list, { { 0 } } },
 	{ "revoke", "KEY-ID", 1, 1, 0, key_revoke, { { 0 } } },
 };

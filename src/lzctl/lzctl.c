@@ -39,6 +39,7 @@ static const struct ctl_group *const groups[] = {
 	&ctl_init, &ctl_migrate, &ctl_account, &ctl_key, &ctl_link,
 	&ctl_stats, &ctl_backup, &ctl_restore, &ctl_check, &ctl_db,
 	&ctl_prompts, &ctl_webhook, &ctl_blocklist, &ctl_domain, &ctl_tag,
+	&ctl_import, &ctl_member,
 };
 
 void
@@ -232,6 +233,17 @@ options(const struct ctl_cmd *c, int argc, char **argv, struct ctl_args *a)
 		if (k == CTL_OPTS_MAX || c->opts[k].ch == 0)
 			return -1;	/* getopt said why */
 		o = &c->opts[k];
+		if (o->type == CTL_LIST) {
+			size_t	 used = strlen(a->opt[k].list);
+
+			if (used + strlen(optarg) + 2 > sizeof(a->opt[k].list)) {
+				ctl_err("--%s: too long", o->name);
+				return -1;
+			}
+			snprintf(a->opt[k].list + used, sizeof(a->opt[k].list) -
+			    used, "%s%s", used ? "," : "", optarg);
+			optarg = a->opt[k].list;
+		}
 		a->opt[k].set = 1;
 		a->opt[k].s = optarg;
 		if (o->type == CTL_INT && lz_parse_ll(optarg, o->min, o->max,

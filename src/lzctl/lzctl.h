@@ -24,13 +24,14 @@
 #define EXIT_USAGE	2
 #define EXIT_NOTFOUND	3
 
-#define CTL_OPTS_MAX	5
+#define CTL_OPTS_MAX	12
 
 enum ctl_type {
 	CTL_FLAG,	/* no argument */
 	CTL_STR,
 	CTL_INT,	/* in min..max */
-	CTL_TIME	/* ISO 8601 with a time zone, into ms */
+	CTL_TIME,	/* ISO 8601 with a time zone, into ms */
+	CTL_LIST	/* repeatable: the values joined by commas */
 };
 
 struct ctl_opt {
@@ -45,6 +46,7 @@ struct ctl_val {
 	int		 set;
 	const char	*s;		/* as given */
 	long long	 i;		/* CTL_INT, CTL_TIME: the value (def) */
+	char		 list[512];	/* CTL_LIST: where s points */
 };
 
 struct ctl_cmd;
@@ -107,6 +109,7 @@ int	ctl_socket_answers(const char *path);
 /* The groups (cmd_*.c). */
 extern const struct ctl_group ctl_init, ctl_migrate, ctl_account, ctl_key,
 	    ctl_link, ctl_stats, ctl_backup, ctl_restore, ctl_check, ctl_db,
-	    ctl_prompts, ctl_webhook, ctl_blocklist, ctl_domain, ctl_tag;
+	    ctl_prompts, ctl_webhook, ctl_blocklist, ctl_domain, ctl_tag,
+	    ctl_import, ctl_member;
 
 #endif

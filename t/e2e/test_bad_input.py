@@ -139,7 +139,7 @@ KEY_ROUTES = [("POST", "/api/v1/links"), ("GET", "/api/v1/links"),
               ("DELETE", "/api/v1/domains/127.0.0.1"),
               ("POST", "/api/v1/domains/127.0.0.1/verify"),
               ("GET", "/api/v1/tags"), ("PATCH", "/api/v1/tags/x"),
-              ("DELETE", "/api/v1/tags/x")]
+              ("DELETE", "/api/v1/tags/x"), ("GET", "/api/v1/stats")]
 BAD_AUTH = [
     ("no Authorization", None, "missing_api_key"),
     ("empty Authorization", "", "missing_api_key"),
@@ -262,6 +262,29 @@ for method, path, status, code, body in [
         ("GET", "/api/v1/tags/x", 405, "method_not_allowed", None)]:
     api("tags: %s %s (%s)" % (method, path[:60], code), method, path,
         status, code, body)
+
+# The statistics across links (lz-links(8)): each parameter's bounds.
+for query, param, code in (
+        ("tag=" + "x" * 129, "tag", "invalid_parameter"),
+        ("tag=" + "x" * 65, "tag", "invalid_parameter"),
+        ("tag=a%01b", "tag", "invalid_query"),
+        ("tag=a%2Fb", "tag", "invalid_parameter"),
+        ("tag=", "tag", "invalid_parameter"),
+        ("tag=a&tag=b", "tag", "duplicate_parameter"),
+        ("domain=", "domain", "invalid_parameter"),
+        ("domain=not-mine.example", "domain", "invalid_parameter"),
+        ("domain=a%00b", "domain", "invalid_query"),
+        ("interval=week", "interval", "invalid_parameter"),
+        ("from=yesterday", "from", "invalid_parameter"),
+        ("from=2030-01-02&to=2030-01-01", "from", "invalid_parameter"),
+        ("from=2000-01-01&interval=hour", "from", "invalid_parameter"),
+        ("link=1", "link", "unknown_parameter")):
+    api("stats: %s [%d] (%s, %s)" % (query[:40], len(query), param, code),
+        "GET",
+        "/api/v1/stats?" + query, 400, code, None)
+for method in ("POST", "PUT", "PATCH", "DELETE"):
+    api("%s /api/v1/stats" % method, method, "/api/v1/stats", 405,
+        "method_not_allowed", None)
 
 # The API's OpenAPI document: no key needed, GET and HEAD only, no query.
 for method in ("POST", "PUT", "DELETE", "PATCH"):

@@ -3,6 +3,7 @@
 An instance on SQLite gets rows in every table -- accounts, keys, usage,
 short domains, links of every kind (tagged, with notes, archived), clicks (some still in the journal of a pool killed
 with SIGKILL), password tries, webhooks with deliveries and attempts,
+an invitation and its mail waiting to be sent,
 blocklist entries, conversions with revenue, dashboard sessions and
 sign-in failures -- then is copied to a new PostgreSQL database:
 
@@ -28,6 +29,7 @@ UA = ("Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
 CONF = """signup = open
 trusted_proxies = 127.0.0.1
 webhook_allow_loopback = yes
+mail_command = /bin/true
 """
 
 
@@ -111,6 +113,14 @@ class DbCopy(unittest.TestCase):
             "tags": ["Spring", "print"], "notes": "moved\nwith it",
             "archived": True})
         self.assertEqual(r.status, 201, r)
+        # An invitation (its mail queued), and a link moved in by an
+        # import.
+        inst.ctl("member", "add", "copy@example.com", "later@example.com",
+                 "--role", "viewer")
+        path = inst.path("copy.csv")
+        with open(path, "w") as f:
+            f.write("url,slug\nhttps://copy.example/imported,copy-imp\n")
+        inst.ctl("import", "csv", path, "--account", "copy@example.com")
         return key, cookie, links
 
     def test_copy(self):
@@ -119,7 +129,9 @@ class DbCopy(unittest.TestCase):
         key, cookie, links = self.fill()
         pg = lzenv.pgcluster.shared()
         uri = pg.create_db("copied")
-        self.assertEqual([t for t in inst.tables() if t != "click_journals"
+        # Every table holds rows (but scope_pause, empty at rest).
+        self.assertEqual([t for t in inst.tables() if t not in
+                          ("click_journals", "scope_pause")
                           and not inst.sql("SELECT count(*) FROM %s" % t)
                           [0][0]], [])
         rc, _, err = self.ctl("db", "copy", "--to", uri)
@@ -146,14 +158,23 @@ class DbCopy(unittest.TestCase):
         self.assertEqual(pg.query("copied", "SELECT count(*) FROM clicks"),
                          [(3 * 3 + 4,)])
         for t in inst.tables():
-            if t == "click_journals":
+            # scope_pause holds a row only inside a writer's
+            # transaction (0021): nothing to copy.
+            if t in ("click_journals", "scope_pause"):
                 continue
             cols = inst.columns(t)
+            # The scopes' sums are not copied: the rollups' triggers
+            # make them again, the same rows.
+            made = t.startswith("scope_")
             q = "SELECT %s FROM %s ORDER BY %s" % (
-                ", ".join(cols), t, ", ".join(cols[:2]))
+                ", ".join(cols), t, ", ".join(cols if made else cols[:2]))
             rows = inst.sql(q)
             self.assertEqual(pg.query("copied", q), rows, t)
-            self.assertIn("\n%-20s %12d\n" % (t, len(rows)), out)
+            if made:
+                self.assertTrue(rows, t)
+                self.assertNotIn("\n" + t, out)
+            else:
+                self.assertIn("\n%-20s %12d\n" % (t, len(rows)), out)
 
         # Again: the database holds data now.
         rc, _, err = self.ctl("db", "copy", "--to", uri)

@@ -20,7 +20,10 @@ src/core/pool.c):
     nginx has not within a second;
   - a request's params and stdin must arrive within 5 s in all, however
     they trickle: a peer sending a byte every second no longer holds the
-    worker (each single read was bounded, the request was not).
+    worker (each single read was bounded, the request was not);
+  - an answer read on a thread of its own (statistics, an export: DESIGN
+    8) leaves its connection kept, as nginx asked: the next request on it
+    is answered, and the worker served the others meanwhile.
 """
 
 import os
@@ -54,7 +57,8 @@ class KeptConnections(unittest.TestCase):
         cls.inst = lzenv.Instance("kept", workers=1,
                                   extra_conf="shutdown_timeout = 20\n")
         cls.inst.start()
-        key = cls.inst.key(cls.inst.account("k@example.com", "pro"))
+        cls.key = key = cls.inst.key(cls.inst.account("k@example.com",
+                                                      "pro"))
         r = cls.inst.api("POST", "/api/v1/links", key, {
             "slug": "pw", "password": "kept pass",
             "target_url": "https://example.com/"})
@@ -252,6 +256,24 @@ class KeptConnections(unittest.TestCase):
         th.join(25)
         self.assertIn("within %d s; dropped" % READ_DEADLINE,
                       self.inst.log("lz-links"))
+
+    def test_10_a_detached_answer_keeps_its_connection(self):
+        stats = fcgiclient.request({
+            "REQUEST_METHOD": "GET", "REQUEST_URI": "/api/v1/stats",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_AUTHORIZATION": "Bearer " + self.key})
+        a, b = self.conn(), self.conn()
+        for _ in range(3):
+            a.send(stats)
+            b.send(get("/nothing-here"))
+            self.assert_answer(a.answer(), 200)
+            self.assert_answer(b.answer(), 404)
+        # Neither handed back nor closed: a's next request is answered
+        # on the same connection, with no record before it.
+        a.send(get("/nothing-here"))
+        records = a.answer()
+        self.assertNotEqual(records[0], HANDED_BACK, records[:2])
+        self.assert_answer(records, 404)
 
 
 if __name__ == "__main__":

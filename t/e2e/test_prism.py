@@ -36,7 +36,8 @@ LOG_LINE = re.compile(r"\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d")
 LINKS = ["test_links_api.py", "test_links_edit.py", "test_links_openapi.py",
          "test_conversions.py", "test_stats.py", "test_health_metrics.py",
          "test_exports.py", "test_bad_input.py", "test_domains.py",
-         "test_organise.py"]
+         "test_organise.py", "test_account_stats.py", "test_bulk.py",
+         "test_keys_scopes.py"]
 # The prompt library has no PostgreSQL engine: its modules run on SQLite.
 PROMPTS = ["test_prompts_api.py", "test_prompts_search.py",
            "test_prompts_openapi.py", "test_prompts_ratelimit.py"]

@@ -41,6 +41,7 @@ int	lz_links_main(int, char **);
 
 #include "auth/account.h"
 #include "auth/keys.h"
+#include "auth/scope.h"
 #include "keyfile.h"
 #include "link/link.h"
 #include "link/linkops.h"
@@ -48,6 +49,7 @@ int	lz_links_main(int, char **);
 #include "serve.h"
 #include "store/accounts.h"
 #include "store/clicks.h"
+#include "store/members.h"
 #include "store/sessions.h"
 #include "visit/click.h"
 #include "visit/linkcache.h"
@@ -139,13 +141,22 @@ fixtures(void)
 	key_hash(key, hash);
 	key_display(key, prefix, last4);
 	if (store_key_add(&links.db, acct, hash, prefix, last4, "fuzz",
-	    now) < 0)
+	    SCOPES_ALL, 0, 0, now) < 0)
 		die("key", "not stored");
 
 	crypto_generichash(hash, 32, (unsigned char *)FUZZ_TOKEN,
 	    strlen(FUZZ_TOKEN), NULL, 0);
-	if (store_session_add(&links.db, hash, acct, FUZZ_CSRF, now) < 0)
-		die("session", "not stored");
+	/* The session of the account's owner, its user of the same e-mail
+	 * (account_create). */
+	{
+		char	 pwh[256];
+		int64_t	 uid;
+
+		if (store_user_by_email(&links.db, "fuzz@example.com", &uid,
+		    pwh, sizeof(pwh)) != 1 || store_session_add(&links.db,
+		    hash, uid, acct, FUZZ_CSRF, now) < 0)
+			die("session", "not stored");
+	}
 
 	(void)fixture_link(acct, plan, "{\"target_url\": "
 	    "\"https://example.com/a?x=1\", \"slug\": \"fz\"}");

@@ -19,19 +19,24 @@ int	account_email_ok(const char *s);
 
 /*
  * Creates an account on plan (the caller's choice, lz.conf's
- * default_plan when nobody chose); password NULL means none (no dashboard sign-in until one is set), else it is hashed with
- * argon2id.  Returns the id, 0 when the e-mail is taken, -1 on error
- * (logged).
+ * default_plan when nobody chose), with the user of its e-mail (made,
+ * with password when there is none yet; password NULL: no dashboard
+ * sign-in until one is set) as its owner.  Returns the id, 0 when the
+ * e-mail is an account's already, -1 on error (logged).
  */
 int64_t	account_create(struct lz_db *, const char *email, const char *plan,
 	    const char *password, int64_t now);
 
 /*
- * Creates an API key for account_id.  Writes the key (shown once, never
- * stored) to key (KEY_LEN + 1 bytes) and returns the key's id, or -1.
+ * Creates an API key for account_id, made by user_id (0: lzctl), with
+ * scopes (bits of scope.h) that
+ * stops working at expires_at (0: never).  Writes the key (shown once,
+ * never stored) to key (KEY_LEN + 1 bytes) and returns the key's id, or
+ * -1.
  */
-int64_t	apikey_create(struct lz_db *, int64_t account_id, const char *name,
-	    int64_t now, char key[KEY_LEN + 1]);
+int64_t	apikey_create(struct lz_db *, int64_t account_id, int64_t user_id,
+	    const char *name, unsigned scopes, int64_t expires_at, int64_t now,
+	    char key[KEY_LEN + 1]);
 
 struct apikey;
 
@@ -42,21 +47,13 @@ struct apikey;
  * PASSWORD_MAX_LEN characters of UTF-8 without control characters. */
 int	account_password_ok(const char *pw);
 
-/* Sets (argon2id) the dashboard password of an account.  1, 0 (no such
- * account), -1 on error. */
+/* Sets (argon2id) the dashboard password of the user of account id's
+ * own e-mail (its owner as made: lzctl account password).  1, 0 (no
+ * such account or user), -1 on error. */
 int	account_set_password(struct lz_db *, int64_t id,
 	    const char *password);
 
-/*
- * Checks a password of the account with e-mail email (NULL: by id).
- * Takes the time of one argon2id check whether or not the account exists.
- * Returns 1 right (with *id and *disabled), 0 wrong or no such account or
- * no password, -1 on error.
- */
-int	account_check_password(struct lz_db *, const char *email,
-	    int64_t *id, const char *password, int *disabled);
-
 /* The JSON form of an API key in lists (never its secret or hash). */
-json_t	*apikey_json(const struct apikey *);
+json_t	*apikey_json(const struct apikey *, int64_t now);
 
 #endif

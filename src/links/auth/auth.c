@@ -12,6 +12,7 @@
 #include "auth/auth.h"
 #include "auth/keys.h"
 #include "auth/quota.h"
+#include "auth/scope.h"
 #include "conf.h"
 #include "db.h"
 #include "log.h"
@@ -109,6 +110,10 @@ auth_api_key(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 		unauthorized(r, "revoked_api_key", "The API key was revoked.");
 		return -1;
 	}
+	if (k.expires_at != 0 && r->now_ms >= k.expires_at) {
+		unauthorized(r, "expired_api_key", "The API key expired.");
+		return -1;
+	}
 	if (k.account_disabled) {
 		unauthorized(r, "account_disabled", "The account of this API "
 		    "key is disabled.");
@@ -118,6 +123,9 @@ auth_api_key(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 		plan = lz_conf_plan(c, c->default_plan);
 	who->account_id = k.account_id;
 	who->key_id = k.id;
+	who->scopes = (unsigned)k.scopes;
+	snprintf(who->key_shown, sizeof(who->key_shown), "%s...%s", k.prefix,
+	    k.last4);
 	who->plan = plan;
 	if (auth_meter(r, db, quota, who) == -1)
 		return -1;
@@ -129,6 +137,40 @@ auth_api_key(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 		return -1;
 	}
 	return 0;
+}
+
+int
+auth_scope(struct lz_req *r, const struct auth_caller *who, int scope)
+{
+	if (scope >= 0 && scope < SC__MAX && (who->scopes & SCOPE_BIT(scope)))
+		return 0;
+	/* RFC 6750 3.1: the scope the request needs, in the challenge. */
+	lz_resp_header(r, "WWW-Authenticate", "Bearer realm=\"lz\", "
+	    "error=\"insufficient_scope\", scope=\"%s\"", scope >= 0 &&
+	    scope < SC__MAX ? scope_names[scope] : "");
+	lz_resp_error(r, 403, "insufficient_scope", NULL, "This API key "
+	    "lacks the scope %s that this request needs.", scope >= 0 &&
+	    scope < SC__MAX ? scope_names[scope] : "(none)");
+	return -1;
+}
+
+int
+auth_meter_more(struct lz_req *r, struct lz_db *db,
+    struct quota_table *quota, const struct auth_caller *who)
+{
+	struct quota_answer	 qa;
+	char			 month[8], date[16];
+
+	lz_time_fmt_date(r->now_ms, date, sizeof(date));
+	snprintf(month, sizeof(month), "%.7s", date);
+	if (quota_take(quota, db, who->account_id, month, who->plan->quota,
+	    &qa) == -1)
+		return -1;
+	lz_resp_header_drop(r, "X-RateLimit-Limit");
+	lz_resp_header_drop(r, "X-RateLimit-Remaining");
+	lz_resp_header_drop(r, "X-RateLimit-Reset");
+	quota_headers(r, who->plan->quota, qa.used);
+	return qa.allowed;
 }
 
 int

@@ -19,10 +19,29 @@ struct quota_table;
 struct auth_caller {
 	int64_t			 account_id;	/* 0: nobody */
 	int64_t			 key_id;	/* the API key, or 0 */
+	unsigned		 scopes;	/* the key's (scope.h) */
+	char			 key_shown[24];	/* "lk_live_abcd...wxyz" */
 	const struct lz_plan	*plan;		/* the account's */
 	int64_t			 session_id;	/* dashboard session, or 0 */
+	int64_t			 user_id;	/* its user (team.h) */
+	int			 role;		/* its role: enum role */
 	char			 csrf[64];	/* its CSRF token */
 };
+
+/*
+ * One more call of who's account in request r, after auth_api_key's (an
+ * item of a bulk call counts as a call): 1 counted, 0 the quota is used
+ * up, -1 on a database error (logged).  The X-RateLimit-* headers are
+ * set again.  Never inside a transaction.
+ */
+int	auth_meter_more(struct lz_req *, struct lz_db *,
+	    struct quota_table *, const struct auth_caller *who);
+
+/*
+ * The key of who holds scope (scope.h): 0, or -1 after answering 403
+ * insufficient_scope naming it (the call counted already).
+ */
+int	auth_scope(struct lz_req *, const struct auth_caller *who, int scope);
 
 /*
  * Checks the request's API key against db and counts one call of its

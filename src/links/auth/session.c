@@ -13,6 +13,7 @@
 
 #include "auth/auth.h"
 #include "auth/session.h"
+#include "auth/team.h"
 #include "conf.h"
 #include "db.h"
 #include "log.h"
@@ -206,7 +207,7 @@ token_hash(const char *token, unsigned char out[32])
 
 int
 session_start(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
-    struct auth_caller *who, int64_t account_id)
+    struct auth_caller *who, int64_t user_id, int64_t account_id)
 {
 	char			 token[SESSION_TOKEN_LEN + 1];
 	char			 csrf[SESSION_CSRF_LEN + 1];
@@ -225,7 +226,7 @@ session_start(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 	if (store_session_purge(db, r->now_ms -
 	    c->session_idle_timeout * 1000, r->now_ms -
 	    c->session_max_age * 1000) == -1 ||
-	    (id = store_session_add(db, hash, account_id, csrf,
+	    (id = store_session_add(db, hash, user_id, account_id, csrf,
 	    r->now_ms)) < 0) {
 		sodium_memzero(token, sizeof(token));
 		return -1;
@@ -234,6 +235,7 @@ session_start(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 	sodium_memzero(token, sizeof(token));
 	who->account_id = account_id;
 	who->session_id = id;
+	who->user_id = user_id;
 	snprintf(who->csrf, sizeof(who->csrf), "%s", csrf);
 	return 0;
 }
@@ -278,7 +280,9 @@ session_load(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 	}
 	if ((rc = store_account_get(db, s.account_id, NULL, &a)) == -1)
 		goto fail;
-	if (rc == 0 || a.disabled) {
+	/* A disabled account, or a user no member of it any more (removed:
+	 * its sessions end at once). */
+	if (rc == 0 || a.disabled || role_parse(s.role) == ROLE_NONE) {
 		if (store_session_delete(db, s.id) == -1)
 			goto fail;
 		set_cookie(r, c, NULL);
@@ -288,6 +292,8 @@ session_load(struct lz_req *r, struct lz_db *db, const struct lz_conf *c,
 		goto fail;
 	who->account_id = a.id;
 	who->session_id = s.id;
+	who->user_id = s.user_id;
+	who->role = role_parse(s.role);
 	snprintf(who->csrf, sizeof(who->csrf), "%s", s.csrf);
 	if ((who->plan = lz_conf_plan(c, a.plan)) == NULL)
 		who->plan = lz_conf_plan(c, c->default_plan);

@@ -59,11 +59,11 @@ char	*session_cookie_header(const char *base_url, const char *token,
 	    long long max_age);
 
 /*
- * Starts a session for account_id: a new token in the cookie, the CSRF
- * token in who.  0, or -1 (logged).
+ * Starts a session of user_id in account_id: a new token in the cookie,
+ * the CSRF token in who.  0, or -1 (logged).
  */
 int	session_start(struct lz_req *, struct lz_db *, const struct lz_conf *,
-	    struct auth_caller *who, int64_t account_id);
+	    struct auth_caller *who, int64_t user_id, int64_t account_id);
 
 /*
  * Loads the session of the request's cookie into who (account, plan,

@@ -30,6 +30,39 @@ int	linkops_create(struct lz_db *, const struct lz_conf *,
 	    const json_t *body, int64_t account_id, const struct lz_plan *plan,
 	    int64_t now, struct link *out, struct lz_verr *e);
 
+/*
+ * Creates links for account_id from bodies[0..n) (a NULL body is
+ * skipped), each under every rule of linkops_create, in one write
+ * transaction: a bulk call.  Item i succeeds with the stored link in
+ * ls[i] (caller frees) and es[i].status 0, or fails with es[i] filled
+ * (ls[i] left empty).  0, or -1 when the transaction failed: then none
+ * is stored, and every ls[i] is empty.
+ */
+int	linkops_create_many(struct lz_db *, const struct lz_conf *,
+	    const json_t *const *bodies, size_t n, int64_t account_id,
+	    const struct lz_plan *plan, int64_t now, struct link *ls,
+	    struct lz_verr *es);
+
+/* Where an imported link comes from (link_imports). */
+struct link_origin {
+	const char	*source;	/* "csv", "yourls", ... */
+	const char	*id;		/* its id there */
+	int64_t		 created_at;	/* made there, ms; 0 unknown */
+	int64_t		 total_clicks;	/* the source's count; -1 unknown */
+	int		 history;	/* its clicks are to follow */
+};
+
+/*
+ * linkops_create_many for an import: item i from from[i] (a link already
+ * imported from there fails with 409 already_imported; a new one
+ * remembers it, and keeps its created_at when known).  dry: everything
+ * checked and written, then rolled back (an import's --dry-run).
+ */
+int	linkops_import(struct lz_db *, const struct lz_conf *,
+	    const json_t *const *bodies, const struct link_origin *from,
+	    size_t n, int64_t account_id, const struct lz_plan *plan,
+	    int64_t now, int dry, struct link *ls, struct lz_verr *es);
+
 /* The live link id of account_id (ACCOUNT_ANY: of anyone) into l
  * (caller frees): 0, or -1 with e filled: 404 not_found, 500. */
 int	linkops_get(struct lz_db *, int64_t id, int64_t account_id,

@@ -29,6 +29,8 @@
  */
 #define K_HOUR		'h'
 #define K_VISIT		'v'
+#define K_SCOPE		's'	/* write_scopes: owner (8), at (8), kind,
+				   span, domain (8), dim, bot, key */
 #define ID_HEAD		(1 + 8 + 8)	/* kind, link, at or day */
 
 struct ru_entry {
@@ -329,28 +331,208 @@ write_visits(struct lz_db *db, struct rollup *ru, size_t n, int64_t horizon,
 	return 0;
 }
 
-/* Each hour's row with its day's, in one store call.  0 or -1. */
+/* Rows in the order of their table's key: a batch of many links' and
+ * hours' rows writes B-tree pages one after another instead of all
+ * over (an import's history). */
 static int
-write_rows(struct lz_db *db, struct rollup *ru)
+by_key(const void *a, const void *b)
 {
-	const unsigned char	*id;
-	struct rollup_row	*r;
-	size_t			 i, n = 0;
-	int			 rc;
+	const struct rollup_row	*x = a, *y = b;
+	size_t			 n = x->keylen < y->keylen ? x->keylen :
+				    y->keylen;
+	int			 c;
 
-	r = xreallocarray(NULL, ru->n + 1, sizeof(*r));
+	if (x->link_id != y->link_id)
+		return x->link_id < y->link_id ? -1 : 1;
+	if (x->dim != y->dim)
+		return x->dim < y->dim ? -1 : 1;
+	if (x->span != y->span)
+		return x->span - y->span;
+	if (x->hour != y->hour)
+		return x->hour < y->hour ? -1 : 1;
+	if ((c = memcmp(x->key, y->key, n)) != 0)
+		return c;
+	if (x->keylen != y->keylen)
+		return x->keylen < y->keylen ? -1 : 1;
+	return (x->bot > y->bot) - (x->bot < y->bot);
+}
+
+static int
+scope_by_key(const void *a, const void *b)
+{
+	const struct scope_row	*x = a, *y = b;
+	size_t			 n = x->keylen < y->keylen ? x->keylen :
+				    y->keylen;
+	int			 c;
+
+	if (x->owner != y->owner)
+		return x->owner < y->owner ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->dim != y->dim)
+		return x->dim - y->dim;
+	if (x->span != y->span)
+		return x->span - y->span;
+	if (x->hour != y->hour)
+		return x->hour < y->hour ? -1 : 1;
+	if ((c = memcmp(x->key, y->key, n)) != 0)
+		return c;
+	if (x->keylen != y->keylen)
+		return x->keylen < y->keylen ? -1 : 1;
+	return (x->bot > y->bot) - (x->bot < y->bot);
+}
+
+static int
+by_owner_link(const void *a, const void *b)
+{
+	const struct rollup_owner	*x = a, *y = b;
+
+	return (x->link_id > y->link_id) - (x->link_id < y->link_id);
+}
+
+/* Adds n to the scope row (owner, kind) of a link's row of span at at,
+ * whose identity is id (its dim, bot and key). */
+static void
+add_scope(struct rollup *sc, int64_t owner, int kind, int span, int64_t at,
+    int64_t domain_id, const unsigned char *id, size_t len, int64_t n)
+{
+	size_t	 i;
+
+	id_head(sc, K_SCOPE, owner, at);
+	lz_buf_putc(&sc->id, (char)kind);
+	lz_buf_putc(&sc->id, (char)span);
+	lz_buf_add(&sc->id, &domain_id, sizeof(domain_id));
+	lz_buf_add(&sc->id, id + ID_HEAD, len - ID_HEAD);
+	i = find(sc);
+	sc->e[i].n += n;
+}
+
+/* The scopes' rows of a rollup's link rows of span (1 or 24) into sc. */
+static void
+scopes_of(struct rollup *sc, const struct rollup *ru, int span)
+{
+	struct rollup_owner	 key, *o;
+	const unsigned char	*id;
+	size_t			 i, t;
+
 	for (i = 0; i < ru->n; i++) {
 		id = ident(ru, &ru->e[i]);
 		if (id[0] != K_HOUR || ru->e[i].n == 0)
 			continue;
-		r[n++] = (struct rollup_row){ .link_id = get64(id + 1),
-		    .dim = id[ID_HEAD], .hour = get64(id + 9),
+		key.link_id = get64(id + 1);
+		if ((o = bsearch(&key, ru->owners, ru->nowners,
+		    sizeof(*ru->owners), by_owner_link)) == NULL)
+			continue;	/* its link is gone */
+		add_scope(sc, o->account_id, 0, span, get64(id + 9),
+		    o->domain_id, id, ru->e[i].len, ru->e[i].n);
+		for (t = 0; t < o->ntags; t++)
+			add_scope(sc, o->tags[t], 1, span, get64(id + 9),
+			    o->domain_id, id, ru->e[i].len, ru->e[i].n);
+	}
+}
+
+/*
+ * The scopes' sums of the batch's hours (ru) and days (days), summed in
+ * memory across its links (rows of one account's hour merge), written
+ * with the scope triggers paused (rollup.h).  0 or -1.
+ */
+static int
+write_scopes(struct lz_db *db, const struct rollup *ru,
+    struct rollup *days)
+{
+	struct rollup		 sc;
+	struct scope_row	*r;
+	const unsigned char	*id;
+	size_t			 i, n = 0;
+	int			 rc;
+
+	memset(&sc, 0, sizeof(sc));
+	days->owners = ru->owners;
+	days->nowners = ru->nowners;
+	scopes_of(&sc, ru, 1);
+	scopes_of(&sc, days, 24);
+	r = xreallocarray(NULL, sc.n + 1, sizeof(*r));
+	for (i = 0; i < sc.n; i++) {
+		id = ident(&sc, &sc.e[i]);
+		if (sc.e[i].n == 0)
+			continue;
+		r[n++] = (struct scope_row){ .owner = get64(id + 1),
+		    .hour = get64(id + 9), .kind = id[ID_HEAD],
+		    .span = id[ID_HEAD + 1],
+		    .domain_id = get64(id + ID_HEAD + 2),
+		    .dim = id[ID_HEAD + 10], .bot = id[ID_HEAD + 11],
+		    .key = (const char *)id + ID_HEAD + 12,
+		    .keylen = sc.e[i].len - ID_HEAD - 12, .n = sc.e[i].n };
+	}
+	qsort(r, n, sizeof(*r), scope_by_key);
+	rc = store_scope_addv(db, r, n);
+	free(r);
+	rollup_free(&sc);
+	return rc;
+}
+
+/* The link rows of a rollup (of span: 0 an hour's with its day's, 1 an
+ * hour's alone, 24 a day's) appended to r at *n. */
+static void
+rows_of(const struct rollup *ru, int span, struct rollup_row *r, size_t *n)
+{
+	const unsigned char	*id;
+	size_t			 i;
+
+	for (i = 0; i < ru->n; i++) {
+		id = ident(ru, &ru->e[i]);
+		if (id[0] != K_HOUR || ru->e[i].n == 0)
+			continue;
+		r[(*n)++] = (struct rollup_row){ .link_id = get64(id + 1),
+		    .dim = id[ID_HEAD], .hour = get64(id + 9), .span = span,
 		    .key = (const char *)id + ID_HEAD + 2,
 		    .keylen = ru->e[i].len - ID_HEAD - 2,
 		    .bot = id[ID_HEAD + 1], .n = ru->e[i].n };
 	}
-	rc = store_rollup_addv(db, r, n);
+}
+
+/*
+ * Each hour's row with its day's, in one store call.  A writer that
+ * keeps the scopes (rollup.h: an import's history, rows of many links
+ * and hours) sums the days in memory first -- a day's row once, not
+ * once an hour of it -- writes the rows in the order of the table's key,
+ * then the scopes'.  0 or -1.
+ */
+static int
+write_rows(struct lz_db *db, struct rollup *ru)
+{
+	const unsigned char	*id;
+	struct rollup		 days;
+	struct rollup_row	*r;
+	size_t			 i, n = 0;
+	int			 rc, own = ru->owners != NULL &&
+				    lz_db_is_sqlite(db);
+
+	memset(&days, 0, sizeof(days));
+	if (own)
+		for (i = 0; i < ru->n; i++) {
+			id = ident(ru, &ru->e[i]);
+			if (id[0] == K_HOUR && ru->e[i].n != 0)
+				add_row(&days, get64(id + 1), get64(id + 9) /
+				    LZ_DAY_MS * LZ_DAY_MS, id[ID_HEAD],
+				    id[ID_HEAD + 1], (const char *)id +
+				    ID_HEAD + 2, ru->e[i].len - ID_HEAD - 2,
+				    ru->e[i].n);
+		}
+	r = xreallocarray(NULL, ru->n + days.n + 1, sizeof(*r));
+	rows_of(ru, own ? 1 : 0, r, &n);
+	rows_of(&days, 24, r, &n);
+	if (own)
+		qsort(r, n, sizeof(*r), by_key);
+	if (own && store_scope_pause(db, 1) == -1)
+		rc = -1;
+	else
+		rc = store_rollup_addv(db, r, n);
 	free(r);
+	if (own && rc == 0)
+		rc = write_scopes(db, ru, &days) == -1 ||
+		    store_scope_pause(db, 0) == -1 ? -1 : 0;
+	rollup_free(&days);
 	return rc;
 }
 

@@ -38,8 +38,26 @@ struct lz_db;
 
 struct ru_entry;
 
-/* A batch's sums.  Zeroed, it is empty; its fields are rollup.c's. */
+/*
+ * Who sums a link's rows besides it: its account and its tags, on its
+ * domain (sql/links/0015-account-stats.sql).  A writer that gives them
+ * (struct rollup's owners, SQLite only) has rollup_write() write the
+ * scopes' sums of the batch itself, summed in memory across its links,
+ * with the triggers that would add each row's paused (0021).
+ */
+struct rollup_owner {
+	int64_t		 link_id;
+	int64_t		 account_id;
+	int64_t		 domain_id;	/* 0 the default */
+	const int64_t	*tags;
+	size_t		 ntags;
+};
+
+/* A batch's sums.  Zeroed, it is empty; its fields are rollup.c's but
+ * owners, which the writer sets (or leaves NULL: the triggers). */
 struct rollup {
+	const struct rollup_owner *owners;	/* by link_id */
+	size_t		 nowners;
 	struct ru_entry	*e;		/* in the order first added */
 	size_t		 n, cap;
 	uint32_t	*slots;		/* hash table: index + 1, 0 empty */

@@ -164,7 +164,7 @@ variant_rates(json_t *rows, json_t *vclicks)
  * buckets, and the breakdowns into j.  0 or -1.
  */
 static int
-add_conversions(json_t *j, struct lz_db *db, int64_t id,
+add_conversions(json_t *j, struct lz_db *db, const struct store_scope *sc,
     const struct stats_range *r, const struct store_range *sr,
     const struct store_range *ser, int64_t clicks, json_t *totals,
     struct build *b)
@@ -176,7 +176,7 @@ add_conversions(json_t *j, struct lz_db *db, int64_t id,
 	b->revenue = json_object();
 	b->micros = json_object();
 	vclicks = json_object();
-	if (store_conv_totals(db, id, sr, totals_one, b) == -1)
+	if (store_conv_totals(db, sc, sr, totals_one, b) == -1)
 		goto out;
 	json_object_set_new(totals, "conversions", json_integer(b->convs));
 	json_object_set(totals, "revenue", b->revenue);
@@ -188,7 +188,7 @@ add_conversions(json_t *j, struct lz_db *db, int64_t id,
 		for (i = 0; i < json_array_size(b->series); i++)
 			json_object_set_new(json_array_get(b->series, i),
 			    "revenue", json_object());
-		if (store_conv_series(db, id, ser, r->bucket, series_conv,
+		if (store_conv_series(db, sc, ser, r->bucket, series_conv,
 		    b) == -1)
 			goto out;
 	}
@@ -198,11 +198,11 @@ add_conversions(json_t *j, struct lz_db *db, int64_t id,
 	for (i = 0; i < CONV_DIM__MAX; i++) {
 		b->arr = json_array();
 		json_object_set_new(bd, conv_dim_names[i], b->arr);
-		if (store_conv_breakdown(db, (enum conv_dim)i, id, sr,
+		if (store_conv_breakdown(db, (enum conv_dim)i, sc, sr,
 		    STATS_TOP, conv_breakdown_one, b) == -1)
 			goto out;
 	}
-	if (store_stats_breakdown(db, STATS_VARIANT, id, sr, VARIANTS_MAX,
+	if (store_stats_breakdown(db, STATS_VARIANT, sc, sr, VARIANTS_MAX,
 	    variant_clicks_one, vclicks) == -1)
 		goto out;
 	variant_rates(json_object_get(bd, "variant"), vclicks);
@@ -218,6 +218,15 @@ int
 stats_add(json_t *j, struct lz_db *db, int64_t id, struct stats_range *r,
     json_t *(*money)(int64_t))
 {
+	const struct store_scope	 sc = { STORE_SCOPE_LINK, id, -1 };
+
+	return stats_add_scope(j, db, &sc, r, money);
+}
+
+int
+stats_add_scope(json_t *j, struct lz_db *db, const struct store_scope *sc,
+    struct stats_range *r, json_t *(*money)(int64_t))
+{
 	struct store_range	 sr, ser;
 	struct build		 b;
 	json_t			*totals, *bd, *arr;
@@ -232,7 +241,7 @@ stats_add(json_t *j, struct lz_db *db, int64_t id, struct stats_range *r,
 	store_range(r->from, r->to, r->bucket % LZ_DAY_MS == 0, &ser);
 	memset(&b, 0, sizeof(b));
 	b.money = money;
-	if (store_stats_totals(db, id, &sr, &clicks, &bots, &visitors) == -1)
+	if (store_stats_totals(db, sc, &sr, &clicks, &bots, &visitors) == -1)
 		return -1;
 	totals = json_pack("{s:I, s:I, s:I}", "clicks", (json_int_t)clicks,
 	    "bots", (json_int_t)bots, "visitors", (json_int_t)visitors);
@@ -248,7 +257,7 @@ stats_add(json_t *j, struct lz_db *db, int64_t id, struct stats_range *r,
 			    "s:i, s:i}", "t", stats_time(k * r->bucket),
 			    "clicks", 0, "visitors", 0, "conversions", 0));
 		json_object_set_new(j, "series", b.series);
-		if (store_stats_series(db, id, &ser, r->bucket, series_one,
+		if (store_stats_series(db, sc, &ser, r->bucket, series_one,
 		    &b) == -1)
 			return -1;
 	}
@@ -258,9 +267,9 @@ stats_add(json_t *j, struct lz_db *db, int64_t id, struct stats_range *r,
 	for (i = 0; i < STATS_DIM__MAX; i++) {
 		arr = json_array();
 		json_object_set_new(bd, dim_names[i], arr);
-		if (store_stats_breakdown(db, (enum stats_dim)i, id, &sr,
+		if (store_stats_breakdown(db, (enum stats_dim)i, sc, &sr,
 		    STATS_TOP, breakdown_one, arr) == -1)
 			return -1;
 	}
-	return add_conversions(j, db, id, r, &sr, &ser, clicks, totals, &b);
+	return add_conversions(j, db, sc, r, &sr, &ser, clicks, totals, &b);
 }

@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 struct lz_db;
+struct store_scope;
 
 #define STATS_TOP	100	/* values per breakdown */
 
@@ -42,6 +43,11 @@ struct stats_range {
  */
 int	stats_add(json_t *j, struct lz_db *, int64_t id, struct stats_range *r,
 	    json_t *(*money)(int64_t micros));
+
+/* The same of a scope (store.h): an account's or a tag's links, of a
+ * domain or all, summed (or a link's). */
+int	stats_add_scope(json_t *j, struct lz_db *, const struct store_scope *,
+	    struct stats_range *r, json_t *(*money)(int64_t micros));
 
 /* A time of the statistics: ISO 8601 UTC, with milliseconds when it
  * has any. */

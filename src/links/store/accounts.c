@@ -19,8 +19,9 @@
 /* The columns row_key reads (key auth reads three more after them). */
 #define KEY_COLS \
 	"k.id, k.account_id, k.prefix, k.last4, k.name, k.created_at, " \
-	"k.last_used_at, k.revoked_at"
-#define KEY_NCOLS	8
+	"k.last_used_at, k.revoked_at, k.expires_at, k.scopes, " \
+	"coalesce((SELECT u.email FROM users u WHERE u.id = k.created_by), '')"
+#define KEY_NCOLS	11
 
 #include "accounts.sql.h"
 
@@ -135,7 +136,9 @@ row_key(struct lz_stmt *st, struct apikey *k)
 		LZ_COL(apikey, COPY, prefix), LZ_COL(apikey, COPY, last4),
 		LZ_COL(apikey, COPY, name), LZ_COL(apikey, I64, created_at),
 		LZ_COL(apikey, I64, last_used_at),
-		LZ_COL(apikey, I64, revoked_at)
+		LZ_COL(apikey, I64, revoked_at),
+		LZ_COL(apikey, I64, expires_at), LZ_COL(apikey, INT, scopes),
+		LZ_COL(apikey, COPY, created_by)
 	};
 	_Static_assert(LZ_NELEM(cols) == KEY_NCOLS, "KEY_COLS");
 
@@ -146,11 +149,14 @@ row_key(struct lz_stmt *st, struct apikey *k)
 int64_t
 store_key_add(struct lz_db *db, int64_t account_id,
     const unsigned char hash[KEY_HASH_LEN], const char *prefix,
-    const char *last4, const char *name, int64_t now)
+    const char *last4, const char *name, unsigned scopes, int64_t expires_at,
+    int64_t user_id, int64_t now)
 {
 	return lz_run_id(LZ_STMT(db, set, ST_KEY_ADD, LZ_I64(account_id),
 	    LZ_BLOB(hash, KEY_HASH_LEN), LZ_TEXT(prefix), LZ_TEXT(last4),
-	    LZ_TEXT(name ? name : ""), LZ_I64(now)));
+	    LZ_TEXT(name ? name : ""), LZ_I64(now), LZ_I64((int64_t)scopes),
+	    LZ_I64_IF(expires_at != 0, expires_at),
+	    LZ_I64_IF(user_id != 0, user_id)));
 }
 
 int

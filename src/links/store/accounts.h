@@ -57,6 +57,9 @@ struct apikey {
 	int64_t	 created_at;
 	int64_t	 last_used_at;
 	int64_t	 revoked_at;
+	int64_t	 expires_at;			/* 0: never */
+	int	 scopes;			/* bits of auth/scope.h */
+	char	 created_by[256];		/* its maker's e-mail, "" */
 	/* filled by store_key_auth: */
 	char	 plan[ACCOUNT_PLAN_LEN];
 	int	 account_disabled;
@@ -64,7 +67,8 @@ struct apikey {
 
 int64_t	store_key_add(struct lz_db *, int64_t account_id,
 	    const unsigned char hash[KEY_HASH_LEN], const char *prefix,
-	    const char *last4, const char *name, int64_t now);
+	    const char *last4, const char *name, unsigned scopes,
+	    int64_t expires_at, int64_t user_id, int64_t now);
 /* Looks a key up by hash.  1 found (revoked or not), 0 not, -1 error. */
 int	store_key_auth(struct lz_db *, const unsigned char hash[KEY_HASH_LEN],
 	    struct apikey *);

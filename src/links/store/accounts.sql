@@ -46,8 +46,9 @@ SELECT id, password_hash, disabled FROM accounts
 UPDATE accounts SET password_hash = $1 WHERE id = $2
 
 -- ST_KEY_ADD: key add
-INSERT INTO api_keys (account_id, hash, prefix, last4, name, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+INSERT INTO api_keys (account_id, hash, prefix, last4, name, created_at,
+        scopes, expires_at, created_by)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id
 
 -- ST_KEY_AUTH: key auth
 SELECT @KEY_COLS@, a.plan, a.disabled, k.hash FROM api_keys k

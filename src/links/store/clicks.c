@@ -176,8 +176,13 @@ store_rollup_addv(struct lz_db *db, const struct rollup_row *r, size_t n)
 		return 0;
 	if (lz_db_is_sqlite(db)) {
 		for (i = 0; i < n; i++)
-			if (rollup_add(db, r[i].link_id, r[i].dim, r[i].hour,
-			    r[i].key, r[i].keylen, r[i].bot, r[i].n) == -1)
+			if ((r[i].span == 0 ? rollup_add(db, r[i].link_id,
+			    r[i].dim, r[i].hour, r[i].key, r[i].keylen, r[i].bot,
+			    r[i].n) : lz_run_ok(LZ_STMT(db, set, ST_ROLLUP_PUT,
+			    LZ_I64(r[i].link_id), LZ_I64(r[i].dim),
+			    LZ_I64(r[i].span), LZ_I64(r[i].hour),
+			    LZ_TEXTN(r[i].key, r[i].keylen), LZ_I64(r[i].bot),
+			    LZ_I64(r[i].n)))) == -1)
 				return -1;
 		return 0;
 	}
@@ -187,6 +192,33 @@ store_rollup_addv(struct lz_db *db, const struct rollup_row *r, size_t n)
 	rc = lz_run_ok(lz_db_stmtv(db, set, ST_ROLLUP_ADDV, v, LZ_NELEM(v)));
 	free(js);
 	return rc;
+}
+
+int
+store_scope_addv(struct lz_db *db, const struct scope_row *r, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if ((r[i].span == 0 ? lz_run_ok(LZ_STMT(db, set, ST_SCOPE_ADD,
+		    LZ_I64(r[i].owner), LZ_I64(r[i].kind), LZ_I64(r[i].dim),
+		    LZ_I64(r[i].hour), LZ_I64(r[i].hour / LZ_DAY_MS * LZ_DAY_MS),
+		    LZ_TEXTN(r[i].key, r[i].keylen), LZ_I64(r[i].bot),
+		    LZ_I64(r[i].domain_id), LZ_I64(r[i].n))) :
+		    lz_run_ok(LZ_STMT(db, set, ST_SCOPE_PUT, LZ_I64(r[i].owner),
+		    LZ_I64(r[i].kind), LZ_I64(r[i].dim), LZ_I64(r[i].span),
+		    LZ_I64(r[i].hour), LZ_TEXTN(r[i].key, r[i].keylen),
+		    LZ_I64(r[i].bot), LZ_I64(r[i].domain_id),
+		    LZ_I64(r[i].n)))) == -1)
+			return -1;
+	return 0;
+}
+
+int
+store_scope_pause(struct lz_db *db, int on)
+{
+	return lz_run_ok(lz_db_stmtv(db, set, on ? ST_SCOPE_PAUSE :
+	    ST_SCOPE_RESUME, NULL, 0));
 }
 
 /* One row of visitor add rows: its first click before and its clicks
@@ -310,13 +342,14 @@ store_visitor_last(struct lz_db *db, int64_t day, int64_t link_id,
 }
 
 int
-store_stats_totals(struct lz_db *db, int64_t link_id,
+store_stats_totals(struct lz_db *db, const struct store_scope *sc,
     const struct store_range *r, int64_t *clicks, int64_t *bots,
     int64_t *visitors)
 {
 	struct lz_stmt	*st;
 
-	st = store_stmt_range(db, set, ST_STATS_TOTALS, link_id, r);
+	st = store_stmt_range(db, set, ST_STATS_TOTALS, ST_SCOPE_TOTALS, sc, r,
+	    NULL, 0);
 	if (lz_row(st) != 1)
 		return -1;
 	*clicks = lz_col_i64(st, 0);
@@ -341,15 +374,15 @@ each_bucket(struct lz_stmt *st, void *arg)
 }
 
 int
-store_stats_series(struct lz_db *db, int64_t link_id,
+store_stats_series(struct lz_db *db, const struct store_scope *sc,
     const struct store_range *r, int64_t bucket_ms,
     void (*fn)(int64_t bucket, int64_t clicks, int64_t visitors, void *),
     void *arg)
 {
 	struct series_fn	 f = { fn, arg };
 
-	return store_series(db, set, ST_STATS_SERIES, link_id, r, bucket_ms,
-	    each_bucket, &f);
+	return store_series(db, set, ST_STATS_SERIES, ST_SCOPE_SERIES, sc, r,
+	    bucket_ms, each_bucket, &f);
 }
 
 struct key_fn {
@@ -366,19 +399,19 @@ each_key(struct lz_stmt *st, void *arg)
 }
 
 int
-store_stats_breakdown(struct lz_db *db, enum stats_dim dim, int64_t link_id,
-    const struct store_range *r, long limit,
+store_stats_breakdown(struct lz_db *db, enum stats_dim dim,
+    const struct store_scope *sc, const struct store_range *r, long limit,
     void (*fn)(const char *key, int64_t clicks, void *), void *arg)
 {
-	struct key_fn	 f = { fn, arg };
-	struct lz_stmt	*st;
+	struct key_fn		 f = { fn, arg };
+	const struct lz_val	 own[] = { LZ_I64(limit),
+	    LZ_I64(ROLLUP_DIM(dim)) };
 
 	if ((unsigned)dim >= STATS_DIM__MAX)
 		return -1;
-	st = store_stmt_range(db, set, ST_STATS_BREAKDOWN, link_id, r);
-	lz_bind_i64(st, 8, limit);
-	lz_bind_i64(st, 9, ROLLUP_DIM(dim));
-	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
+	return lz_each(store_stmt_range(db, set, ST_STATS_BREAKDOWN,
+	    ST_SCOPE_BREAKDOWN, sc, r, own, LZ_NELEM(own)), each_key, &f) < 0 ?
+	    -1 : 0;
 }
 
 int

@@ -13,6 +13,7 @@
 struct click;
 struct lz_db;
 struct store_range;
+struct store_scope;
 
 /* Human clicks of one link, counted in a batch (store_click_add). */
 struct store_click_count {
@@ -61,10 +62,12 @@ enum stats_dim {
 #define ROLLUP_DIM(d)	((int)(d) + 1)	/* a value of enum stats_dim */
 #define ROLLUP_VISITORS	8		/* new visitor-days */
 
-/* A row for store_rollup_addv. */
+/* A row for store_rollup_addv: an hour's, added to its day's too (span
+ * 0), or one of span 1 (an hour, at hour) or 24 (a day, at hour the
+ * day's start) alone. */
 struct rollup_row {
 	int64_t		 link_id, hour, n;
-	int		 dim, bot;
+	int		 dim, bot, span;
 	const char	*key;
 	size_t		 keylen;
 };
@@ -72,9 +75,25 @@ struct rollup_row {
 /* Adds each row's n to its row of click_rollups of an hour and to the
  * row of its day (made when missing); no two rows of the same hour,
  * dim, key and bot.  One statement on PostgreSQL (a JSON array), one a
- * row on SQLite.  0 or -1. */
+ * row on SQLite (rows of a span alone: SQLite only).  0 or -1. */
 int	store_rollup_addv(struct lz_db *, const struct rollup_row *r,
 	    size_t n);
+
+/* A row of scope_click_rollups (0015) for store_scope_addv. */
+struct scope_row {
+	int64_t		 owner, hour, domain_id, n;
+	int		 kind, dim, bot, span;	/* as a rollup_row's */
+	const char	*key;
+	size_t		 keylen;
+};
+
+/* Adds each row's n to its scope row of an hour and of its day, as
+ * store_rollup_addv does links' rows: a writer that keeps the scopes'
+ * sums itself, between store_scope_pause(1) and (0).  0 or -1. */
+int	store_scope_addv(struct lz_db *, const struct scope_row *r, size_t n);
+/* Pauses (on) or resumes the scope triggers in this transaction (0021).
+ * 0 or -1. */
+int	store_scope_pause(struct lz_db *, int on);
 
 /* ---- the raw clicks, as kept (DESIGN 3.9, 3.10) ----------------------- */
 
@@ -133,22 +152,22 @@ int	store_visitor_last(struct lz_db *, int64_t day, int64_t link_id,
 	    char *variant, size_t varlen, char *suffix, size_t suflen,
 	    int64_t *at);
 
-/* ---- statistics of a link's clicks in a range (store.h) --------------- */
+/* ---- statistics of a scope's clicks in a range (store.h) -------------- */
 
 /* Human clicks, bot visits and visitor-days.  0 or -1. */
-int	store_stats_totals(struct lz_db *, int64_t link_id,
+int	store_stats_totals(struct lz_db *, const struct store_scope *,
 	    const struct store_range *, int64_t *clicks, int64_t *bots,
 	    int64_t *visitors);
 /* Human clicks and visitor-days per bucket (at / bucket_ms), in bucket
  * order; empty buckets are not reported.  0 or -1. */
-int	store_stats_series(struct lz_db *, int64_t link_id,
+int	store_stats_series(struct lz_db *, const struct store_scope *,
 	    const struct store_range *, int64_t bucket_ms,
 	    void (*fn)(int64_t bucket, int64_t clicks, int64_t visitors,
 	    void *), void *arg);
 /* Human clicks per value of dim, most first, at most limit values.
  * 0 or -1. */
-int	store_stats_breakdown(struct lz_db *, enum stats_dim, int64_t link_id,
-	    const struct store_range *, long limit,
+int	store_stats_breakdown(struct lz_db *, enum stats_dim,
+	    const struct store_scope *, const struct store_range *, long limit,
 	    void (*fn)(const char *key, int64_t clicks, void *), void *arg);
 
 /* ---- rebuilding the rollups (rollup.h) and retention ------------------ */

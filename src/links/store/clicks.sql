@@ -187,6 +187,59 @@ SELECT key, sum(n) AS c
                 AND span = 1 AND at >= $6 AND at < $7) AS r
     GROUP BY key ORDER BY c DESC, key LIMIT $8
 
+-- The same of a scope (store.h): an account's or a tag's sums, owner
+-- $1 of kind $k, of domain $d (-1: every one); the breakdown leaves out
+-- the values whose sum is 0 (a tag taken off a link leaves its rows).
+-- ST_SCOPE_TOTALS: scope totals
+SELECT coalesce(sum(CASE WHEN dim = 0 AND bot = 0 THEN n END), 0),
+    coalesce(sum(CASE WHEN dim = 0 AND bot != 0 THEN n END), 0),
+    coalesce(sum(CASE WHEN dim = 8 THEN n END), 0)
+    FROM (SELECT dim, bot, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $8 AND dim IN (0, 8)
+                AND span = 24 AND at >= $2 AND at < $3
+                AND (CAST($9 AS bigint) < 0 OR domain_id = $9)
+        UNION ALL SELECT dim, bot, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $8 AND dim IN (0, 8)
+                AND span = 1 AND at >= $4 AND at < $5
+                AND (CAST($9 AS bigint) < 0 OR domain_id = $9)
+        UNION ALL SELECT dim, bot, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $8 AND dim IN (0, 8)
+                AND span = 1 AND at >= $6 AND at < $7
+                AND (CAST($9 AS bigint) < 0 OR domain_id = $9)) AS r
+
+-- ST_SCOPE_SERIES: scope series
+SELECT at / $8 AS b, sum(CASE WHEN dim = 0 THEN n ELSE 0 END),
+    sum(CASE WHEN dim = 8 THEN n ELSE 0 END)
+    FROM (SELECT dim, at, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $9 AND dim IN (0, 8) AND bot = 0
+                AND span = 24 AND at >= $2 AND at < $3
+                AND (CAST($10 AS bigint) < 0 OR domain_id = $10)
+        UNION ALL SELECT dim, at, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $9 AND dim IN (0, 8) AND bot = 0
+                AND span = 1 AND at >= $4 AND at < $5
+                AND (CAST($10 AS bigint) < 0 OR domain_id = $10)
+        UNION ALL SELECT dim, at, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $9 AND dim IN (0, 8) AND bot = 0
+                AND span = 1 AND at >= $6 AND at < $7
+                AND (CAST($10 AS bigint) < 0 OR domain_id = $10)) AS r
+    GROUP BY b ORDER BY b
+
+-- ST_SCOPE_BREAKDOWN: scope breakdown
+SELECT key, sum(n) AS c
+    FROM (SELECT key, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $10 AND dim = $9 AND bot = 0
+                AND span = 24 AND at >= $2 AND at < $3
+                AND (CAST($11 AS bigint) < 0 OR domain_id = $11)
+        UNION ALL SELECT key, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $10 AND dim = $9 AND bot = 0
+                AND span = 1 AND at >= $4 AND at < $5
+                AND (CAST($11 AS bigint) < 0 OR domain_id = $11)
+        UNION ALL SELECT key, n FROM scope_click_rollups
+            WHERE owner = $1 AND kind = $10 AND dim = $9 AND bot = 0
+                AND span = 1 AND at >= $6 AND at < $7
+                AND (CAST($11 AS bigint) < 0 OR domain_id = $11)) AS r
+    GROUP BY key HAVING sum(n) != 0 ORDER BY c DESC, key LIMIT $8
+
 -- What a rebuild has to do: rows of clicks or conversions, raw or
 -- rolled up (any dim of the rollups: it also clears rows that
 -- should not be there).
@@ -333,3 +386,34 @@ SELECT id, at, suffix, country, device, os, browser, referrer, variant,
     WHERE link_id = $1 AND at >= $2 AND at <= $3 AND (at < $3 OR id <
         $4)
     ORDER BY at DESC, id DESC LIMIT $5
+
+-- A scope's row of an hour and its day's (sql/links/0015-account-stats.sql),
+-- by a writer that keeps the sums itself with the triggers paused.
+-- ST_SCOPE_ADD: scope add
+INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
+        domain_id, n)
+    VALUES ($1, $2, $3, 1, $4, $6, $7, $8, $9),
+        ($1, $2, $3, 24, $5, $6, $7, $8, $9)
+    ON CONFLICT (owner, kind, dim, span, at, key, bot, domain_id) DO UPDATE
+    SET n = scope_click_rollups.n + excluded.n
+
+-- A row of one span ($3: 1 an hour, 24 a day) alone: a writer that
+-- sums the days itself (stats/rollup.c, an import's history).
+-- ST_ROLLUP_PUT: rollup put
+INSERT INTO click_rollups (link_id, dim, span, at, key, bot, n)
+    VALUES ($1, $2, $3, $4, $5, $6, $7)
+    ON CONFLICT (link_id, dim, span, at, key, bot) DO UPDATE
+    SET n = click_rollups.n + excluded.n
+
+-- ST_SCOPE_PUT: scope put
+INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
+        domain_id, n)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    ON CONFLICT (owner, kind, dim, span, at, key, bot, domain_id) DO UPDATE
+    SET n = scope_click_rollups.n + excluded.n
+
+-- The scope triggers paused in this transaction (0021), and resumed.
+-- ST_SCOPE_PAUSE: scope pause
+INSERT INTO scope_pause (x) VALUES (1) ON CONFLICT DO NOTHING
+-- ST_SCOPE_RESUME: scope resume
+DELETE FROM scope_pause

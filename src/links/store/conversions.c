@@ -95,13 +95,13 @@ each_total(struct lz_stmt *st, void *arg)
 }
 
 int
-store_conv_totals(struct lz_db *db, int64_t link_id,
+store_conv_totals(struct lz_db *db, const struct store_scope *sc,
     const struct store_range *r, conv_row_fn *fn, void *arg)
 {
 	struct totals_fn	 f = { fn, arg };
 
-	return lz_each(store_stmt_range(db, set, ST_CONV_TOTALS, link_id, r),
-	    each_total, &f) < 0 ? -1 : 0;
+	return lz_each(store_stmt_range(db, set, ST_CONV_TOTALS,
+	    ST_SCOPE_CONV_TOTALS, sc, r, NULL, 0), each_total, &f) < 0 ? -1 : 0;
 }
 
 struct series_fn {
@@ -119,15 +119,15 @@ each_bucket(struct lz_stmt *st, void *arg)
 }
 
 int
-store_conv_series(struct lz_db *db, int64_t link_id,
+store_conv_series(struct lz_db *db, const struct store_scope *sc,
     const struct store_range *r, int64_t bucket_ms,
     void (*fn)(int64_t bucket, const char *currency, int64_t n, int has_rev,
     int64_t micros, void *), void *arg)
 {
 	struct series_fn	 f = { fn, arg };
 
-	return store_series(db, set, ST_CONV_SERIES, link_id, r, bucket_ms,
-	    each_bucket, &f);
+	return store_series(db, set, ST_CONV_SERIES, ST_SCOPE_CONV_SERIES, sc,
+	    r, bucket_ms, each_bucket, &f);
 }
 
 struct breakdown_fn {
@@ -147,8 +147,8 @@ each_key(struct lz_stmt *st, void *arg)
 }
 
 int
-store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
-    const struct store_range *r, long limit,
+store_conv_breakdown(struct lz_db *db, enum conv_dim dim,
+    const struct store_scope *sc, const struct store_range *r, long limit,
     void (*fn)(const char *key, int64_t key_n, const char *currency,
     int64_t n, int has_rev, int64_t micros, void *), void *arg)
 {
@@ -159,15 +159,16 @@ store_conv_breakdown(struct lz_db *db, enum conv_dim dim, int64_t link_id,
 		[CONV_BY_VARIANT] = { 2, 3 },
 	};
 	struct breakdown_fn	 f = { fn, arg };
-	struct lz_stmt		*st;
+	struct lz_val		 own[3];
 
 	if ((unsigned)dim >= CONV_DIM__MAX)
 		return -1;
-	st = store_stmt_range(db, set, ST_CONV_BY_DIM, link_id, r);
-	lz_bind_i64(st, 8, limit);
-	lz_bind_i64(st, 9, dims[dim][0]);
-	lz_bind_i64(st, 10, dims[dim][1]);
-	return lz_each(st, each_key, &f) < 0 ? -1 : 0;
+	own[0] = (struct lz_val)LZ_I64(limit);
+	own[1] = (struct lz_val)LZ_I64(dims[dim][0]);
+	own[2] = (struct lz_val)LZ_I64(dims[dim][1]);
+	return lz_each(store_stmt_range(db, set, ST_CONV_BY_DIM,
+	    ST_SCOPE_CONV_BY_DIM, sc, r, own, LZ_NELEM(own)), each_key, &f) < 0 ?
+	    -1 : 0;
 }
 
 int

@@ -12,6 +12,7 @@
 
 struct lz_db;
 struct store_range;
+struct store_scope;
 
 /* One conversion as stored.  Strings live as long as the caller's. */
 struct conversion {
@@ -49,11 +50,11 @@ typedef void conv_row_fn(const char *currency, int64_t n, int has_rev,
 	    int64_t micros, void *arg);
 
 /* Per currency, in currency order.  0 or -1. */
-int	store_conv_totals(struct lz_db *, int64_t link_id,
+int	store_conv_totals(struct lz_db *, const struct store_scope *,
 	    const struct store_range *, conv_row_fn *, void *arg);
 /* Per bucket (at / bucket_ms) and currency, in bucket order; empty
  * buckets are not reported.  0 or -1. */
-int	store_conv_series(struct lz_db *, int64_t link_id,
+int	store_conv_series(struct lz_db *, const struct store_scope *,
 	    const struct store_range *, int64_t bucket_ms,
 	    void (*fn)(int64_t bucket, const char *currency, int64_t n,
 	    int has_rev, int64_t micros, void *), void *arg);
@@ -72,8 +73,8 @@ enum conv_dim {
  * and key_n the key's conversions in all currencies; rows of a key come
  * together, keys with most conversions first.  0 or -1.
  */
-int	store_conv_breakdown(struct lz_db *, enum conv_dim, int64_t link_id,
-	    const struct store_range *, long limit,
+int	store_conv_breakdown(struct lz_db *, enum conv_dim,
+	    const struct store_scope *, const struct store_range *, long limit,
 	    void (*fn)(const char *key, int64_t key_n, const char *currency,
 	    int64_t n, int has_rev, int64_t micros, void *), void *arg);
 

@@ -99,6 +99,79 @@ SELECT key, n, currency, cn, rev
             GROUP BY key, currency) AS g) AS r
     WHERE rk <= $8 ORDER BY rk, currency
 
+-- The same of a scope (as clicks.sql's scope statements): kind and
+-- domain after the statement's own parameters.
+-- ST_SCOPE_CONV_TOTALS: scope conversion totals
+SELECT currency, sum(n), CASE WHEN sum(valued) > 0 THEN sum(micros) END
+    FROM (SELECT currency, n, valued, micros
+            FROM scope_conversion_rollups
+            WHERE owner = $1 AND kind = $8 AND dim = 0
+                AND span = 24 AND at >= $2 AND at < $3
+                AND (CAST($9 AS bigint) < 0 OR domain_id = $9)
+        UNION ALL SELECT currency, n, valued, micros
+            FROM scope_conversion_rollups
+            WHERE owner = $1 AND kind = $8 AND dim = 0
+                AND span = 1 AND at >= $4 AND at < $5
+                AND (CAST($9 AS bigint) < 0 OR domain_id = $9)
+        UNION ALL SELECT currency, n, valued, micros
+            FROM scope_conversion_rollups
+            WHERE owner = $1 AND kind = $8 AND dim = 0
+                AND span = 1 AND at >= $6 AND at < $7
+                AND (CAST($9 AS bigint) < 0 OR domain_id = $9)) AS r
+    GROUP BY currency HAVING sum(n) != 0 ORDER BY currency
+
+-- ST_SCOPE_CONV_SERIES: scope conversion series
+SELECT at / $8 AS b, currency, sum(n),
+    CASE WHEN sum(valued) > 0 THEN sum(micros) END
+    FROM (SELECT at, currency, n, valued, micros
+            FROM scope_conversion_rollups
+            WHERE owner = $1 AND kind = $9 AND dim = 0
+                AND span = 24 AND at >= $2 AND at < $3
+                AND (CAST($10 AS bigint) < 0 OR domain_id = $10)
+        UNION ALL SELECT at, currency, n, valued, micros
+            FROM scope_conversion_rollups
+            WHERE owner = $1 AND kind = $9 AND dim = 0
+                AND span = 1 AND at >= $4 AND at < $5
+                AND (CAST($10 AS bigint) < 0 OR domain_id = $10)
+        UNION ALL SELECT at, currency, n, valued, micros
+            FROM scope_conversion_rollups
+            WHERE owner = $1 AND kind = $9 AND dim = 0
+                AND span = 1 AND at >= $6 AND at < $7
+                AND (CAST($10 AS bigint) < 0 OR domain_id = $10)) AS r
+    GROUP BY b, currency HAVING sum(n) != 0 ORDER BY b, currency
+
+-- ST_SCOPE_CONV_BY_DIM: scope conversions by dimension
+SELECT key, n, currency, cn, rev
+    FROM (SELECT key, n, currency, cn, rev,
+            dense_rank() OVER (ORDER BY n DESC, key) AS rk
+        FROM (SELECT key, currency, sum(cnt) AS cn,
+                CASE WHEN sum(valued) > 0 THEN sum(micros) END AS rev,
+                sum(sum(cnt)) OVER (PARTITION BY key) AS n
+            FROM (SELECT CASE WHEN dim = 0 THEN currency
+                        WHEN dim = 3 THEN NULL ELSE key END AS key,
+                        currency, n AS cnt, valued, micros
+                    FROM (SELECT * FROM scope_conversion_rollups
+                        WHERE owner = $1 AND kind = $11
+                            AND dim BETWEEN $9 AND $10
+                            AND span = 24 AND at >= $2 AND at < $3
+                            AND (CAST($12 AS bigint) < 0 OR domain_id = $12)
+                    UNION ALL
+                    SELECT * FROM scope_conversion_rollups
+                        WHERE owner = $1 AND kind = $11
+                            AND dim BETWEEN $9 AND $10
+                            AND span = 1 AND at >= $4 AND at < $5
+                            AND (CAST($12 AS bigint) < 0 OR domain_id = $12)
+                    UNION ALL
+                    SELECT * FROM scope_conversion_rollups
+                        WHERE owner = $1 AND kind = $11
+                            AND dim BETWEEN $9 AND $10
+                            AND span = 1 AND at >= $6 AND at < $7
+                            AND (CAST($12 AS bigint) < 0 OR domain_id = $12))
+                        AS u
+                ) AS p
+            GROUP BY key, currency HAVING sum(cnt) != 0) AS g) AS r
+    WHERE rk <= $8 ORDER BY rk, currency
+
 -- ST_CONV_ROLLUP_CLEAR: conversion rollup clear
 DELETE FROM conversion_rollups
     WHERE link_id = $1 AND dim IN (0, 1, 2, 3) AND span IN (1, 24) AND

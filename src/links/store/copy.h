@@ -1,6 +1,7 @@
 /*
  * store/copy.h -- the links database table by table, for lzctl db copy
- * (DESIGN 7): every table but click_journals, parents first, read whole
+ * (DESIGN 7): every table but click_journals and the scopes' sums (made
+ * again by triggers), parents first, read whole
  * from one database and written as bulk rows (COPY) into another, ids
  * and all.
  */
@@ -22,7 +23,7 @@ struct store_table {
 	int		 ids;		/* ids from a sequence on PostgreSQL */
 };
 
-#define STORE_TABLES	19
+#define STORE_TABLES	25
 
 /* In copy order, parents before the tables that refer to them, then
  * { NULL }. */

@@ -130,6 +130,23 @@ store_link_unslot(struct lz_db *db, int64_t account_id)
 	return lz_run_ok(LZ_STMT(db, set, ST_LINK_UNSLOT, LZ_I64(account_id)));
 }
 
+int
+store_link_slots(struct lz_db *db, int64_t account_id, long long n,
+    long long cap)
+{
+	return lz_run_changed(LZ_STMT(db, set, ST_LINK_SLOTS,
+	    LZ_I64(account_id), LZ_I64(n), LZ_I64(cap)));
+}
+
+int
+store_link_unslots(struct lz_db *db, int64_t account_id, long long n)
+{
+	if (n == 0)
+		return 0;
+	return lz_run_ok(LZ_STMT(db, set, ST_LINK_UNSLOTS,
+	    LZ_I64(account_id), LZ_I64(n)));
+}
+
 /* j as compact JSON text, or NULL for none; caller frees. */
 static char *
 json_text(const json_t *j)
@@ -190,6 +207,148 @@ store_link_insert(struct lz_db *db, struct link *l)
 	return rc == -1 ? -1 : rc == 0;
 }
 
+/* ---- links inserted in one statement (store_link_insert_many) ---- */
+
+/* A text value of a row: the string, or null; 0, or -1 (not UTF-8). */
+static int
+put_text(json_t *row, const char *s)
+{
+	return json_array_append_new(row, s != NULL ? json_string(s) :
+	    json_null());
+}
+
+static int
+put_int(json_t *row, int present, int64_t v)
+{
+	return json_array_append_new(row, present ?
+	    json_integer((json_int_t)v) : json_null());
+}
+
+/* l's row of ST_LINK_INSERT_MANY, stored as made at made (0: its
+ * created_at); NULL when a text cannot go in JSON. */
+static json_t *
+insert_row(const struct link *l, int64_t made)
+{
+	char	*json[] = { json_text(l->variants), json_text(l->og),
+	    json_text(l->utm) };
+	json_t	*row = json_array();
+	size_t	 i;
+	int	 bad;
+
+	bad = put_text(row, l->target_url) | put_text(row, l->title) |
+	    put_text(row, link_mode_names[l->mode]) | put_text(row, json[0]) |
+	    put_int(row, 1, l->redirect_type) | put_text(row, json[1]) |
+	    put_text(row, l->pixel[PIXEL_FB]) |
+	    put_text(row, l->pixel[PIXEL_GA]) |
+	    put_text(row, l->pixel[PIXEL_GTM]) |
+	    put_text(row, l->pixel[PIXEL_TIKTOK]) |
+	    put_text(row, l->pixel[PIXEL_LINE]) |
+	    put_int(row, 1, l->escape_inapp) |
+	    put_int(row, l->expires_at != 0, l->expires_at) |
+	    put_int(row, 1, l->max_clicks) | put_text(row, json[2]) |
+	    put_text(row, l->password_hash) | put_text(row, l->expired_url) |
+	    put_text(row, l->notes) | put_int(row, 1, l->archived != 0) |
+	    put_int(row, 1, l->account_id) | put_text(row, l->slug) |
+	    put_int(row, 1, made != 0 ? made : l->created_at) |
+	    put_int(row, l->domain_id != 0, l->domain_id);
+	for (i = 0; i < LZ_NELEM(json); i++)
+		free(json[i]);
+	if (bad) {
+		json_decref(row);
+		return NULL;
+	}
+	return row;
+}
+
+/* Links ordered by domain and slug. */
+static int
+by_place(const void *a, const void *b)
+{
+	const struct link *x = *(struct link *const *)a;
+	const struct link *y = *(struct link *const *)b;
+
+	if (x->domain_id != y->domain_id)
+		return x->domain_id < y->domain_id ? -1 : 1;
+	return strcmp(x->slug, y->slug);
+}
+
+/* by_place, and of one place in the order of the batch (the first one
+ * is the one inserted, as one by one). */
+static int
+by_place_then_index(const void *a, const void *b)
+{
+	const struct link *x = *(struct link *const *)a;
+	const struct link *y = *(struct link *const *)b;
+	int	 c = by_place(a, b);
+
+	return c != 0 ? c : x < y ? -1 : x > y;
+}
+
+int
+store_link_insert_many(struct lz_db *db, struct link *ls,
+    const char *take, const int64_t *made, size_t n)
+{
+	struct link	**sorted, key, *kp = &key, **hit;
+	struct lz_stmt	*st;
+	json_t		*rows = json_array(), *row;
+	char		*list = NULL;
+	size_t		 i, j, k = 0, nls = n;
+	char		*in;
+	int		 rc;
+
+	/* Each row's place once: a second of one domain and slug is left
+	 * to the caller (slug taken, or another random one). */
+	sorted = xcalloc(n ? n : 1, sizeof(*sorted));
+	in = xcalloc(n ? n : 1, 1);
+	for (i = 0; i < n; i++)
+		if (take[i]) {
+			ls[i].id = 0;
+			sorted[k++] = &ls[i];
+		}
+	n = k;
+	k = 0;
+	qsort(sorted, n, sizeof(*sorted), by_place_then_index);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && by_place(&sorted[i - 1], &sorted[i]) == 0)
+			continue;	/* not in this statement */
+		in[sorted[i] - ls] = 1;
+		sorted[k++] = sorted[i];
+	}
+	/* The rows in the batch's order: ids given in it, as one by one. */
+	for (i = 0; i < nls; i++)
+		if (in[i] && ((row = insert_row(&ls[i], made != NULL ? made[i] :
+		    0)) == NULL || json_array_append_new(rows, row) == -1))
+			in[i] = 0;
+	for (i = j = 0; i < k; i++)
+		if (in[sorted[i] - ls])
+			sorted[j++] = sorted[i];
+	k = j;
+	rc = 0;
+	if (k == 0)
+		goto done;
+	if ((list = json_dumps(rows, JSON_COMPACT)) == NULL) {
+		rc = -1;
+		goto done;
+	}
+	st = LZ_STMT(db, set, ST_LINK_INSERT_MANY, LZ_TEXT(list));
+	while ((rc = lz_step(st)) == 1) {
+		key.domain_id = lz_col_i64(st, 2);
+		key.slug = xstrdup(lz_col_text(st, 1));
+		if ((hit = bsearch(&kp, sorted, k, sizeof(*sorted),
+		    by_place)) != NULL)
+			(*hit)->id = lz_col_i64(st, 0);
+		free(key.slug);
+	}
+	lz_reset(st);
+	rc = rc == -1 ? -1 : 0;
+done:
+	json_decref(rows);
+	free(list);
+	free(sorted);
+	free(in);
+	return rc;
+}
+
 int
 store_link_update(struct lz_db *db, struct link *l, int64_t account_id)
 {
@@ -211,6 +370,131 @@ store_link_by_id(struct lz_db *db, int64_t id, struct link *l)
 
 	return (int)lz_each(lz_db_stmtv(db, set, ST_LINK_BY_ID, &v, 1),
 	    row_link, l);
+}
+
+int
+store_link_by_clicks(struct lz_db *db, int64_t account_id, int64_t domain,
+    int64_t tag, int (*fn)(int64_t, int64_t, void *), void *arg)
+{
+	struct lz_stmt	*st;
+	int		 rc;
+
+	st = LZ_STMT(db, set, ST_LINK_BY_CLICKS, LZ_I64(account_id),
+	    LZ_I64(domain), LZ_I64(tag));
+	while ((rc = lz_step(st)) == 1)
+		if (fn(lz_col_i64(st, 0), lz_col_i64(st, 1), arg) == 0)
+			break;
+	lz_reset(st);
+	return rc == -1 ? -1 : 0;
+}
+
+int
+store_import_seen(struct lz_db *db, int64_t account_id, const char *source,
+    const char *original_id)
+{
+	int64_t	 n;
+
+	if (lz_one_i64(LZ_STMT(db, set, ST_IMPORT_SEEN, LZ_I64(account_id),
+	    LZ_TEXT(source), LZ_TEXT(original_id)), &n) != 1)
+		return -1;
+	return n > 0;
+}
+
+int
+store_import_add(struct lz_db *db, int64_t link_id, int64_t account_id,
+    const char *source, const char *original_id, int64_t total_clicks,
+    int history, int64_t now)
+{
+	return lz_run_ok(LZ_STMT(db, set, ST_IMPORT_ADD, LZ_I64(link_id),
+	    LZ_I64(account_id), LZ_TEXT(source), LZ_TEXT(original_id),
+	    LZ_I64(now), LZ_I64(history ? 0 : -1), LZ_I64(total_clicks)));
+}
+
+int
+store_import_pending(struct lz_db *db, int64_t account_id,
+    const char *source, int (*fn)(const struct store_import_pending *,
+    void *), void *arg)
+{
+	struct store_import_pending	 p;
+	struct lz_stmt			*st;
+	int				 rc;
+
+	if ((st = LZ_STMT(db, set, ST_IMPORT_PENDING, LZ_I64(account_id),
+	    LZ_TEXT(source))) == NULL)
+		return -1;
+	while ((rc = lz_step(st)) == 1) {
+		p.link_id = lz_col_i64(st, 0);
+		p.id = lz_col_text(st, 1);
+		p.pos = lz_col_i64(st, 2);
+		p.counted = lz_col_i64(st, 3);
+		p.total = lz_col_i64(st, 4);
+		if (fn(&p, arg) == 0)
+			break;
+	}
+	lz_reset(st);
+	return rc == -1 ? -1 : 0;
+}
+
+int
+store_import_progress(struct lz_db *db, int64_t link_id, int64_t pos,
+    int64_t counted)
+{
+	return lz_run_ok(LZ_STMT(db, set, ST_IMPORT_PROGRESS, LZ_I64(link_id),
+	    LZ_I64(pos), LZ_I64(counted)));
+}
+
+struct seen_fn {
+	void	(*fn)(const char *, void *);
+	void	*arg;
+};
+
+static void
+seen_row(struct lz_stmt *st, void *arg)
+{
+	struct seen_fn	*f = arg;
+
+	f->fn(lz_col_text(st, 0), f->arg);
+}
+
+long
+store_import_seen_many(struct lz_db *db, int64_t account_id,
+    const char *source, const json_t *ids,
+    void (*fn)(const char *, void *), void *arg)
+{
+	struct seen_fn	 f = { fn, arg };
+	char		*list = json_dumps(ids, JSON_COMPACT);
+	long		 rc;
+
+	if (list == NULL)
+		return -1;
+	rc = lz_each(LZ_STMT(db, set, ST_IMPORT_SEEN_MANY, LZ_I64(account_id),
+	    LZ_TEXT(source), LZ_TEXT(list)), seen_row, &f);
+	free(list);
+	return rc;
+}
+
+int
+store_import_add_many(struct lz_db *db, int64_t account_id, int64_t now,
+    const json_t *rows)
+{
+	char	*list;
+	int	 rc;
+
+	if (json_array_size(rows) == 0)
+		return 0;
+	if ((list = json_dumps(rows, JSON_COMPACT)) == NULL)
+		return -1;
+	rc = lz_run_ok(LZ_STMT(db, set, ST_IMPORT_ADD_MANY, LZ_I64(account_id),
+	    LZ_I64(now), LZ_TEXT(list)));
+	free(list);
+	return rc;
+}
+
+int
+store_link_set_created(struct lz_db *db, int64_t id, int64_t at)
+{
+	return lz_run_ok(LZ_STMT(db, set, ST_LINK_SET_CREATED, LZ_I64(id),
+	    LZ_I64(at)));
 }
 
 long

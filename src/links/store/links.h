@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 struct link;
 struct lz_db;
 struct lz_stmt;
@@ -18,8 +20,19 @@ long long store_link_count(struct lz_db *, int64_t account_id);
 int	store_link_slot(struct lz_db *, int64_t account_id, long long cap);
 /* Gives a place of the cap back (a link archived).  0 or -1. */
 int	store_link_unslot(struct lz_db *, int64_t account_id);
+/* store_link_slot of n places at once (a batch's): 1 all taken, 0 none
+ * (they would pass cap), -1; store_link_unslots gives n back. */
+int	store_link_slots(struct lz_db *, int64_t account_id, long long n,
+	    long long cap);
+int	store_link_unslots(struct lz_db *, int64_t account_id, long long n);
 /* Inserts l (slug set); sets l->id.  0, 1 when the slug is taken, -1. */
 int	store_link_insert(struct lz_db *, struct link *);
+/* store_link_insert of each ls[i] with take[i] (slug set) in one
+ * statement, stored as made at made[i] (made NULL or 0: created_at): each
+ * one inserted gets its id; one whose slug is taken, a second of one
+ * domain and slug, or one JSON cannot carry keeps id 0.  0, or -1. */
+int	store_link_insert_many(struct lz_db *, struct link *ls,
+	    const char *take, const int64_t *made, size_t n);
 /* A live link by id of account_id (ACCOUNT_ANY: of anyone).  1, 0, -1. */
 int	store_link_get(struct lz_db *, int64_t id, int64_t account_id,
 	    struct link *);
@@ -54,6 +67,56 @@ struct link_filter {
 long	store_link_list(struct lz_db *, int64_t account_id, int64_t before,
 	    long limit, const struct link_filter *f,
 	    void (*fn)(struct link *, void *), void *arg);
+/*
+ * Calls fn(id, counted clicks) for account_id's live links of domain
+ * (-1: any) carrying tag (0: any), most clicks first (ties: newest
+ * first), until fn answers 0.  0 or -1.
+ */
+int	store_link_by_clicks(struct lz_db *, int64_t account_id,
+	    int64_t domain, int64_t tag, int (*fn)(int64_t id, int64_t clicks,
+	    void *), void *arg);
+/* 1 when account_id has a link imported from source with original_id
+ * there, 0 not, -1. */
+int	store_import_seen(struct lz_db *, int64_t account_id,
+	    const char *source, const char *original_id);
+/* Notes link_id as imported from source's original_id, with the
+ * source's count of its clicks (-1 unknown) and, when history, its
+ * clicks to follow (0019).  0 or -1. */
+int	store_import_add(struct lz_db *, int64_t link_id, int64_t account_id,
+	    const char *source, const char *original_id, int64_t total_clicks,
+	    int history, int64_t now);
+
+/* A link whose click history is still to be moved in (0019). */
+struct store_import_pending {
+	int64_t		 link_id;
+	const char	*id;		/* at the source (the call's only) */
+	int64_t		 pos;		/* how far: the source's meaning */
+	int64_t		 counted;	/* people's clicks moved so far */
+	int64_t		 total;		/* the source's count; -1 unknown */
+};
+
+/* Calls fn for each link of account_id imported from source whose
+ * history is pending, by id, until fn answers 0.  0 or -1. */
+int	store_import_pending(struct lz_db *, int64_t account_id,
+	    const char *source, int (*fn)(const struct store_import_pending *,
+	    void *), void *arg);
+/* How far link_id's history has been moved: pos (-1 all of it) with
+ * counted people's clicks.  0 or -1. */
+int	store_import_progress(struct lz_db *, int64_t link_id, int64_t pos,
+	    int64_t counted);
+/* For a batch of items: calls fn for each original id among ids (a JSON
+ * array of strings) account_id imported from source before; -1, or
+ * the count. */
+long	store_import_seen_many(struct lz_db *, int64_t account_id,
+	    const char *source, const json_t *ids,
+	    void (*fn)(const char *original_id, void *), void *arg);
+/* store_import_add of a batch in one statement: rows a JSON array of
+ * [link id, source, original id, history_pos (0 history to follow, -1
+ * none), total clicks].  0 or -1. */
+int	store_import_add_many(struct lz_db *, int64_t account_id, int64_t now,
+	    const json_t *rows);
+/* Sets when link id was made (an import's).  0 or -1. */
+int	store_link_set_created(struct lz_db *, int64_t id, int64_t at);
 /* Calls fn for each link, deleted or not, whose id is among ids[0..n)
  * (in no order); returns the rows or -1. */
 long	store_link_by_ids(struct lz_db *, const int64_t *ids, size_t n,

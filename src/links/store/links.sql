@@ -27,6 +27,46 @@ INSERT INTO links (target_url, title, mode, variants, redirect_type, og,
         $15, $16, $17, $18, $19, $20, $21, $22, $23)
     ON CONFLICT DO NOTHING RETURNING id
 
+-- ST_LINK_INSERT for a batch: $1 a JSON array of links, each an array of
+-- ST_LINK_INSERT's 23 values in its order; those whose slug is taken are
+-- left out (the caller inserts them alone).  The rows inserted: id, slug
+-- and domain (0: the default one).
+-- ST_LINK_INSERT_MANY: link insert many
+INSERT INTO links (target_url, title, mode, variants, redirect_type, og,
+        pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, pixel_line,
+        escape_inapp, expires_at, max_clicks, utm, password_hash,
+        expired_url, notes, archived, account_id, slug, created_at,
+        domain_id)
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+        json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+        json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+        json_extract(value, '$[6]'), json_extract(value, '$[7]'),
+        json_extract(value, '$[8]'), json_extract(value, '$[9]'),
+        json_extract(value, '$[10]'), json_extract(value, '$[11]'),
+        json_extract(value, '$[12]'), json_extract(value, '$[13]'),
+        json_extract(value, '$[14]'), json_extract(value, '$[15]'),
+        json_extract(value, '$[16]'), json_extract(value, '$[17]'),
+        json_extract(value, '$[18]'), json_extract(value, '$[19]'),
+        json_extract(value, '$[20]'), json_extract(value, '$[21]'),
+        json_extract(value, '$[22]')
+    FROM json_each($1) WHERE true ORDER BY key
+    ON CONFLICT DO NOTHING RETURNING id, slug, coalesce(domain_id, 0)
+-- pg:
+INSERT INTO links (target_url, title, mode, variants, redirect_type, og,
+        pixel_fb, pixel_ga, pixel_gtm, pixel_tiktok, pixel_line,
+        escape_inapp, expires_at, max_clicks, utm, password_hash,
+        expired_url, notes, archived, account_id, slug, created_at,
+        domain_id)
+    SELECT e ->> 0, e ->> 1, e ->> 2, e ->> 3, (e ->> 4)::bigint,
+        e ->> 5, e ->> 6, e ->> 7, e ->> 8, e ->> 9, e ->> 10,
+        (e ->> 11)::bigint, (e ->> 12)::bigint, (e ->> 13)::bigint,
+        e ->> 14, e ->> 15, e ->> 16, e ->> 17, (e ->> 18)::bigint,
+        (e ->> 19)::bigint, e ->> 20, (e ->> 21)::bigint,
+        (e ->> 22)::bigint
+    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, k)
+    ORDER BY k
+    ON CONFLICT DO NOTHING RETURNING id, slug, coalesce(domain_id, 0)
+
 -- ST_LINK_GET: link get
 SELECT @STORE_LINK_COLS@ FROM links
     WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL
@@ -183,6 +223,18 @@ UPDATE links SET deleted_at = $1
 UPDATE links SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL
     RETURNING slug, account_id, coalesce(domain_id, 0), archived
 
+-- Account $1's live links, most counted clicks first (ties: newest
+-- first), of domain $2 (-1: any) carrying tag $3 (0: any): where the
+-- top links of a range are looked for (stats/top.c), a walk down the
+-- index links_account_clicks.
+-- ST_LINK_BY_CLICKS: links by clicks
+SELECT id, clicks FROM links
+    WHERE account_id = $1 AND deleted_at IS NULL
+        AND (CAST($2 AS bigint) < 0 OR coalesce(domain_id, 0) = $2)
+        AND (CAST($3 AS bigint) = 0 OR id IN (SELECT link_id FROM link_tags
+            WHERE tag_id = $3))
+    ORDER BY clicks DESC, id DESC
+
 -- The links whose ids $1 lists as a JSON array.  dialect: SQLite's
 -- json_each is json_array_elements_text in PostgreSQL.
 -- ST_LINK_BY_IDS: links by ids
@@ -192,3 +244,77 @@ SELECT @STORE_LINK_COLS@ FROM links
 SELECT @STORE_LINK_COLS_PG@ FROM links
     WHERE id IN (SELECT value::bigint FROM
         json_array_elements_text($1::json))
+
+-- Whether account $1 has a link imported from source $2 with id $3 there.
+-- ST_IMPORT_SEEN: import seen
+SELECT count(*) FROM link_imports
+    WHERE account_id = $1 AND source = $2 AND original_id = $3
+
+-- ST_IMPORT_ADD: import add
+INSERT INTO link_imports (link_id, account_id, source, original_id,
+        imported_at, history_pos, total_clicks)
+    VALUES ($1, $2, $3, $4, $5, $6, $7)
+
+-- The links of account $1 imported from source $2 whose click history
+-- is still to be moved in (sql/links/0019-import-history.sql), by id.
+-- ST_IMPORT_PENDING: import pending
+SELECT link_id, original_id, history_pos, history_clicks, total_clicks
+    FROM link_imports
+    WHERE account_id = $1 AND source = $2 AND history_pos >= 0
+    ORDER BY link_id
+
+-- How far a link's history has been moved ($2 -1: all of it).
+-- ST_IMPORT_PROGRESS: import progress
+UPDATE link_imports SET history_pos = $2, history_clicks = $3
+    WHERE link_id = $1
+
+-- An imported link keeps when it was made at its source.
+-- ST_LINK_SET_CREATED: link set created
+UPDATE links SET created_at = $2 WHERE id = $1
+
+-- The original ids among the JSON array of strings $3 that account $1
+-- imported from source $2 before (one question for a batch of items).
+-- PostgreSQL's asks the unique index once an id, in a subquery the
+-- plan cannot turn into a join: a join or an = ANY were planned as a
+-- scan of all the account's rows from the source while the statistics
+-- still saw an empty table, as they do through an import (quadratic).
+-- ST_IMPORT_SEEN_MANY: import seen many
+SELECT original_id FROM link_imports
+    WHERE account_id = $1 AND source = $2
+    AND original_id IN (SELECT value FROM json_each($3))
+-- pg:
+SELECT x.id FROM jsonb_array_elements_text($3::jsonb) AS x(id)
+    WHERE (SELECT true FROM link_imports l WHERE l.account_id = $1
+        AND l.source = $2 AND l.original_id = x.id)
+
+-- ST_IMPORT_ADD as one statement for the links of a batch: $3 a JSON
+-- array of [link id, source, original id, history_pos, total_clicks].
+-- ST_IMPORT_ADD_MANY: import add many
+INSERT INTO link_imports (link_id, account_id, source, original_id,
+        imported_at, history_pos, total_clicks)
+    SELECT json_extract(value, '$[0]'), $1, json_extract(value, '$[1]'),
+        json_extract(value, '$[2]'), $2, json_extract(value, '$[3]'),
+        json_extract(value, '$[4]')
+    FROM json_each($3)
+-- pg:
+INSERT INTO link_imports (link_id, account_id, source, original_id,
+        imported_at, history_pos, total_clicks)
+    SELECT (e ->> 0)::bigint, $1, e ->> 1, e ->> 2, $2, (e ->> 3)::bigint,
+        (e ->> 4)::bigint
+    FROM jsonb_array_elements($3::jsonb) AS e
+
+-- ST_LINK_SLOT for a batch: $2 more live links of account $1, all or
+-- none, unless they pass the cap $3.
+-- ST_LINK_SLOTS: link slots
+UPDATE accounts SET link_count = link_count + $2
+    WHERE id = $1 AND link_count <= $3 - $2
+-- pg:
+UPDATE accounts SET link_count = link_count + $2::bigint
+    WHERE id = $1 AND link_count <= $3::bigint - $2::bigint
+
+-- ST_LINK_UNSLOT of $2 places.
+-- ST_LINK_UNSLOTS: link unslots
+UPDATE accounts SET link_count = max(link_count - $2, 0) WHERE id = $1
+-- pg:
+UPDATE accounts SET link_count = greatest(link_count - $2::bigint, 0)
+    WHERE id = $1

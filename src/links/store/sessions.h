@@ -19,11 +19,14 @@ struct session {
 	char	 csrf[SESSION_CSRF_LEN + 1];
 	int64_t	 created_at;
 	int64_t	 seen_at;
+	int64_t	 user_id;
+	char	 role[8];		/* "" no member any more */
 };
 
 /* Returns the new session's id or -1. */
 int64_t	store_session_add(struct lz_db *,
-	    const unsigned char hash[SESSION_HASH_LEN], int64_t account_id,
+	    const unsigned char hash[SESSION_HASH_LEN], int64_t user_id,
+	    int64_t account_id,
 	    const char *csrf, int64_t now);
 /* By the hash of the cookie token.  1, 0, -1. */
 int	store_session_get(struct lz_db *,

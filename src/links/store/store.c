@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -43,6 +44,9 @@ struct lz_sqlset *const store_sqlsets[] = {
 	&store_throttles_sql,
 	&store_domains_sql,
 	&store_tags_sql,
+	&store_audit_sql,
+	&store_members_sql,
+	&store_mails_sql,
 	&store_copy_sql,
 	NULL
 };
@@ -158,28 +162,40 @@ store_range(int64_t from, int64_t to, int days, struct store_range *r)
 }
 
 struct lz_stmt *
-store_stmt_range(struct lz_db *db, struct lz_sqlset *set, size_t i,
-    int64_t link_id, const struct store_range *r)
+store_stmt_range(struct lz_db *db, struct lz_sqlset *set, size_t link,
+    size_t scope, const struct store_scope *sc, const struct store_range *r,
+    const struct lz_val *own, size_t nown)
 {
-	const struct lz_val	 v[] = {
-		LZ_I64(link_id), LZ_I64(r->day[0]), LZ_I64(r->day[1]),
-		LZ_I64(r->head[0]), LZ_I64(r->head[1]), LZ_I64(r->tail[0]),
-		LZ_I64(r->tail[1])
-	};
+	struct lz_val	 v[7 + 4 + 2];
+	size_t		 n = 0, k;
 
-	return lz_db_stmtv(db, set, i, v, LZ_NELEM(v));
+	if (nown > 4)
+		abort();	/* a caller's mistake: 4 at most */
+	v[n++] = (struct lz_val)LZ_I64(sc->id);
+	v[n++] = (struct lz_val)LZ_I64(r->day[0]);
+	v[n++] = (struct lz_val)LZ_I64(r->day[1]);
+	v[n++] = (struct lz_val)LZ_I64(r->head[0]);
+	v[n++] = (struct lz_val)LZ_I64(r->head[1]);
+	v[n++] = (struct lz_val)LZ_I64(r->tail[0]);
+	v[n++] = (struct lz_val)LZ_I64(r->tail[1]);
+	for (k = 0; k < nown; k++)
+		v[n++] = own[k];
+	if (sc->kind == STORE_SCOPE_LINK)
+		return lz_db_stmtv(db, set, link, v, n);
+	v[n++] = (struct lz_val)LZ_I64((int64_t)sc->kind);
+	v[n++] = (struct lz_val)LZ_I64(sc->domain);
+	return lz_db_stmtv(db, set, scope, v, n);
 }
 
 int
-store_series(struct lz_db *db, struct lz_sqlset *set, size_t i,
-    int64_t link_id, const struct store_range *r, int64_t bucket_ms,
-    void (*fn)(struct lz_stmt *, void *), void *arg)
+store_series(struct lz_db *db, struct lz_sqlset *set, size_t link,
+    size_t scope, const struct store_scope *sc, const struct store_range *r,
+    int64_t bucket_ms, void (*fn)(struct lz_stmt *, void *), void *arg)
 {
-	struct lz_stmt	*st;
+	const struct lz_val	 own = LZ_I64(bucket_ms);
 
-	st = store_stmt_range(db, set, i, link_id, r);
-	lz_bind_i64(st, 8, bucket_ms);
-	return lz_each(st, fn, arg) < 0 ? -1 : 0;
+	return lz_each(store_stmt_range(db, set, link, scope, sc, r, &own, 1),
+	    fn, arg) < 0 ? -1 : 0;
 }
 
 char *

@@ -80,7 +80,8 @@ extern const struct store_read store_accounts_reads[], store_links_reads[],
 extern struct lz_sqlset store_accounts_sql, store_links_sql,
 	    store_clicks_sql, store_conversions_sql, store_webhooks_sql,
 	    store_safety_sql, store_sessions_sql, store_throttles_sql,
-	    store_copy_sql, store_domains_sql, store_tags_sql;
+	    store_copy_sql, store_domains_sql, store_tags_sql,
+	    store_audit_sql, store_members_sql, store_mails_sql;
 
 /*
  * Statement own of set for account_id, with v[0..n) bound and account_id
@@ -112,18 +113,41 @@ void	store_range(int64_t from, int64_t to, int days,
 	    struct store_range *r);
 
 /*
- * Statement i of set with a link as $1 and a range as $2 to $7 (day,
- * head, tail): the statistics' statements, which read each part of the
- * range with "at >= $2 AND at < $3" and so on: three plain ranges of
- * the rollups' primary key (link_id, dim, span, at, ...), whatever the
- * planner.
+ * Whose rollups the statistics sum: a link's (click_rollups and
+ * conversion_rollups), or an account's or a tag's, of one domain or all
+ * (scope_click_rollups and scope_conversion_rollups, kept by triggers:
+ * sql/links/0015-account-stats.sql).  kind is the scope tables' own.
  */
-struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *, size_t i,
-	    int64_t link_id, const struct store_range *);
-/* A series: each row of statement i (as store_stmt_range), in buckets
- * of bucket_ms ($8), to fn(arg).  0 or -1. */
-int	store_series(struct lz_db *, struct lz_sqlset *, size_t i,
-	    int64_t link_id, const struct store_range *, int64_t bucket_ms,
+enum store_scope_kind {
+	STORE_SCOPE_ACCOUNT = 0,
+	STORE_SCOPE_TAG = 1,
+	STORE_SCOPE_LINK = 2
+};
+
+struct store_scope {
+	enum store_scope_kind	 kind;
+	int64_t			 id;
+	int64_t			 domain;	/* 0 default, -1 every one */
+};
+
+/*
+ * The statistics' statement of scope sc: link (of a link) or scope,
+ * with the owner as $1 and a range as $2 to $7 (day, head, tail), each
+ * part read with "at >= $2 AND at < $3" and so on: three plain ranges
+ * of the rollups' primary key (link_id or owner, ..., dim, span, at,
+ * ...), whatever the planner.  The caller binds its own from $8 on,
+ * nown of them; the scope statements take the kind and the domain after
+ * those.
+ */
+struct lz_stmt *store_stmt_range(struct lz_db *, struct lz_sqlset *,
+	    size_t link, size_t scope, const struct store_scope *sc,
+	    const struct store_range *, const struct lz_val *own,
+	    size_t nown);
+/* A series: each row of statement link or scope (as store_stmt_range)
+ * in buckets of bucket_ms ($8), to fn(arg).  0 or -1. */
+int	store_series(struct lz_db *, struct lz_sqlset *, size_t link,
+	    size_t scope, const struct store_scope *,
+	    const struct store_range *, int64_t bucket_ms,
 	    void (*fn)(struct lz_stmt *, void *), void *arg);
 
 /* The first column of the row of a min(), NULL when nothing matched: 1

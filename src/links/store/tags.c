@@ -3,6 +3,9 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "db.h"
 #include "link/tag.h"
 #include "store/store.h"
@@ -24,22 +27,124 @@ int
 store_link_tags_set(struct lz_db *db, int64_t link_id, int64_t account_id,
     const json_t *names)
 {
-	char	 name[TAG_BYTES], fold[TAG_FOLD_BYTES], why[128];
+	char	 name[TAG_BYTES], fold[TAG_FOLD_BYTES], why[128], *keep;
 	json_t	*v;
-	size_t	 i;
-	int64_t	 tag;
+	size_t	 i, n = 0;
+	int64_t	 ids[TAGS_MAX];
+	int	 rc;
 
-	if (lz_run_ok(LZ_STMT(db, set, ST_LINK_TAGS_CLEAR, LZ_I64(link_id))) ==
-	    -1)
-		return -1;
 	json_array_foreach(names, i, v) {
-		if (tag_parse(json_string_value(v), name, fold, why,
-		    sizeof(why)) == -1)
+		if (n == TAGS_MAX || tag_parse(json_string_value(v), name,
+		    fold, why, sizeof(why)) == -1)
 			return -1;	/* checked when parsed: not here */
 		if (lz_one_i64(LZ_STMT(db, set, ST_TAG_UPSERT,
-		    LZ_I64(account_id), LZ_TEXT(name), LZ_TEXT(fold)), &tag) !=
-		    1 || lz_run_ok(LZ_STMT(db, set, ST_LINK_TAG_ADD,
-		    LZ_I64(link_id), LZ_I64(tag))) == -1)
+		    LZ_I64(account_id), LZ_TEXT(name), LZ_TEXT(fold)),
+		    &ids[n++]) != 1)
+			return -1;
+	}
+	keep = store_json_ids(ids, n);
+	rc = lz_run_ok(LZ_STMT(db, set, ST_LINK_TAGS_KEEP, LZ_I64(link_id),
+	    LZ_TEXT(keep)));
+	free(keep);
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = lz_run_ok(LZ_STMT(db, set, ST_LINK_TAG_ADD,
+		    LZ_I64(link_id), LZ_I64(ids[i])));
+	return rc;
+}
+
+#define TAG_CACHE_SLOTS	1024	/* a power of 2; when full, asked each time */
+
+struct store_tag_cache {
+	struct lz_buf	 pairs;		/* [link, tag] pairs to put on */
+	size_t	 n;
+	struct {
+		char	*fold;
+		int64_t	 id;
+	} slot[TAG_CACHE_SLOTS];
+};
+
+struct store_tag_cache *
+store_tag_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct store_tag_cache));
+}
+
+void
+store_tag_cache_free(struct store_tag_cache *c)
+{
+	size_t	 i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < TAG_CACHE_SLOTS; i++)
+		free(c->slot[i].fold);
+	lz_buf_free(&c->pairs);
+	free(c);
+}
+
+int
+store_tag_cache_flush(struct lz_db *db, struct store_tag_cache *c)
+{
+	int	 rc;
+
+	if (c == NULL || c->pairs.len == 0)
+		return 0;
+	lz_buf_putc(&c->pairs, ']');
+	rc = lz_run_ok(LZ_STMT(db, set, ST_LINK_TAGS_ADD_MANY,
+	    LZ_TEXT(c->pairs.p)));
+	lz_buf_reset(&c->pairs);
+	return rc;
+}
+
+/* fold's slot in c: its own, or the free one it would take. */
+static size_t
+cache_slot(const struct store_tag_cache *c, const char *fold)
+{
+	uint64_t	 h = lz_hash_keyed(fold, strlen(fold));
+	size_t		 i;
+
+	for (i = h & (TAG_CACHE_SLOTS - 1); c->slot[i].fold != NULL &&
+	    strcmp(c->slot[i].fold, fold) != 0; i = (i + 1) &
+	    (TAG_CACHE_SLOTS - 1))
+		;
+	return i;
+}
+
+int
+store_link_tags_new(struct lz_db *db, int64_t link_id, int64_t account_id,
+    const json_t *names, struct store_tag_cache *c)
+{
+	char	 name[TAG_BYTES], fold[TAG_FOLD_BYTES], why[128];
+	json_t	*v;
+	size_t	 i, k = 0;
+	int64_t	 id;
+
+	json_array_foreach(names, i, v) {
+		if (i == TAGS_MAX || tag_parse(json_string_value(v), name,
+		    fold, why, sizeof(why)) == -1)
+			return -1;	/* checked when parsed: not here */
+		if (c != NULL && c->slot[k = cache_slot(c, fold)].fold != NULL)
+			id = c->slot[k].id;
+		else {
+			if (lz_one_i64(LZ_STMT(db, set, ST_TAG_UPSERT,
+			    LZ_I64(account_id), LZ_TEXT(name), LZ_TEXT(fold)),
+			    &id) != 1)
+				return -1;
+			/* The table kept at most half full: short probes. */
+			if (c != NULL && c->n < TAG_CACHE_SLOTS / 2) {
+				c->slot[k].fold = xstrdup(fold);
+				c->slot[k].id = id;
+				c->n++;
+			}
+		}
+		/* A name twice folds to one tag: the second adds nothing.
+		 * With a cache, put on by store_tag_cache_flush. */
+		if (c != NULL)
+			lz_buf_printf(&c->pairs, "%c[%lld,%lld]",
+			    c->pairs.len ? ',' : '[', (long long)link_id,
+			    (long long)id);
+		else if (lz_run_ok(LZ_STMT(db, set, ST_LINK_TAG_ADD,
+		    LZ_I64(link_id), LZ_I64(id))) == -1)
 			return -1;
 	}
 	return 0;
@@ -105,7 +210,27 @@ store_tag_merge(struct lz_db *db, int64_t from, int64_t into)
 int
 store_tag_delete(struct lz_db *db, int64_t id)
 {
-	if (lz_run_ok(LZ_STMT(db, set, ST_TAG_UNLINK, LZ_I64(id))) == -1)
+	if (lz_run_ok(LZ_STMT(db, set, ST_TAG_UNLINK, LZ_I64(id))) == -1 ||
+	    lz_run_ok(LZ_STMT(db, set, ST_TAG_CLICK_SUMS_DROP, LZ_I64(id))) ==
+	    -1 || lz_run_ok(LZ_STMT(db, set, ST_TAG_CONV_SUMS_DROP,
+	    LZ_I64(id))) == -1)
 		return -1;
 	return lz_run_ok(LZ_STMT(db, set, ST_TAG_DELETE, LZ_I64(id)));
+}
+
+long
+store_link_tag_ids(struct lz_db *db, int64_t link_id, int64_t *ids,
+    size_t max)
+{
+	struct lz_stmt	*st;
+	size_t		 n = 0;
+	int		 rc;
+
+	if ((st = LZ_STMT(db, set, ST_LINK_TAG_IDS, LZ_I64(link_id))) == NULL)
+		return -1;
+	while ((rc = lz_step(st)) == 1)
+		if (n < max)
+			ids[n++] = lz_col_i64(st, 0);
+	lz_reset(st);
+	return rc == -1 ? -1 : (long)n;
 }

@@ -8,8 +8,17 @@ INSERT INTO tags (account_id, name, fold) VALUES ($1, $2, $3)
     ON CONFLICT (account_id, fold) DO UPDATE SET fold = excluded.fold
     RETURNING id
 
--- ST_LINK_TAGS_CLEAR: link tags clear
+-- Takes off link $1 the tags not in the JSON array of ids $2.  A tag
+-- the link keeps is left alone: taking it off and putting it back
+-- would move the link's whole history out of the tag's sums and in
+-- again (sql/links/0015-account-stats.sql).
+-- ST_LINK_TAGS_KEEP: link tags keep
 DELETE FROM link_tags WHERE link_id = $1
+    AND tag_id NOT IN (SELECT value FROM json_each($2))
+-- pg:
+DELETE FROM link_tags WHERE link_id = $1
+    AND tag_id NOT IN (SELECT (e #>> '{}')::bigint
+        FROM jsonb_array_elements($2::jsonb) AS e)
 
 -- ST_LINK_TAG_ADD: link tag add
 INSERT INTO link_tags (link_id, tag_id) VALUES ($1, $2)
@@ -38,5 +47,29 @@ INSERT INTO link_tags (link_id, tag_id)
 -- ST_TAG_UNLINK: tag unlink
 DELETE FROM link_tags WHERE tag_id = $1
 
+-- A tag off every link has only sums of 0 left: gone with it.
+-- ST_TAG_CLICK_SUMS_DROP: tag click sums drop
+DELETE FROM scope_click_rollups WHERE owner = $1 AND kind = 1
+
+-- ST_TAG_CONV_SUMS_DROP: tag conversion sums drop
+DELETE FROM scope_conversion_rollups WHERE owner = $1 AND kind = 1
+
 -- ST_TAG_DELETE: tag delete
 DELETE FROM tags WHERE id = $1
+
+-- The ids of the tags of link $1.
+-- ST_LINK_TAG_IDS: link tag ids
+SELECT tag_id FROM link_tags WHERE link_id = $1 ORDER BY tag_id
+
+-- Puts tags on new links: $1 a JSON array of [link id, tag id] pairs
+-- (store_link_tags_new with a cache, one statement a transaction).
+-- ST_LINK_TAGS_ADD_MANY: link tags add many
+INSERT INTO link_tags (link_id, tag_id)
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+    FROM json_each($1) WHERE true
+    ON CONFLICT DO NOTHING
+-- pg:
+INSERT INTO link_tags (link_id, tag_id)
+    SELECT (e ->> 0)::bigint, (e ->> 1)::bigint
+    FROM jsonb_array_elements($1::jsonb) AS e
+    ON CONFLICT DO NOTHING

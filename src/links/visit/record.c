@@ -65,7 +65,7 @@ record_flush(struct lz_db *db, struct record_tally *t, int64_t now)
 	/* After a failure the transaction is lost (PostgreSQL refuses
 	 * every statement after one that failed): only emptied. */
 	if (rc == 0)
-		rc = rollup_write(db, &t->ru, now, 0);
+		rc = rollup_write(db, &t->ru, now, t->whole);
 	else
 		rollup_free(&t->ru);
 	return rc;
@@ -105,11 +105,14 @@ record_click(struct lz_db *db, const struct link *l, const struct click *c,
 	} else if (store_lock(db, STORE_LOCK_LINK, l->id) == -1)
 		return -1;	/* the row a human click's update takes */
 	click_referrer_host(c->referrer, host, sizeof(host));
-	if (store_click_insert(db, c, host, tally != NULL) == -1)
+	if (!(flags & RECORD_NO_ROW) && store_click_insert(db, c, host,
+	    tally != NULL) == -1)
 		return -1;
 	/* A counted click is where the click webhook event goes, in this
-	 * transaction (events_click skips bots itself). */
-	if (events_click(db, l, c, now, tally ? &tally->targets : NULL) == -1)
+	 * transaction (events_click skips bots itself); not one of the
+	 * past an import brings. */
+	if (!(flags & RECORD_PAST) && events_click(db, l, c, now, tally ?
+	    &tally->targets : NULL) == -1)
 		return -1;
 	if (tally != NULL) {
 		rollup_click(&tally->ru, c, host);

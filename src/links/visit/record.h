@@ -25,6 +25,10 @@ struct link;
 struct lz_db;
 
 #define RECORD_CAP	0x01	/* refuse a human click past max_clicks */
+#define RECORD_PAST	0x02	/* an imported click of the past: no
+				   webhook event */
+#define RECORD_NO_ROW	0x04	/* in the rollups only, not as a raw row
+				   (older than clicks_retention_days) */
 
 /*
  * What a batch of clicks (the click mover's transaction) keeps for its
@@ -44,6 +48,8 @@ struct record_tally {
 	size_t			 n, cap;
 	struct events_targets	 targets;
 	struct rollup		 ru;
+	int			 whole;	/* the batch holds every click of
+					   its link-days (rollup_write) */
 };
 
 /*

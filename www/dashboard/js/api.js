@@ -30,10 +30,14 @@ export class ApiError extends Error {
   }
 }
 
+// body: JSON, or a Blob (a file) sent as it is with its type.
 export async function api(method, path, body) {
   const opts = { method, headers: { Accept: "application/json" },
     credentials: "same-origin", cache: "no-store" };
-  if (body !== undefined) {
+  if (body instanceof Blob) {
+    opts.headers["Content-Type"] = body.type;
+    opts.body = body;
+  } else if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
   }

@@ -1,12 +1,16 @@
 // app.js -- the dashboard: session, sign-in and sign-up, the language
-// switch and the sections (location.hash: #links, #stats/ID, #api,
-// #domains, #webhooks, #conversions/ID, #account).
+// switch and the sections (location.hash: #overview, #links, #stats/ID,
+// #api, #import, #domains, #webhooks, #conversions/ID, #members,
+// #account, #invite/TOKEN).
 
 import { api, setCsrf, whenSignedOut } from "./api.js";
 import { $, h, showError } from "./dom.js";
 import { apply, pickLang, setLang, t, lang } from "./i18n.js";
 import * as links from "./links.js";
 import * as stats from "./stats.js";
+import * as overview from "./overview.js";
+import * as imports from "./import.js";
+import * as members from "./members.js";
 import * as keys from "./keys.js";
 import * as hooks from "./webhooks.js";
 import * as domains from "./domains.js";
@@ -14,7 +18,9 @@ import * as conv from "./conversions.js";
 import * as account from "./account.js";
 
 const views = {
-  links: links.show, stats: stats.show, api: keys.show,
+  overview: overview.show, links: links.show, stats: stats.show,
+  api: keys.show, import: imports.show, members: members.show,
+  invite: members.showInvite,
   domains: domains.show, webhooks: hooks.show, conversions: conv.show, account: account.show,
 };
 let session = { signed_in: false, signup: "closed" };
@@ -26,7 +32,8 @@ export function status(msg) {
   // A new text node so screen readers announce a repeated message too.
   setTimeout(() => { el.textContent = msg; }, 30);
 }
-const ctx = { status, session: () => session };
+const ctx = { status, session: () => session, signedIn: (j) => signedIn(j),
+  route: () => route() };
 
 function showOnly(name) {
   document.querySelectorAll(".view").forEach((v) => {
@@ -45,6 +52,14 @@ function showOnly(name) {
 
 let lastView = null;
 async function route() {
+  members.drawSwitch(session);
+  // An invitation's page opens signed in or not.
+  if (location.hash.startsWith("#invite/")) {
+    showOnly("invite");
+    $("#nav").hidden = true;
+    await members.showInvite(location.hash.slice("#invite/".length));
+    return;
+  }
   if (!session.signed_in) {
     showOnly("auth");
     $("#signup-form").hidden = session.signup !== "open" ||
@@ -167,6 +182,9 @@ async function main() {
   conv.setup(ctx);
   account.setup(ctx);
   stats.setup(ctx);
+  overview.setup(ctx);
+  imports.setup(ctx);
+  members.setup(ctx);
   window.addEventListener("hashchange", route);
   try {
     await refreshSession();

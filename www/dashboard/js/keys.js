@@ -1,11 +1,17 @@
 // keys.js -- the Developer API section: generate a key (shown once, with
-// a copy button), list keys by prefix and last four, revoke.
+// a copy button) with the scopes it may use and an optional end, list
+// keys by prefix and last four, revoke; and the account's audit log.
 
 import { api } from "./api.js";
 import { $, h, clear, copyText, fmtTime, showError } from "./dom.js";
 import { t } from "./i18n.js";
 
 let ctx;
+let auditCursor = null;
+// What a key may do (lz-links(8) "API keys"); a new key gets all but the
+// audit log checked.
+const SCOPES = ["links:read", "links:write", "stats:read", "conversions:read",
+  "domains:read", "domains:write", "tags:write", "audit:read"];
 
 function keyRow(k) {
   const revoke = async () => {
@@ -23,8 +29,12 @@ function keyRow(k) {
   return h("tr", { "data-id": k.id },
     h("td", { class: "mono" }, k.prefix + "…" + k.last4),
     h("td", { "data-label": t("api.col_name") }, k.name || "—"),
+    h("td", { "data-label": t("api.col_scopes"), class: "mono" },
+      (k.scopes || []).join(" ")),
     h("td", { "data-label": t("api.col_status") }, h("span",
       { class: "badge " + k.status }, t("api.status_" + k.status))),
+    h("td", { "data-label": t("api.col_expires") }, k.expires_at ?
+      fmtTime(k.expires_at) : t("api.never")),
     h("td", { "data-label": t("api.col_created") }, fmtTime(k.created_at)),
     h("td", { "data-label": t("api.col_used") }, k.last_used_at ?
       fmtTime(k.last_used_at) : t("api.never")),
@@ -32,6 +42,39 @@ function keyRow(k) {
       h("button", { type: "button", class: "danger", onclick: revoke,
         "aria-label": t("api.revoke_aria", { key: k.prefix + "…" +
           k.last4 }) }, t("api.revoke")) : null));
+}
+
+function auditRow(e) {
+  return h("tr", { "data-id": String(e.id) },
+    h("td", { "data-label": t("audit.col_at") }, fmtTime(e.at)),
+    h("td", { "data-label": t("audit.col_action"), class: "mono" },
+      e.action),
+    h("td", { "data-label": t("audit.col_target") }, e.target || "—"),
+    h("td", { "data-label": t("audit.col_actor"), class: "mono" }, e.actor),
+    h("td", { "data-label": t("audit.col_network"), class: "mono" },
+      e.network || "—"));
+}
+
+async function loadAudit(more) {
+  const q = more && auditCursor ? "?cursor=" +
+    encodeURIComponent(auditCursor) : "";
+  const j = await api("GET", "audit" + q);
+  const tbody = $("#audit-table tbody");
+  if (!more) clear(tbody);
+  j.entries.forEach((e) => tbody.append(auditRow(e)));
+  auditCursor = j.next_cursor;
+  $("#audit-more").hidden = !auditCursor;
+}
+
+function scopeBoxes() {
+  const box = $("#key-scopes");
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const s of SCOPES) {
+    const id = "key-scope-" + s.replace(":", "-");
+    box.append(h("label", { for: id, class: "check" },
+      h("input", { type: "checkbox", id, value: s,
+        checked: s !== "audit:read" }), " " + t("api.scope_" + s)));
+  }
 }
 
 async function load() {
@@ -48,8 +91,13 @@ export function setup(c) {
     ev.preventDefault();
     showError(form, null);
     try {
-      const j = await api("POST", "keys", { name: $("#key-name").value.trim() });
+      const scopes = [...document.querySelectorAll("#key-scopes input")]
+        .filter((x) => x.checked).map((x) => x.value);
+      const day = $("#key-expires").value;
+      const j = await api("POST", "keys", { name: $("#key-name").value.trim(),
+        scopes, expires_at: day ? day + "T00:00:00Z" : null });
       form.reset();
+      scopeBoxes();
       $("#key-new-secret").value = j.secret;
       $("#key-example").textContent = "curl -H 'Authorization: Bearer " +
         j.secret + "' " + (ctx.session().base_url || location.origin) +
@@ -64,6 +112,8 @@ export function setup(c) {
   });
   $("#key-new-copy").addEventListener("click", (ev) =>
     copyText($("#key-new-secret").value, ev.currentTarget, ctx.status));
+  $("#audit-more").addEventListener("click", () => loadAudit(true)
+    .catch((e) => ctx.status(e.text)));
 }
 
 export async function show() {
@@ -71,5 +121,7 @@ export async function show() {
   $("#key-new").hidden = true;
   $("#key-new-secret").value = "";
   $("#key-example").textContent = "";
+  scopeBoxes();
   await load();
+  await loadAudit(false);
 }

@@ -348,6 +348,10 @@ function linkRow(l) {
     }
   };
   return h("tr", { "data-id": l.id },
+    h("td", { class: "select" }, h("input", { type: "checkbox",
+      class: "link-select", value: String(l.id),
+      "aria-label": t("links.select_aria", { slug: l.slug }),
+      onchange: bulkBar })),
     h("td", {},
       h("a", { href: short, class: "mono", rel: "noopener noreferrer",
         target: "_blank" }, short.replace(/^https?:\/\//, "")),
@@ -401,6 +405,40 @@ function linkRow(l) {
         onclick: del }, t("delete"))));
 }
 
+// The links ticked in the list.
+function selected() {
+  return [...document.querySelectorAll("#links-table .link-select")]
+    .filter((x) => x.checked).map((x) => Number(x.value));
+}
+
+function bulkBar() {
+  const n = selected().length;
+  $("#links-bulk").hidden = n === 0;
+  $("#links-bulk-count").textContent = t("links.bulk_count", { n });
+}
+
+// One bulk call (PATCH or DELETE links/bulk) on the ticked links; the
+// list again, and how many items went through.
+async function bulk(method, body) {
+  const ids = selected();
+  if (!ids.length) return;
+  try {
+    const j = await api(method, "links/bulk", { ids, ...body });
+    const ok = j.results.filter((x) => x.ok).length;
+    ctx.status(t("links.bulk_done", { ok, failed: ids.length - ok }));
+    $("#links-select-all").checked = false;
+    await loadPage(false);
+    bulkBar();
+  } catch (e) {
+    ctx.status(e.text);
+  }
+}
+
+function bulkTag(key) {
+  const name = val("#links-bulk-tag");
+  if (name) bulk("PATCH", { [key]: [name] });
+}
+
 async function archive(l, on) {
   try {
     await api("PATCH", "links/" + l.id, { archived: on });
@@ -432,7 +470,27 @@ async function loadPage(more) {
   $("#links-no-match").hidden = !none || !filtered;
 }
 
+function setupBulk() {
+  $("#links-select-all").addEventListener("change", (ev) => {
+    document.querySelectorAll("#links-table .link-select").forEach((x) => {
+      x.checked = ev.target.checked;
+    });
+    bulkBar();
+  });
+  $("#links-bulk-archive").addEventListener("click",
+    () => bulk("PATCH", { patch: { archived: true } }));
+  $("#links-bulk-tag-add").addEventListener("click",
+    () => bulkTag("add_tags"));
+  $("#links-bulk-tag-remove").addEventListener("click",
+    () => bulkTag("remove_tags"));
+  $("#links-bulk-delete").addEventListener("click", () => {
+    if (confirm(t("links.bulk_confirm_delete", { n: selected().length })))
+      bulk("DELETE", {});
+  });
+}
+
 export function setup(c) {
+  setupBulk();
   ctx = c;
   $("#l-tags-input").addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === ",") {

@@ -1,4 +1,5 @@
-// stats.js -- statistics of one link: totals (clicks, visitors,
+// stats.js -- statistics of one link (and the drawing the Overview of
+// the account shares, overview.js): totals (clicks, visitors,
 // conversions, revenue, conversion rate), clicks over time, breakdowns of
 // clicks by country, device, OS, browser, referrer host, suffix and
 // variant, and of conversions by channel, currency and variant (GET
@@ -58,7 +59,10 @@ function total(name, value) {
     t(name)), h("span", { class: "total-value" }, value));
 }
 
-function render(j, days) {
+// Draws statistics j (of days days) into the elements #P-totals,
+// #P-series and #P-breakdowns: P "stats" for a link, "ov" for the
+// Overview (overview.js).
+export function render(j, days, p = "stats") {
   const s = j.totals || {};
   const clicks = s.clicks ?? 0;
   // Conversions come with conversion tracking; until the server reports
@@ -66,7 +70,7 @@ function render(j, days) {
   const has = s.conversions !== undefined;
   const conv = s.conversions ?? 0;
   const rate = s.conversion_rate ?? (clicks ? conv / clicks : 0);
-  clear($("#stats-totals")).append(
+  clear($("#" + p + "-totals")).append(
     total("stats.clicks", fmtNumber(clicks)),
     total("stats.visitors", fmtNumber(s.visitors ?? 0)),
     total("stats.conversions", has ? fmtNumber(conv) : "—"),
@@ -75,11 +79,11 @@ function render(j, days) {
   const hourly = days <= 1;
   const series = (j.series || []).map((b) => ({ label: label(bucketTime(b),
     hourly), value: count(b) }));
-  const box0 = $("#stats-series");
+  const box0 = $("#" + p + "-series");
   clear(box0).append(lineChart(series, { width: box0.clientWidth,
     title: t("stats.over_time"), colLabel: t("stats.time"),
     colValue: t("stats.clicks"), fmt: (v) => fmtNumber(v) }));
-  const box = clear($("#stats-breakdowns"));
+  const box = clear($("#" + p + "-breakdowns"));
   const br = j.breakdowns || {};
   for (const dim of DIMS) {
     const rows = (br[dim] || []).map((r) => ({ label: keyOf(r) ||
@@ -121,15 +125,20 @@ function convCard(dim, rows) {
           null))))));
 }
 
-async function load() {
-  const days = Number($("#stats-range").value);
+// The query of the last days days: from, to, interval.
+export function rangeQuery(days) {
   // Whole seconds, the current one included: a conversion reported a
   // moment ago must not fall after "to".
   const to = new Date(Math.floor(Date.now() / 1000) * 1000 + 1000);
   const from = new Date(to.getTime() - days * 86400000);
-  const q = new URLSearchParams({ from: from.toISOString().replace(/\.\d+Z$/,
+  return new URLSearchParams({ from: from.toISOString().replace(/\.\d+Z$/,
     "Z"), to: to.toISOString().replace(/\.\d+Z$/, "Z"),
   interval: days <= 1 ? "hour" : "day" });
+}
+
+async function load() {
+  const days = Number($("#stats-range").value);
+  const q = rangeQuery(days);
   const mine = ++seq;
   const j = await api("GET", "links/" + current + "/stats?" + q);
   if (mine !== seq) return;
