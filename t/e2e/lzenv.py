@@ -46,6 +46,22 @@ if ENGINE not in ("sqlite", "postgresql"):
 PG = ENGINE == "postgresql"
 
 
+def _sanitized():
+    """Whether the programs under test were built with ASan and UBSan
+    (configure --enable-sanitizers, as make check-asan's tree is): they
+    run two to three times slower there, so a test's time bound is a
+    bound on the design (nothing waits behind something else), not the
+    release build's figure, which bench/ measures."""
+    try:
+        with open(os.path.join(BUILDDIR, "config.status")) as f:
+            return "--enable-sanitizers" in f.read()
+    except OSError:
+        return False
+
+
+SANITIZED = _sanitized()
+
+
 # LZ_PRISM=1: requests under /api/ (and /healthz) go through Stoplight Prism's
 # validation proxy (t/openapi, installed by openapilib.install_validators)
 # in front of each service's nginx server, with the service's OpenAPI

@@ -119,7 +119,10 @@ class Exports(unittest.TestCase):
                    for i in range(4)]
         conn = http.client.HTTPConnection("127.0.0.1", inst.links_port,
                                           timeout=30)
-        base = [redirect_ms(conn) for _ in range(50)]
+        base = []
+        for _ in range(200):
+            base.append(redirect_ms(conn))
+            time.sleep(0.005)
         t0 = time.monotonic()
         for t in threads:
             t.start()
@@ -150,7 +153,13 @@ class Exports(unittest.TestCase):
         # A redirect that waited behind an export would take seconds.  20 ms
         # is the target; under ASan on PostgreSQL, with another test beside
         # it, a redirect's p99 alone was 11.7 ms already: twice that, then.
-        self.assertLessEqual(p99(during), max(20.0, 2 * p99(base)))
+        # The sanitizer build runs two to three times slower, and four
+        # export threads share two cores with it (once 22.6 ms there,
+        # under Prism): its floor is 50 ms, still far below an export's
+        # seconds.
+        floor = 50.0 if lzenv.SANITIZED else 20.0
+        self.assertLess(max(during), min(o[2] for o in out.values()) * 1000)
+        self.assertLessEqual(p99(during), max(floor, 2 * p99(base)))
 
     def test_2_one_per_account_and_a_bound_per_pool(self):
         held = [raw_export(0)]
