@@ -758,6 +758,32 @@ END_TEST
 
 /* ---- resolve.c ------------------------------------------------------ */
 
+/* lz_strtab numbers strings in the order first put, through growth. */
+START_TEST(strtab_numbers)
+{
+	struct lz_strtab	 t;
+	char			 s[32];
+	int			 i;
+
+	memset(&t, 0, sizeof(t));
+	for (i = 0; i < 1000; i++) {
+		snprintf(s, sizeof(s), "host-%d.example", i);
+		ck_assert_uint_eq(lz_strtab_put(&t, s), (size_t)i);
+	}
+	for (i = 999; i >= 0; i--) {
+		snprintf(s, sizeof(s), "host-%d.example", i);
+		ck_assert_uint_eq(lz_strtab_put(&t, s), (size_t)i);
+	}
+	ck_assert_uint_eq(t.n, 1000);
+	ck_assert_str_eq(t.v[7], "host-7.example");
+	ck_assert_uint_eq(lz_strtab_put(&t, ""), 1000);
+	lz_strtab_free(&t);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert_uint_eq(lz_strtab_put(&t, "again"), 0);
+	lz_strtab_free(&t);
+}
+END_TEST
+
 START_TEST(resolve_literals_and_hosts)
 {
 	static const char *const v4[] = {
@@ -858,6 +884,7 @@ suite(void)
 	tcase_add_test(t, routes);
 	tcase_add_test(t, base62_random);
 	tcase_add_test(t, status_texts);
+	tcase_add_test(t, strtab_numbers);
 	tcase_add_test(t, resolve_literals_and_hosts);
 	tcase_add_test(t, resolve_deadline);
 	suite_add_tcase(s, t);

@@ -631,6 +631,66 @@ START_TEST(test_link_parse_params)
 }
 END_TEST
 
+/* A batch's scan (an import's, a bulk call's: safety_links, the
+ * database asked once for all) answers each link as safety_link does
+ * alone: the first destination refused, the same words. */
+START_TEST(test_links_batch)
+{
+	static const char *const bodies[] = {
+		"{\"target_url\": \"https://ok.test/a\"}",
+		"{\"target_url\": \"https://tracker-malware.test/x\"}",
+		"{\"target_url\": \"https://bit.ly/x\"}",
+		/* listed first, then nrefused by the heuristics: the first
+		 * destination's answer */
+		"{\"target_url\": \"https://ok.test/\", \"mode\": \"ab\", "
+		"\"variants\": [{\"url\": \"https://a.tracker-malware.test/\", "
+		"\"weight\": 1}, {\"url\": \"http://127.0.0.1/\", \"weight\": "
+		"1}]}",
+		"{\"target_url\": \"https://ok.test/b\"}",
+		"{\"target_url\": \"https://ok.test/\", \"mode\": \"device\", "
+		"\"variants\": {\"ios\": \"https://lz.example/loop\"}}",
+		"{\"target_url\": \"https://tracker-malware.test/y\"}",
+	};
+	enum { N = sizeof(bodies) / sizeof(bodies[0]) };
+	struct bl_stats	 st;
+	struct lz_verr	 one[N], many[N];
+	struct link	 l[N];
+	char		 ok[N];
+	json_t		*body;
+	size_t		 i, nrefused = 0;
+
+	import_file("hosts", BL_HOSTS, "hosts", 1000, &st);
+	memset(one, 0, sizeof(one));
+	memset(many, 0, sizeof(many));
+	for (i = 0; i < N; i++) {
+		memset(&l[i], 0, sizeof(l[i]));
+		body = json_loads(bodies[i], 0, NULL);
+		ck_assert_int_eq(link_parse(body, 1000, &l[i], &one[i]), 0);
+		json_decref(body);
+		nrefused += safety_link(tconf, &tdb, &l[i], &one[i]) == -1;
+		ok[i] = 1;
+	}
+	ck_assert_uint_eq(nrefused, 5);
+	ck_assert_uint_eq(safety_links(tconf, &tdb, l, ok, N, many), nrefused);
+	for (i = 0; i < N; i++) {
+		ck_assert_int_eq(ok[i], one[i].status == 0);
+		ck_assert_int_eq(many[i].status, one[i].status);
+		ck_assert_str_eq(many[i].code, one[i].code);
+		ck_assert_str_eq(many[i].param, one[i].param);
+		ck_assert_str_eq(many[i].msg, one[i].msg);
+		link_free(&l[i]);
+	}
+	ck_assert_str_eq(many[3].param, "variants[0].url");
+	ck_assert(strstr(many[3].msg, "its host a.tracker-malware.test") ==
+	    NULL);
+	ck_assert(strstr(many[3].msg, "tracker-malware.test is on the hosts "
+	    "blocklist") != NULL);
+	/* Those not to be scanned are left alone. */
+	memset(ok, 0, sizeof(ok));
+	ck_assert_uint_eq(safety_links(tconf, &tdb, l, ok, N, many), 0);
+}
+END_TEST
+
 static Suite *
 safety_suite(void)
 {
@@ -657,6 +717,7 @@ safety_suite(void)
 	tcase_add_test(tc, test_import_progress);
 	tcase_add_test(tc, test_recheck_flags);
 	tcase_add_test(tc, test_link_parse_params);
+	tcase_add_test(tc, test_links_batch);
 	suite_add_tcase(s, tc);
 	return s;
 }

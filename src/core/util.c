@@ -323,6 +323,57 @@ lz_hash_keyed(const void *p, size_t n)
 	return v;
 }
 
+/* The slot of s in t: its own, or the free one where it would go. */
+static size_t
+strtab_slot(const struct lz_strtab *t, const char *s)
+{
+	size_t	 i, k;
+
+	for (i = lz_hash_keyed(s, strlen(s)) & (t->cap - 1);
+	    (k = t->slot[i]) != 0 && strcmp(t->v[k - 1], s) != 0;
+	    i = (i + 1) & (t->cap - 1))
+		;
+	return i;
+}
+
+size_t
+lz_strtab_put(struct lz_strtab *t, const char *s)
+{
+	size_t	 i, k;
+	size_t	*was;
+
+	if (2 * (t->n + 1) > t->cap) {		/* grown and filled again */
+		was = t->slot;
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->slot = xcalloc(t->cap, sizeof(*t->slot));
+		for (k = 0; k < t->n; k++)
+			t->slot[strtab_slot(t, t->v[k])] = k + 1;
+		free(was);
+	}
+	i = strtab_slot(t, s);
+	if (t->slot[i] != 0)
+		return t->slot[i] - 1;
+	if (t->n == t->vcap) {
+		t->vcap = t->vcap ? 2 * t->vcap : 64;
+		t->v = xreallocarray(t->v, t->vcap, sizeof(*t->v));
+	}
+	t->v[t->n] = xstrdup(s);
+	t->slot[i] = ++t->n;
+	return t->n - 1;
+}
+
+void
+lz_strtab_free(struct lz_strtab *t)
+{
+	size_t	 k;
+
+	for (k = 0; k < t->n; k++)
+		free(t->v[k]);
+	free(t->v);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
 size_t
 lz_discard(char *p, size_t size, size_t n, void *arg)
 {

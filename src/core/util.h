@@ -88,9 +88,26 @@ int	 lz_streq_ct(const char *a, const char *b);
  * SipHash of p under a random key of this process, made at the first
  * call: the slot of a table that visitors fill (slugs, User-Agents,
  * cached answers' keys), so that keys chosen to collide gain nothing.
- * Not for threads other than the worker's.
+ * Any thread.
  */
 uint64_t lz_hash_keyed(const void *p, size_t n);
+
+/*
+ * A set of strings numbered 0, 1, ... in the order they were first put
+ * (a batch's distinct questions: lz_strtab_put's number says where each
+ * answer goes).  Keyed hashes, open addressing, at most half full.
+ * Zero it to start; lz_strtab_free when done.
+ */
+struct lz_strtab {
+	char	**v;		/* by number, n of them */
+	size_t	  n, vcap;
+	size_t	 *slot;		/* number + 1, 0 free; cap of them */
+	size_t	  cap;
+};
+
+/* The number of s (a copy put there first when new). */
+size_t	 lz_strtab_put(struct lz_strtab *, const char *s);
+void	 lz_strtab_free(struct lz_strtab *);
 
 /* A libcurl write callback that keeps nothing. */
 size_t	 lz_discard(char *p, size_t size, size_t n, void *arg);

@@ -118,6 +118,10 @@ class Cluster:
                 "-c", "listen_addresses=127.0.0.1",
                 "-c", "max_connections=300",
                 "-c", "shared_buffers=64MB"]
+        # LZ_PG_OPTS: more server options, for a look inside (e.g.
+        # "-c shared_preload_libraries=pg_stat_statements" with LZ_KEEP=1
+        # to see a benchmark's statements after it).
+        opts += os.environ.get("LZ_PG_OPTS", "").split()
         if not self.durable:
             opts += ["-c", "fsync=off", "-c", "synchronous_commit=off",
                      "-c", "full_page_writes=off"]

@@ -86,12 +86,13 @@ unstored(struct lz_db *db, struct link *l, struct lz_verr *e)
 
 /*
  * A create body read and checked into l, nothing written: the fields,
- * a reserved slug, the domain, the safety scan, the password hashed.
- * 0, or -1 with e (l freed).
+ * a reserved slug, the domain; not yet the safety scan and the
+ * password.  0, or -1 with e (l freed).
  */
 static int
-prepare(struct lz_db *db, const struct lz_conf *conf, const json_t *body,
-    int64_t account_id, int64_t now, struct link *l, struct lz_verr *e)
+prepare_fields(struct lz_db *db, const struct lz_conf *conf,
+    const json_t *body, int64_t account_id, int64_t now, struct link *l,
+    struct lz_verr *e)
 {
 	memset(l, 0, sizeof(*l));
 	if (link_parse(body, now, l, e) == -1)
@@ -108,14 +109,27 @@ prepare(struct lz_db *db, const struct lz_conf *conf, const json_t *body,
 		free(l->domain);
 		l->domain = NULL;
 	}
-	if (checked(db, conf, l, e) == -1)
-		goto fail;
 	l->account_id = account_id;
 	l->created_at = now;
 	return 0;
 fail:
 	link_free(l);
 	return -1;
+}
+
+/* prepare_fields, then the safety scan and the password: a create body
+ * ready to insert.  0, or -1 with e (l freed). */
+static int
+prepare(struct lz_db *db, const struct lz_conf *conf, const json_t *body,
+    int64_t account_id, int64_t now, struct link *l, struct lz_verr *e)
+{
+	if (prepare_fields(db, conf, body, account_id, now, l, e) == -1)
+		return -1;
+	if (checked(db, conf, l, e) == -1) {
+		link_free(l);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -420,6 +434,25 @@ pre_insert(struct lz_db *db, const struct lz_conf *conf,
 	return rc;
 }
 
+/* The tags the batch's ready links name, asked once (one statement on
+ * PostgreSQL, store_tag_cache_fill).  0 or -1. */
+static int
+fill_tags(struct lz_db *db, struct store_tag_cache *tags, int64_t account_id,
+    const struct link *ls, const char *ready, size_t n)
+{
+	const json_t	**names;
+	size_t		  i, k = 0;
+	int		  rc;
+
+	names = xcalloc(n ? n : 1, sizeof(*names));
+	for (i = 0; i < n; i++)
+		if (ready[i] && ls[i].tags != NULL)
+			names[k++] = ls[i].tags;
+	rc = store_tag_cache_fill(db, tags, account_id, names, k);
+	free(names);
+	return rc;
+}
+
 int
 linkops_import(struct lz_db *db, const struct lz_conf *conf,
     const json_t *const *bodies, const struct link_origin *from, size_t n,
@@ -431,7 +464,7 @@ linkops_import(struct lz_db *db, const struct lz_conf *conf,
 	long long		 pool = 0;	/* places of the cap held */
 	json_t			*adds = NULL;
 	int64_t			 hooks[WEBHOOK_MAX_PER_ACCOUNT];
-	char			*ready, *rnd = NULL;
+	char			*ready, *scanned, *rnd = NULL;
 	size_t			 i;
 	int			 rc, reading, events, batch = 0;
 
@@ -445,8 +478,21 @@ linkops_import(struct lz_db *db, const struct lz_conf *conf,
 	}
 	for (i = 0; i < n; i++)
 		if (bodies[i] != NULL)
-			ready[i] = prepare(db, conf, bodies[i], account_id, now,
-			    &ls[i], &es[i]) == 0;
+			ready[i] = prepare_fields(db, conf, bodies[i],
+			    account_id, now, &ls[i], &es[i]) == 0;
+	/* The safety scan of the batch's destinations: the database asked
+	 * twice for all of them (safety_links), not twice a link. */
+	scanned = xmalloc(n ? n : 1);
+	memcpy(scanned, ready, n);
+	safety_links(conf, db, ls, ready, n, es);
+	for (i = 0; i < n; i++)
+		if (scanned[i] && !ready[i])
+			link_free(&ls[i]);	/* refused by the scan */
+		else if (ready[i] && take_password(&ls[i], &es[i]) == -1) {
+			link_free(&ls[i]);
+			ready[i] = 0;
+		}
+	free(scanned);
 	if (reading == 1 && lz_db_commit(db) == -1)
 		goto dberr;
 	if (lz_db_begin(db) == -1)
@@ -454,6 +500,8 @@ linkops_import(struct lz_db *db, const struct lz_conf *conf,
 	/* The items' tags asked of the database once a transaction, and
 	 * whether the account has a webhook for link.created. */
 	tags = store_tag_cache_new();
+	if (fill_tags(db, tags, account_id, ls, ready, n) == -1)
+		goto dberr;
 	if ((events = store_webhook_targets(db, account_id,
 	    WEBHOOK_EV_LINK_CREATED, hooks, (int)LZ_NELEM(hooks))) == -1)
 		goto dberr;

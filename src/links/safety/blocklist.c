@@ -623,36 +623,115 @@ bl_import(struct lz_db *db, FILE *f, enum bl_format fmt, const char *source,
 
 /* ---- matching ---------------------------------------------------------- */
 
-int
-bl_match(struct lz_db *db, const struct canon *c, char *why, size_t whylen)
+size_t
+bl_batch_add(struct bl_batch *b, const struct canon *c)
 {
-	const char	*kind[HOSTS_MAX + CANON_EXPR_MAX];
-	const char	*value[HOSTS_MAX + CANON_EXPR_MAX];
-	char		*expr[CANON_EXPR_MAX];
-	char		 source[64], reason[BL_REASON_MAX];
-	size_t		 nh, ne, i, hit = 0;
-	int		 rc;
+	const char	*host[HOSTS_MAX];
+	char		*expr[CANON_EXPR_MAX], *q;
+	size_t		 nh, ne, i;
 
 	/* The parent domains of the host, then the expressions of the URL:
 	 * the first listed one is the answer. */
-	nh = canon_host_parents(c->host, c->flags, value, HOSTS_MAX);
-	for (i = 0; i < nh; i++)
-		kind[i] = "host";
+	nh = canon_host_parents(c->host, c->flags, host, HOSTS_MAX);
 	ne = canon_expressions(c, expr);
-	for (i = 0; i < ne; i++) {
-		kind[nh + i] = "url";
-		value[nh + i] = expr[i];
+	if (b->nat + nh + ne > b->atcap) {
+		while (b->nat + nh + ne > b->atcap)
+			b->atcap = b->atcap ? 2 * b->atcap : 256;
+		b->at = xreallocarray(b->at, b->atcap, sizeof(*b->at));
 	}
-	rc = store_bl_find_any(db, kind, value, nh + ne, &hit, source,
-	    sizeof(source), reason, sizeof(reason));
-	if (rc == 1 && hit < nh)
-		snprintf(why, whylen, "its host %s is on the %s blocklist%s%s%s",
-		    value[hit], source, *reason ? " (" : "", reason,
-		    *reason ? ")" : "");
-	else if (rc == 1)
-		snprintf(why, whylen, "%s is on the %s blocklist%s%s%s",
-		    value[hit], source, *reason ? " (" : "", reason,
-		    *reason ? ")" : "");
+	if (b->ndest == b->dcap) {
+		b->dcap = b->dcap ? 2 * b->dcap : 64;
+		b->dest = xreallocarray(b->dest, b->dcap, 3 * sizeof(*b->dest));
+	}
+	b->dest[3 * b->ndest] = b->nat;
+	b->dest[3 * b->ndest + 1] = nh + ne;
+	b->dest[3 * b->ndest + 2] = nh;
+	for (i = 0; i < nh + ne; i++) {
+		q = xasprintf("%s\x1f%s", i < nh ? "host" : "url", i < nh ?
+		    host[i] : expr[i - nh]);
+		b->at[b->nat++] = lz_strtab_put(&b->q, q);
+		free(q);
+	}
 	lz_strs_free(expr, ne);
+	return b->ndest++;
+}
+
+static void
+listed(size_t i, const char *source, const char *reason, void *arg)
+{
+	struct bl_batch	*b = arg;
+
+	if (b->hit[i] == NULL)
+		b->hit[i] = xasprintf("%s\x1f%s", source ? source : "",
+		    reason ? reason : "");
+}
+
+int
+bl_batch_run(struct lz_db *db, struct bl_batch *b)
+{
+	const char	**kind, **value;
+	size_t		  i;
+	int		  rc;
+
+	kind = xcalloc(b->q.n + 1, sizeof(*kind));
+	value = xcalloc(b->q.n + 1, sizeof(*value));
+	for (i = 0; i < b->q.n; i++) {
+		kind[i] = b->q.v[i][0] == 'h' ? "host" : "url";
+		value[i] = strchr(b->q.v[i], '\x1f') + 1;
+	}
+	b->hit = xcalloc(b->q.n + 1, sizeof(*b->hit));
+	rc = store_bl_find_many(db, kind, value, b->q.n, listed, b);
+	free(kind);
+	free(value);
+	return rc;
+}
+
+int
+bl_batch_why(const struct bl_batch *b, size_t k, char *why, size_t whylen)
+{
+	const size_t	*q = b->at + b->dest[3 * k];
+	const char	*hit, *value, *reason;
+	size_t		 i, n = b->dest[3 * k + 1];
+	int		 src;
+
+	for (i = 0; i < n; i++)
+		if ((hit = b->hit[q[i]]) != NULL)
+			break;
+	if (i == n)
+		return 0;
+	value = strchr(b->q.v[q[i]], '\x1f') + 1;
+	reason = strchr(hit, '\x1f') + 1;
+	src = (int)(reason - 1 - hit);
+	snprintf(why, whylen, "%s%s is on the %.*s blocklist%s%s%s",
+	    i < b->dest[3 * k + 2] ? "its host " : "", value, src, hit,
+	    *reason ? " (" : "", reason, *reason ? ")" : "");
+	return 1;
+}
+
+void
+bl_batch_free(struct bl_batch *b)
+{
+	size_t	 i;
+
+	for (i = 0; b->hit != NULL && i < b->q.n; i++)
+		free(b->hit[i]);
+	free(b->hit);
+	free(b->at);
+	free(b->dest);
+	lz_strtab_free(&b->q);
+	memset(b, 0, sizeof(*b));
+}
+
+int
+bl_match(struct lz_db *db, const struct canon *c, char *why, size_t whylen)
+{
+	struct bl_batch	 b;
+	int		 rc;
+
+	memset(&b, 0, sizeof(b));
+	bl_batch_add(&b, c);
+	if ((rc = bl_batch_run(db, &b)) == 0)
+		rc = bl_batch_why(&b, 0, why, whylen);
+	bl_batch_free(&b);
 	return rc;
 }

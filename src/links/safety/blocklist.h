@@ -89,9 +89,37 @@ int	bl_import(struct lz_db *, FILE *f, enum bl_format fmt,
  * Matches the canonical destination c: its host and each parent domain
  * against host entries, its lookup expressions against url entries.
  * Returns 1 when listed (why: a sentence fragment naming the entry and
- * list), 0 when not, -1 on a database error.
+ * list), 0 when not, -1 on a database error.  A batch of one.
  */
 int	bl_match(struct lz_db *, const struct canon *c, char *why,
 	    size_t whylen);
+
+/*
+ * bl_match of many destinations at once (a batch's: an import's thousand
+ * links, a bulk call's): each one's look-ups put with bl_batch_add
+ * (which numbers the destinations 0, 1, ...), the distinct ones asked of
+ * the database in one go by bl_batch_run (one statement on PostgreSQL),
+ * then each destination's answer read by bl_batch_why -- the same as
+ * bl_match's.  Zero the struct to start; bl_batch_free when done.
+ */
+struct bl_batch {
+	struct lz_strtab	  q;		/* "kind\x1fvalue", distinct */
+	size_t			 *at;		/* each destination's questions */
+	size_t			  nat, atcap;	/* (numbers in q), in order */
+	size_t			 *dest;		/* destination k's: at[dest[3k]],
+						   dest[3k+1] of them, the
+						   first dest[3k+2] hosts */
+	size_t			  ndest, dcap;
+	char			**hit;		/* by question: "source\x1freason"
+						   when listed, else NULL */
+};
+
+size_t	bl_batch_add(struct bl_batch *, const struct canon *c);
+/* 0, or -1 on a database error. */
+int	bl_batch_run(struct lz_db *, struct bl_batch *);
+/* Destination k's answer after bl_batch_run: 1 listed with why, 0 not. */
+int	bl_batch_why(const struct bl_batch *, size_t k, char *why,
+	    size_t whylen);
+void	bl_batch_free(struct bl_batch *);
 
 #endif

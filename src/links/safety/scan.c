@@ -218,50 +218,109 @@ heuristics(const struct lz_conf *conf, const struct canon *c, char *why,
 	return 0;
 }
 
-/* A short domain of this instance besides the default one (which the
- * heuristics know from base_url): 1 with why; 0; -1. */
-static int
-own_domain(struct lz_db *db, const struct canon *c, char *why,
-    size_t whylen)
-{
-	struct domain	 d;
-	int		 rc;
+/* The answer of one URL of scan_urls. */
+struct verdict {
+	int	 rc;		/* 0 safe, 1 refused, -1 not checked */
+	char	*why;		/* with 1 and -1 */
+	/* While the database is asked: */
+	int	 asked;		/* its host and blocklist questions put */
+	size_t	 host;		/* its host's number in the batch's hosts */
+	size_t	 bl;		/* its destination in the blocklist batch */
+};
 
-	if ((rc = store_domain_by_host(db, c->host, &d)) != 1) {
-		if (rc == -1)
-			snprintf(why, whylen, "the short domains could not "
-			    "be read");
-		return rc;
+static void
+own_host(size_t i, void *arg)
+{
+	char	*own = arg;
+
+	own[i] = 1;
+}
+
+/*
+ * The safety scan of url[0..n) into v: the heuristics of each, then the
+ * database asked once for all of them -- which hosts are short domains
+ * of this instance besides the default one (the heuristics know that
+ * one from base_url: a redirect loop), and which host or URL the
+ * blocklists hold -- instead of twice a URL.  An import's or a bulk
+ * call's thousand links cost two questions, not two thousand (round
+ * trips on PostgreSQL).
+ */
+static void
+scan_urls(const struct lz_conf *conf, struct lz_db *db,
+    const char *const *url, size_t n, struct verdict *v)
+{
+	struct lz_strtab	 hosts;
+	struct bl_batch		 bl;
+	struct canon		 c;
+	char			 why[512], *own = NULL;
+	size_t			 i, len;
+	int			 rc = 0;
+
+	conf = conf_or_defaults(conf);
+	memset(&hosts, 0, sizeof(hosts));
+	memset(&bl, 0, sizeof(bl));
+	for (i = 0; i < n; i++) {
+		memset(&v[i], 0, sizeof(v[i]));
+		if ((len = strlen(url[i])) > URL_MAX) {
+			v[i].rc = 1;
+			v[i].why = xstrdup("it is longer than 2,048 bytes");
+			continue;
+		}
+		if (canon_url(url[i], len, &c) == -1) {
+			v[i].rc = 1;
+			v[i].why = xstrdup("it has no host");
+			continue;
+		}
+		if ((v[i].rc = heuristics(conf, &c, why, sizeof(why))) != 0)
+			v[i].why = xstrdup(why);
+		else if (db != NULL) {
+			v[i].asked = 1;
+			v[i].host = lz_strtab_put(&hosts, c.host);
+			v[i].bl = bl_batch_add(&bl, &c);
+		}
+		canon_free(&c);
 	}
-	store_domain_free(&d);
-	snprintf(why, whylen, "it points to a short domain of this service "
-	    "(%s), which would make a redirect loop", c->host);
-	return 1;
+	if (hosts.n > 0) {
+		own = xcalloc(hosts.n, 1);
+		if (store_domain_hosts_live(db, (const char *const *)hosts.v,
+		    hosts.n, own_host, own) == -1)
+			rc = -1;
+		else if (bl_batch_run(db, &bl) == -1)
+			rc = -2;
+	}
+	for (i = 0; i < n; i++) {
+		if (!v[i].asked)
+			continue;
+		if (rc != 0) {
+			v[i].rc = -1;
+			v[i].why = xstrdup(rc == -1 ? "the short domains could "
+			    "not be read" : "the blocklists could not be read");
+		} else if (own[v[i].host]) {
+			v[i].rc = 1;
+			v[i].why = xasprintf("it points to a short domain of "
+			    "this service (%s), which would make a redirect "
+			    "loop", hosts.v[v[i].host]);
+		} else if (bl_batch_why(&bl, v[i].bl, why, sizeof(why)) == 1) {
+			v[i].rc = 1;
+			v[i].why = xstrdup(why);
+		}
+	}
+	free(own);
+	lz_strtab_free(&hosts);
+	bl_batch_free(&bl);
 }
 
 int
 safety_scan(const struct lz_conf *conf, struct lz_db *db, const char *url,
     char *why, size_t whylen)
 {
-	struct canon	 c;
-	size_t		 len = strlen(url);
-	int		 rc;
+	struct verdict	 v;
 
-	conf = conf_or_defaults(conf);
-	if (len > URL_MAX) {
-		snprintf(why, whylen, "it is longer than 2,048 bytes");
-		return 1;
-	}
-	if (canon_url(url, len, &c) == -1) {
-		snprintf(why, whylen, "it has no host");
-		return 1;
-	}
-	if ((rc = heuristics(conf, &c, why, whylen)) == 0 && db != NULL &&
-	    (rc = own_domain(db, &c, why, whylen)) == 0 &&
-	    (rc = bl_match(db, &c, why, whylen)) == -1)
-		snprintf(why, whylen, "the blocklists could not be read");
-	canon_free(&c);
-	return rc;
+	scan_urls(conf, db, &url, 1, &v);
+	if (v.rc != 0)
+		snprintf(why, whylen, "%s", v.why);
+	free(v.why);
+	return v.rc;
 }
 
 /* ---- the destinations of a link ---------------------------------------- */
@@ -306,33 +365,70 @@ safety_dests(const struct link *l, size_t *n)
 	return d;
 }
 
+size_t
+safety_links(const struct lz_conf *conf, struct lz_db *db,
+    const struct link *ls, char *ok, size_t n, struct lz_verr *es)
+{
+	struct safety_dest	**d;
+	struct verdict		 *v;
+	const char		**url;
+	size_t			 *nd, i, j, k, all = 0, refused = 0;
+
+	d = xcalloc(n ? n : 1, sizeof(*d));
+	nd = xcalloc(n ? n : 1, sizeof(*nd));
+	for (i = 0; i < n; i++)
+		if (ok[i]) {
+			d[i] = safety_dests(&ls[i], &nd[i]);
+			all += nd[i];
+		}
+	url = xcalloc(all + 1, sizeof(*url));
+	v = xcalloc(all + 1, sizeof(*v));
+	for (i = k = 0; i < n; i++)
+		for (j = 0; ok[i] && j < nd[i]; j++)
+			url[k++] = d[i][j].url;
+	scan_urls(conf, db, url, all, v);
+	/* Each link's answer: its first destination refused (or not
+	 * checked), as one scanned after the other would find. */
+	for (i = k = 0; i < n; i++) {
+		for (j = 0; d[i] != NULL && j < nd[i]; j++, k++) {
+			const char	*param = d[i][j].param;
+
+			if (v[k].rc == 0 || !ok[i])
+				continue;
+			if (v[k].rc == 1)
+				lz_verr_set(&es[i], 400, "unsafe_destination",
+				    param, "'%s' is refused by the safety scan: "
+				    "%s.", param, v[k].why);
+			else
+				lz_verr_set(&es[i], 500, "internal_error", param,
+				    "'%s' could not be checked: %s.", param,
+				    v[k].why);
+			ok[i] = 0;
+			refused++;
+		}
+		/* Those that pass, looked up with Safe Browsing. */
+		if (ok[i] && safety_remote(conf, &ls[i], &es[i]) == -1) {
+			ok[i] = 0;
+			refused++;
+		}
+		free(d[i]);
+	}
+	for (k = 0; k < all; k++)
+		free(v[k].why);
+	free(v);
+	free(url);
+	free(nd);
+	free(d);
+	return refused;
+}
+
 int
 safety_link(const struct lz_conf *conf, struct lz_db *db,
     const struct link *l, struct lz_verr *e)
 {
-	struct safety_dest	*d;
-	char			 why[512];
-	size_t			 n, i;
-	int			 rc = 0;
+	char	 ok = 1;
 
-	d = safety_dests(l, &n);
-	for (i = 0; i < n && rc == 0; i++)
-		switch (safety_scan(conf, db, d[i].url, why, sizeof(why))) {
-		case 0:
-			break;
-		case 1:
-			lz_verr_set(e, 400, "unsafe_destination", d[i].param,
-			    "'%s' is refused by the safety scan: %s.",
-			    d[i].param, why);
-			rc = -1;
-			break;
-		default:
-			lz_verr_set(e, 500, "internal_error", d[i].param, "'%s' "
-			    "could not be checked: %s.", d[i].param, why);
-			rc = -1;
-		}
-	free(d);
-	return rc == 0 ? safety_remote(conf, l, e) : -1;
+	return safety_links(conf, db, l, &ok, 1, e) == 0 ? 0 : -1;
 }
 
 /* ---- Google Safe Browsing ---------------------------------------------- */

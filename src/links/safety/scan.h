@@ -70,6 +70,15 @@ int	safety_link(const struct lz_conf *, struct lz_db *,
 	    const struct link *l, struct lz_verr *e);
 
 /*
+ * safety_link of n links at once (an import's or a bulk call's batch):
+ * the same answers, with the database asked twice for all their
+ * destinations instead of twice for each.  ok[i]: link i is to be
+ * scanned; set to 0 when it is refused, with es[i] filled as
+ * safety_link's e.  Returns the number refused.
+ */
+size_t	safety_links(const struct lz_conf *, struct lz_db *,
+	    const struct link *ls, char *ok, size_t n, struct lz_verr *es);
+/*
  * Looks the destinations of l up with Google Safe Browsing when
  * safe_browsing_key is set.  Returns 0 when none is listed, when no key is
  * set, or when the lookup failed and safe_browsing_fail is open; -1 with

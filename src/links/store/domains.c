@@ -5,7 +5,10 @@
 
 #include <stdlib.h>
 
+#include <jansson.h>
+
 #include "db.h"
+#include "resp.h"
 #include "store/domains.h"
 #include "store/store.h"
 #include "util.h"
@@ -94,6 +97,43 @@ store_domain_by_host(struct lz_db *db, const char *host, struct domain *d)
 		lz_reset(st);
 	}
 	return rc;
+}
+
+int
+store_domain_hosts_live(struct lz_db *db, const char *const *host,
+    size_t n, void (*fn)(size_t, void *), void *arg)
+{
+	struct lz_stmt	*st;
+	json_t		*arr, *v;
+	char		*js;
+	int64_t		 one;
+	size_t		 i;
+	int		 rc = 0;
+
+	if (n == 0)
+		return 0;
+	if (lz_db_is_sqlite(db)) {
+		for (i = 0; i < n && rc != -1; i++)
+			if ((rc = lz_one_i64(LZ_STMT(db, set, ST_DOMAIN_LIVE,
+			    LZ_TEXT(host[i])), &one)) == 1)
+				fn(i, arg);
+		return rc == -1 ? -1 : 0;
+	}
+	arr = json_array();
+	for (i = 0; i < n; i++) {
+		/* Hosts are ASCII (punycode): a null only in theory. */
+		if ((v = json_string(host[i])) == NULL)
+			v = json_null();
+		json_array_append_new(arr, v);
+	}
+	js = lz_json_dump(arr, NULL);
+	json_decref(arr);
+	st = LZ_STMT(db, set, ST_DOMAIN_LIVE_MANY, LZ_TEXT(js));
+	while ((rc = lz_step(st)) == 1)
+		if ((i = (size_t)lz_col_i64(st, 0)) < n)
+			fn(i, arg);
+	free(js);
+	return rc == -1 ? -1 : 0;
 }
 
 LZ_EACH_ROW(each_domain, const, struct domain, row_domain,

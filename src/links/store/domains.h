@@ -35,6 +35,10 @@ int64_t	store_domain_add(struct lz_db *, const struct domain *d);
 /* The live domain of host into d: 1, 0 none, -1 on error. */
 int	store_domain_by_host(struct lz_db *, const char *host,
 	    struct domain *d);
+/* Which of host[0..n) are live domains: fn(i, arg) for each.  A look-up
+ * each on SQLite, one statement on PostgreSQL.  0 or -1. */
+int	store_domain_hosts_live(struct lz_db *, const char *const *host,
+	    size_t n, void (*fn)(size_t, void *), void *arg);
 /* The domains of account and the instance's (account 0: all), by host;
  * fn's d lives for the call.  The count, or -1. */
 long	store_domain_list(struct lz_db *, int64_t account,

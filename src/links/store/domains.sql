@@ -25,6 +25,19 @@ SELECT id, host, account_id, verify_token, verified_at, root_url,
         not_found_url, expired_url, created_at, aasa, assetlinks
     FROM domains WHERE host = $1 AND removed_at IS NULL
 
+-- Whether host $1 is a live domain (the safety scan's loop check, a
+-- host at a time on SQLite).
+-- ST_DOMAIN_LIVE: domain live
+SELECT 1 FROM domains WHERE host = $1 AND removed_at IS NULL
+
+-- Which of the hosts $1 lists (a JSON array) are live domains, by their
+-- index in it: a batch's destinations in one round trip.
+-- ST_DOMAIN_LIVE_MANY: domain live many
+-- pg:
+SELECT x.ord - 1
+    FROM json_array_elements_text($1::json) WITH ORDINALITY AS x(h, ord)
+    JOIN domains d ON d.host = x.h AND d.removed_at IS NULL
+
 -- Those of account $1 and the instance's ($1 NULL: every one; what
 -- each worker reads once a second).
 -- ST_DOMAIN_LIST: domain list

@@ -40,13 +40,13 @@ store_bl_find(struct lz_db *db, const char *kind, const char *value,
 }
 
 int
-store_bl_find_any(struct lz_db *db, const char *const *kind,
-    const char *const *value, size_t n, size_t *hit, char *source,
-    size_t srclen, char *reason, size_t reasonlen)
+store_bl_find_many(struct lz_db *db, const char *const *kind,
+    const char *const *value, size_t n,
+    void (*fn)(size_t, const char *, const char *, void *), void *arg)
 {
 	struct lz_stmt	*st;
 	json_t		*arr, *p;
-	char		*js;
+	char		*js, source[64], reason[256];
 	size_t		 i;
 	int		 rc = 0, txn;
 
@@ -56,15 +56,15 @@ store_bl_find_any(struct lz_db *db, const char *const *kind,
 		/* In one read transaction: on its own, each statement would
 		 * begin and end one (a WAL lock each). */
 		txn = lz_db_begin_read(db) == 1;
-		for (i = 0; i < n && rc == 0; i++)
+		for (i = 0; i < n && rc != -1; i++)
 			if ((rc = store_bl_find(db, kind[i], value[i], source,
-			    srclen, reason, reasonlen)) == 1)
-				*hit = i;
+			    sizeof(source), reason, sizeof(reason))) == 1)
+				fn(i, source, reason, arg);
 		if (txn && lz_db_commit(db) == -1) {	/* read-only */
 			lz_db_rollback(db);
 			rc = -1;
 		}
-		return rc;
+		return rc == -1 ? -1 : 0;
 	}
 	arr = json_array();
 	for (i = 0; i < n; i++) {
@@ -76,15 +76,15 @@ store_bl_find_any(struct lz_db *db, const char *const *kind,
 	}
 	js = lz_json_dump(arr, NULL);
 	json_decref(arr);
-	st = LZ_STMT(db, set, ST_BL_FIND_ANY, LZ_TEXT(js));
-	if ((rc = lz_row(st)) == 1) {
-		*hit = (size_t)lz_col_i64(st, 0);
-		lz_col_copy(st, 1, source, srclen);
-		lz_col_copy(st, 2, reason, reasonlen);
-		lz_reset(st);
+	st = LZ_STMT(db, set, ST_BL_FIND_MANY, LZ_TEXT(js));
+	while ((rc = lz_step(st)) == 1) {
+		i = (size_t)lz_col_i64(st, 0);
+		if (i < n)
+			fn(i, lz_col_text_or_null(st, 1), lz_col_text_or_null(st,
+			    2), arg);
 	}
 	free(js);
-	return rc;
+	return rc == -1 ? -1 : 0;
 }
 
 int

@@ -26,13 +26,15 @@ struct bl_row {
 int	store_bl_find(struct lz_db *, const char *kind, const char *value,
 	    char *source, size_t srclen, char *reason, size_t reasonlen);
 /*
- * The first of the entries kind[i], value[i] (i < n) that is listed,
- * into *hit with its source and reason: 1, 0 none, -1 error.  All in one
- * read transaction on SQLite, one statement on PostgreSQL.
+ * Which of the entries kind[i], value[i] (i < n) are listed: fn(i, its
+ * source, its reason, arg) for each (one source when several list it).
+ * In one read transaction on SQLite (a look-up each, in process), one
+ * statement on PostgreSQL (a batch's every question in one round trip).
+ * 0 or -1.
  */
-int	store_bl_find_any(struct lz_db *, const char *const *kind,
-	    const char *const *value, size_t n, size_t *hit, char *source,
-	    size_t srclen, char *reason, size_t reasonlen);
+int	store_bl_find_many(struct lz_db *, const char *const *kind,
+	    const char *const *value, size_t n,
+	    void (*fn)(size_t, const char *, const char *, void *), void *arg);
 /* Adds an entry, or marks it seen at now; 0 or -1. */
 int	store_bl_upsert(struct lz_db *, const char *kind, const char *value,
 	    const char *source, const char *reason, int64_t now);

@@ -5,16 +5,17 @@
 SELECT source, reason FROM blocklist WHERE kind = $1 AND value = $2
     LIMIT 1
 
--- The first of the entries $1 lists, a JSON array of [kind, value], that
--- the blocklist holds: its index in the array, source and reason.  One
--- round trip for the 35 or so look-ups of a destination; SQLite, in
--- process, looks them up one by one (store_bl_find_any).
--- ST_BL_FIND_ANY: blocklist find any
+-- Those of the entries $1 lists, a JSON array of [kind, value], that the
+-- blocklist holds: each one's index in the array, a source and its
+-- reason.  One round trip for a batch's look-ups (an import's thousand
+-- links, about three distinct ones a destination); SQLite, in process,
+-- looks them up one by one (store_bl_find_many).
+-- ST_BL_FIND_MANY: blocklist find many
 -- pg:
-SELECT x.ord - 1, b.source, b.reason
+SELECT DISTINCT ON (x.ord) x.ord - 1, b.source, b.reason
     FROM json_array_elements($1::json) WITH ORDINALITY AS x(v, ord)
     JOIN blocklist b ON b.kind = x.v->>0 AND b.value = x.v->>1
-    ORDER BY x.ord LIMIT 1
+    ORDER BY x.ord, b.source
 
 -- ST_BL_UPSERT: blocklist upsert
 INSERT INTO blocklist (kind, value, source, reason, added_at, seen_at)

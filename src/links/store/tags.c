@@ -8,6 +8,7 @@
 
 #include "db.h"
 #include "link/tag.h"
+#include "resp.h"
 #include "store/store.h"
 #include "store/tags.h"
 #include "util.h"
@@ -108,6 +109,57 @@ cache_slot(const struct store_tag_cache *c, const char *fold)
 	    (TAG_CACHE_SLOTS - 1))
 		;
 	return i;
+}
+
+int
+store_tag_cache_fill(struct lz_db *db, struct store_tag_cache *c,
+    int64_t account_id, const json_t *const *names, size_t n)
+{
+	struct lz_strtab	 asked;
+	struct lz_stmt		*st;
+	char			 name[TAG_BYTES], fold[TAG_FOLD_BYTES], why[128];
+	char			*js;
+	json_t			*arr, *v;
+	size_t			 i, j, k;
+	int			 rc;
+
+	if (lz_db_is_sqlite(db))
+		return 0;
+	memset(&asked, 0, sizeof(asked));
+	arr = json_array();
+	for (i = 0; i < n; i++)
+		json_array_foreach(names[i], j, v) {
+			/* Bad ones are refused when parsed: not here.  No
+			 * more than the cache keeps. */
+			if (j == TAGS_MAX || tag_parse(json_string_value(v),
+			    name, fold, why, sizeof(why)) == -1)
+				break;
+			if (c->slot[cache_slot(c, fold)].fold != NULL ||
+			    c->n + asked.n >= TAG_CACHE_SLOTS / 2)
+				continue;
+			k = asked.n;
+			if (lz_strtab_put(&asked, fold) == k)
+				json_array_append_new(arr, json_pack("[s,s]",
+				    name, fold));
+		}
+	rc = 0;
+	if (json_array_size(arr) > 0) {
+		js = lz_json_dump(arr, NULL);
+		st = LZ_STMT(db, set, ST_TAG_UPSERT_MANY, LZ_I64(account_id),
+		    LZ_TEXT(js));
+		while ((rc = lz_step(st)) == 1) {
+			k = cache_slot(c, lz_col_text(st, 1));
+			if (c->slot[k].fold == NULL) {
+				c->slot[k].fold = xstrdup(lz_col_text(st, 1));
+				c->slot[k].id = lz_col_i64(st, 0);
+				c->n++;
+			}
+		}
+		free(js);
+	}
+	json_decref(arr);
+	lz_strtab_free(&asked);
+	return rc == -1 ? -1 : 0;
 }
 
 int

@@ -32,6 +32,12 @@ struct store_tag_cache	*store_tag_cache_new(void);
 void	store_tag_cache_free(struct store_tag_cache *);
 int	store_link_tags_new(struct lz_db *, int64_t link_id,
 	    int64_t account_id, const json_t *names, struct store_tag_cache *);
+/* Fills the cache with the account's tags that names[0..n) (arrays of
+ * tag names, or NULL) name, in one statement: on PostgreSQL, where each
+ * store_link_tags_new would otherwise ask for its new ones a round trip
+ * each; nothing on SQLite (in process).  0 or -1. */
+int	store_tag_cache_fill(struct lz_db *, struct store_tag_cache *,
+	    int64_t account_id, const json_t *const *names, size_t n);
 /* With a cache, the links' tags are put on in one statement, by this,
  * before the transaction's commit.  0 or -1. */
 int	store_tag_cache_flush(struct lz_db *, struct store_tag_cache *);

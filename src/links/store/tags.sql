@@ -8,6 +8,18 @@ INSERT INTO tags (account_id, name, fold) VALUES ($1, $2, $3)
     ON CONFLICT (account_id, fold) DO UPDATE SET fold = excluded.fold
     RETURNING id
 
+-- ST_TAG_UPSERT of each [name, fold] of the JSON array $2 (folds
+-- distinct), in the order of the folds (as two writers take the rows):
+-- each one's id and fold.  A batch's tags in one round trip
+-- (store_tag_cache_fill, PostgreSQL).
+-- ST_TAG_UPSERT_MANY: tag upsert many
+-- pg:
+INSERT INTO tags (account_id, name, fold)
+    SELECT $1, e ->> 0, e ->> 1 FROM jsonb_array_elements($2::jsonb) AS e
+    ORDER BY e ->> 1
+    ON CONFLICT (account_id, fold) DO UPDATE SET fold = excluded.fold
+    RETURNING id, fold
+
 -- Takes off link $1 the tags not in the JSON array of ids $2.  A tag
 -- the link keeps is left alone: taking it off and putting it back
 -- would move the link's whole history out of the tag's sums and in
