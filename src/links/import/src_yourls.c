@@ -18,6 +18,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -271,19 +272,148 @@ col(struct logrow *lr, int i)
 	return lr->buf[i];
 }
 
-/* One link's clicks, from where it got to, into h.  0, or -1 / -2. */
-static int
-one_history(struct yconn *y, MYSQL_STMT *st, struct logrow *lr,
-    struct history *h, const struct store_import_pending *p,
-    const struct import_opts *o, uint64_t *done, uint64_t total)
+/*
+ * The log is read on a thread of its own while the main thread writes
+ * what was read before.  Each link's clicks are a query on the source
+ * (its index on shorturl, then each row fetched by click_id: random
+ * reads on a big log) and the writes are lz's database's work: one
+ * after the other, each side waited for the other (100,000 links and
+ * 10,000,000 rows: neither process used half a core).  Between them, a
+ * queue of at most QUEUE_CHUNKS chunks of at most CHUNK_ROWS records.
+ * The reader has the source's connection and statement to itself; the
+ * writer alone touches lz's database, the history and the progress.
+ */
+#define CHUNK_ROWS	4096
+#define QUEUE_CHUNKS	4
+#define NOFF		((size_t)-1)	/* no value (SQL NULL), no link */
+
+enum { R_CLICK, R_END };
+
+/* A click of a link, or the end of a link's clicks. */
+struct rec {
+	int		 kind;
+	int		 complete;	/* R_END: the source has no more */
+	size_t		 link;		/* in the pending list */
+	int64_t		 id, at;
+	size_t		 ref, ua, addr, country;	/* in the chunk's text */
+};
+
+struct chunk {
+	struct rec	*v;
+	size_t		 n;
+	struct lz_buf	 text;
+	struct chunk	*next;
+};
+
+struct reader {
+	struct yconn		*y;
+	MYSQL_STMT		*st;
+	struct logrow		*lr;
+	const struct pending	*pl;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	struct chunk		*head, *tail;
+	size_t			 queued;
+	int			 stop;		/* the writer gave up */
+	int			 done;		/* the reader ended */
+	int			 failed;	/* it could not read */
+	size_t			 failed_link;
+	char			 err[256];
+};
+
+static void
+chunk_free(struct chunk *c)
 {
+	if (c == NULL)
+		return;
+	free(c->v);
+	lz_buf_free(&c->text);
+	free(c);
+}
+
+/* s put in c's text: its offset, NOFF for NULL. */
+static size_t
+chunk_text(struct chunk *c, const char *s)
+{
+	size_t	 at = c->text.len;
+
+	if (s == NULL)
+		return NOFF;
+	lz_buf_add(&c->text, s, strlen(s) + 1);
+	return at;
+}
+
+/* A new record at the end of *cp (made when NULL). */
+static struct rec *
+chunk_rec(struct chunk **cp)
+{
+	if (*cp == NULL) {
+		*cp = xcalloc(1, sizeof(**cp));
+		(*cp)->v = xcalloc(CHUNK_ROWS, sizeof(*(*cp)->v));
+	}
+	return &(*cp)->v[(*cp)->n++];
+}
+
+/* c queued for the writer (waiting while the queue is full).  0, or -1
+ * when the writer stopped (c freed). */
+static int
+push(struct reader *rd, struct chunk *c)
+{
+	int	 rc = 0;
+
+	pthread_mutex_lock(&rd->mu);
+	while (rd->queued >= QUEUE_CHUNKS && !rd->stop)
+		pthread_cond_wait(&rd->cv, &rd->mu);
+	if (rd->stop)
+		rc = -1;
+	else {
+		if (rd->tail != NULL)
+			rd->tail->next = c;
+		else
+			rd->head = c;
+		rd->tail = c;
+		rd->queued++;
+		pthread_cond_broadcast(&rd->cv);
+	}
+	pthread_mutex_unlock(&rd->mu);
+	if (rc == -1)
+		chunk_free(c);
+	return rc;
+}
+
+/* The next chunk; NULL once the reader has ended and all are taken. */
+static struct chunk *
+pop(struct reader *rd)
+{
+	struct chunk	*c;
+
+	pthread_mutex_lock(&rd->mu);
+	while (rd->head == NULL && !rd->done)
+		pthread_cond_wait(&rd->cv, &rd->mu);
+	if ((c = rd->head) != NULL) {
+		if ((rd->head = c->next) == NULL)
+			rd->tail = NULL;
+		rd->queued--;
+		pthread_cond_broadcast(&rd->cv);
+	}
+	pthread_mutex_unlock(&rd->mu);
+	return c;
+}
+
+/* Link k's clicks, from where it got to, into chunks: 1 read to the
+ * end, 0 the writer stopped, -1 the source failed. */
+static int
+read_link(struct reader *rd, size_t k, struct chunk **cp)
+{
+	const struct store_import_pending *p = &rd->pl->v[k];
+	struct logrow	*lr = rd->lr;
 	MYSQL_BIND	 in[2];
+	MYSQL_STMT	*st = rd->st;
 	unsigned long	 klen = strlen(p->id);
 	long long	 after = p->pos, id;
+	struct rec	*r;
 	int		 rc;
 
-	if (history_link(h, p) == -1)
-		return -1;
 	memset(in, 0, sizeof(in));
 	in[0].buffer_type = MYSQL_TYPE_STRING;
 	in[0].buffer = (void *)(uintptr_t)p->id;
@@ -293,35 +423,123 @@ one_history(struct yconn *y, MYSQL_STMT *st, struct logrow *lr,
 	in[1].buffer = &after;
 	if (mysql_stmt_bind_param(st, in) != 0 ||
 	    mysql_stmt_execute(st) != 0 ||
-	    mysql_stmt_bind_result(st, lr->out) != 0) {
-		history_link_end(h, 0);
-		return -2;
-	}
+	    mysql_stmt_bind_result(st, lr->out) != 0)
+		return -1;
 	while ((rc = mysql_stmt_fetch(st)) == 0 || rc == MYSQL_DATA_TRUNCATED) {
-		struct import_click	 c;
-		const char		*ref = col(lr, L_REFERRER);
+		const char	*ref = col(lr, L_REFERRER);
 
 		if (lz_parse_ll(col(lr, L_ID) ? col(lr, L_ID) : "", 0,
 		    INT64_MAX / 2, &id) == -1)
 			continue;
-		memset(&c, 0, sizeof(c));
-		c.at = ytime(y, col(lr, L_WALL), col(lr, L_EPOCH));
-		c.referrer = ref != NULL && strcmp(ref, "direct") != 0 ? ref :
-		    "";
-		c.user_agent = col(lr, L_UA);
-		c.addr = col(lr, L_ADDR);
-		c.country = col(lr, L_COUNTRY);
-		if (history_add(h, id, &c) == -1) {
-			mysql_stmt_free_result(st);
+		r = chunk_rec(cp);
+		r->kind = R_CLICK;
+		r->link = k;
+		r->id = id;
+		r->at = ytime(rd->y, col(lr, L_WALL), col(lr, L_EPOCH));
+		r->ref = chunk_text(*cp, ref != NULL && strcmp(ref, "direct") !=
+		    0 ? ref : "");
+		r->ua = chunk_text(*cp, col(lr, L_UA));
+		r->addr = chunk_text(*cp, col(lr, L_ADDR));
+		r->country = chunk_text(*cp, col(lr, L_COUNTRY));
+		if ((*cp)->n == CHUNK_ROWS) {
+			rc = push(rd, *cp);
+			*cp = NULL;
+			if (rc == -1) {
+				mysql_stmt_free_result(st);
+				return 0;
+			}
+		}
+	}
+	mysql_stmt_free_result(st);
+	return rc == MYSQL_NO_DATA ? 1 : -1;
+}
+
+static void *
+read_log(void *arg)
+{
+	struct reader	*rd = arg;
+	struct chunk	*c = NULL;
+	struct rec	*r;
+	size_t		 k;
+	int		 rc = 1;
+
+	mysql_thread_init();
+	for (k = 0; k < rd->pl->n && rc == 1; k++) {
+		if ((rc = read_link(rd, k, &c)) == 0)
+			break;		/* the writer stopped */
+		if (rc == -1) {
+			snprintf(rd->err, sizeof(rd->err), "%s",
+			    mysql_stmt_error(rd->st));
+			rd->failed_link = k;
+		}
+		/* Its end: complete, or left pending where it got. */
+		r = chunk_rec(&c);
+		r->kind = R_END;
+		r->link = k;
+		r->complete = rc == 1;
+		if (c->n == CHUNK_ROWS) {
+			if (push(rd, c) == -1)
+				rc = 0;
+			c = NULL;
+		}
+	}
+	if (c != NULL && rc != 0) {
+		if (push(rd, c) == -1)
+			rc = 0;
+	} else
+		chunk_free(c);
+	pthread_mutex_lock(&rd->mu);
+	rd->failed = rc == -1;
+	rd->done = 1;
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
+	mysql_thread_end();
+	return NULL;
+}
+
+/* The records of chunk c into h (*open: the link whose clicks it is
+ * taking).  0, or -1 with *bad the link that could not be written. */
+static int
+write_chunk(struct history *h, const struct pending *pl,
+    const struct chunk *c, size_t *open, const struct import_opts *o,
+    uint64_t *done, uint64_t total, size_t *bad)
+{
+	const char		*t = c->text.p;
+	const struct rec	*r;
+	struct import_click	 ic;
+	size_t			 i;
+
+	for (i = 0; i < c->n; i++) {
+		r = &c->v[i];
+		if (r->link != *open) {
+			if (history_link(h, &pl->v[r->link]) == -1) {
+				*bad = r->link;
+				*open = NOFF;
+				return -1;
+			}
+			*open = r->link;
+		}
+		if (r->kind == R_END) {
+			history_link_end(h, r->complete);
+			*open = NOFF;
+			continue;
+		}
+		memset(&ic, 0, sizeof(ic));
+		ic.at = r->at;
+		ic.referrer = t + r->ref;
+		ic.user_agent = r->ua != NOFF ? t + r->ua : NULL;
+		ic.addr = r->addr != NOFF ? t + r->addr : NULL;
+		ic.country = r->country != NOFF ? t + r->country : NULL;
+		if (history_add(h, r->id, &ic) == -1) {
 			history_link_end(h, 0);
+			*bad = r->link;
+			*open = NOFF;
 			return -1;
 		}
 		if (o->progress != NULL && ++*done % 10000 == 0)
 			o->progress("clicks", *done, total);
 	}
-	mysql_stmt_free_result(st);
-	history_link_end(h, rc == MYSQL_NO_DATA);
-	return rc == MYSQL_NO_DATA ? 0 : -2;
+	return 0;
 }
 
 /* The history of every pending link.  0, or -1 / -2. */
@@ -331,8 +549,12 @@ histories(struct yconn *y, struct lz_db *db, const struct lz_conf *conf,
     struct import_stats *stats)
 {
 	struct pending	 pl = { NULL, 0, 0 };
+	struct reader	 rd;
+	struct chunk	*c;
 	struct history	*h;
 	struct logrow	 lr;
+	pthread_t	 tid;
+	size_t		 open = NOFF, bad = 0;
 	MYSQL_STMT	*st = NULL;
 	MYSQL_RES	*res;
 	MYSQL_ROW	 row;
@@ -380,15 +602,48 @@ histories(struct yconn *y, struct lz_db *db, const struct lz_conf *conf,
 		rc = -2;
 	}
 	h = history_open(db, conf, stats);
-	for (i = 0; i < pl.n && rc == 0; i++) {
-		rc = one_history(y, st, &lr, h, &pl.v[i], o, &done, total);
-		if (rc == -1)
-			import_fail(run, -1, "the clicks of %s could not be "
-			    "written: run the import again to go on",
-			    pl.v[i].id);
-		else if (rc == -2)
-			import_fail(run, -2, "YOURLS's log could not be read "
-			    "(%s): %s", pl.v[i].id, mysql_stmt_error(st));
+	if (rc == 0) {
+		memset(&rd, 0, sizeof(rd));
+		rd.y = y;
+		rd.st = st;
+		rd.lr = &lr;
+		rd.pl = &pl;
+		pthread_mutex_init(&rd.mu, NULL);
+		pthread_cond_init(&rd.cv, NULL);
+		if (pthread_create(&tid, NULL, read_log, &rd) != 0) {
+			import_fail(run, -2, "YOURLS's log could not be read: "
+			    "no thread");
+			rc = -2;
+		}
+		while (rc == 0 && (c = pop(&rd)) != NULL) {
+			if (write_chunk(h, &pl, c, &open, o, &done, total,
+			    &bad) == -1) {
+				import_fail(run, -1, "the clicks of %s could "
+				    "not be written: run the import again to "
+				    "go on", pl.v[bad].id);
+				rc = -1;
+			}
+			chunk_free(c);
+		}
+		if (rc != -2) {
+			/* The writer's failure stops the reader; what it
+			 * had queued is dropped. */
+			pthread_mutex_lock(&rd.mu);
+			rd.stop = rc != 0;
+			pthread_cond_broadcast(&rd.cv);
+			pthread_mutex_unlock(&rd.mu);
+			while ((c = pop(&rd)) != NULL)
+				chunk_free(c);
+			pthread_join(tid, NULL);
+			if (rc == 0 && rd.failed) {
+				import_fail(run, -2, "YOURLS's log could not "
+				    "be read (%s): %s",
+				    pl.v[rd.failed_link].id, rd.err);
+				rc = -2;
+			}
+		}
+		pthread_cond_destroy(&rd.cv);
+		pthread_mutex_destroy(&rd.mu);
 	}
 	/* The last batch: what was read before a failure is kept too. */
 	if (history_close(h) == -1 && rc == 0) {
