@@ -140,6 +140,13 @@ def q(css):
     return drv.find_element(By.CSS_SELECTOR, css)
 
 
+def click(css):
+    """Clicks the element css names, found again when the page re-rendered
+    it between finding and clicking (a list reloaded by an earlier
+    action's answer: a stale element)."""
+    wait(lambda: q(css).click() or True)
+
+
 def qa(css):
     return drv.find_elements(By.CSS_SELECTOR, css)
 
@@ -276,17 +283,17 @@ class Dashboard(unittest.TestCase):
         self.assertTrue(visible("#signin-form"))
         self.assertFalse(visible("#nav"))
         shot("signin")
-        q("#auth-switch").click()
+        click("#auth-switch")
         wait(lambda: visible("#signup-form"))
         fill("#signup-email", "browser@example.com")
         fill("#signup-password", "short")
-        q("#signup-form button[type=submit]").click()
+        click("#signup-form button[type=submit]")
         wait(lambda: q("#signup-form [data-error]").text != "")
         self.assertIn("8", q("#signup-form [data-error]").text)
         self.assertEqual(q("#signup-password").get_attribute("aria-invalid"),
                          "true")
         fill("#signup-password", "a good long password")
-        q("#signup-form button[type=submit]").click()
+        click("#signup-form button[type=submit]")
         wait(lambda: visible("#view-links"))
         self.assertTrue(visible("#nav"))
         cookies = drv.get_cookies()
@@ -322,7 +329,7 @@ class Dashboard(unittest.TestCase):
         fill("#l-pixel_gtm", "GTM-ABCD12")
         fill("#l-pixel_tiktok", "C1234567890ABCDEF")
         fill("#l-pixel_line", "abcd-1234-efgh")
-        q("#l-escape_inapp").click()
+        click("#l-escape_inapp")
         fill("#l-max_clicks", "500")
         fill("#l-password", "open sesame")
         # A date-time in the browser's zone, a year from now.
@@ -337,7 +344,7 @@ class Dashboard(unittest.TestCase):
         fill("#l-utm-medium", "email")
         fill("#l-utm-campaign", "spring")
         shot("links-form")
-        q("#link-form button[type=submit]").click()
+        click("#link-form button[type=submit]")
         wait(lambda: visible("#link-created"))
         short = q("#link-created-url").get_attribute("value")
         self.assertEqual(short, url("/spring"))
@@ -367,7 +374,7 @@ class Dashboard(unittest.TestCase):
         # A second link, simple, made on a phone-sized page.
         fill("#l-target_url", "https://example.com/simple")
         fill("#l-title", "Plain link")
-        q("#link-form button[type=submit]").click()
+        click("#link-form button[type=submit]")
         wait(lambda: len(qa("#links-table tbody tr")) == 2)
         self.state["plain"] = inst.sql("SELECT id, slug FROM links WHERE "
                                        "title = 'Plain link'")[0]
@@ -378,14 +385,14 @@ class Dashboard(unittest.TestCase):
         wait(lambda: visible("#link-form"))
         fill("#l-target_url", "https://example.com/x")
         fill("#l-slug", "spring")
-        q("#link-form button[type=submit]").click()
+        click("#link-form button[type=submit]")
         wait(lambda: q("#link-form [data-error]").text != "")
         self.assertEqual(q("#l-slug").get_attribute("aria-invalid"), "true")
         self.assertEqual(drv.switch_to.active_element.get_attribute("id"),
                          "l-slug")
         fill("#l-slug", "")
         fill("#l-pixel_fb", "not digits")
-        q("#link-form button[type=submit]").click()
+        click("#link-form button[type=submit]")
         wait(lambda: q("#l-pixel_fb").get_attribute("aria-invalid") == "true")
         q("#link-form").find_element(By.CSS_SELECTOR, "#l-pixel_fb").clear()
 
@@ -393,7 +400,7 @@ class Dashboard(unittest.TestCase):
         go("#api")
         wait(lambda: visible("#key-form"))
         fill("#key-name", "<b>ci</b> server")
-        q("#key-form button[type=submit]").click()
+        click("#key-form button[type=submit]")
         wait(lambda: visible("#key-new"))
         secret = q("#key-new-secret").get_attribute("value")
         self.assertRegex(secret, r"^lk_live_[0-9A-Za-z]{28}$")
@@ -519,8 +526,8 @@ class Dashboard(unittest.TestCase):
         go("#webhooks")
         wait(lambda: visible("#hook-form"))
         fill("#hook-url", rx.url("/browser"))
-        q("#hook-ev-click").click()             # link.created only
-        q("#hook-form button[type=submit]").click()
+        click("#hook-ev-click")             # link.created only
+        click("#hook-form button[type=submit]")
         wait(lambda: visible("#hook-secret-box"))
         secret = q("#hook-secret").get_attribute("value")
         self.assertRegex(secret, r"^whsec_[0-9A-Za-z]{32}$")
@@ -556,7 +563,7 @@ class Dashboard(unittest.TestCase):
                       [c.get_attribute("data-host") for c in cards])
         # An account domain of one's own: the record to publish.
         fill("#dom-host", "My-Brand.test")
-        q("#dom-form button[type=submit]").click()
+        click("#dom-form button[type=submit]")
         wait(lambda: visible('article.domain[data-host="my-brand.test"]'))
         card = q('article.domain[data-host="my-brand.test"]')
         self.assertIn("not verified", card.text)
@@ -577,7 +584,7 @@ class Dashboard(unittest.TestCase):
                          "https://brand.example/")
         # Taken: said in the form.
         fill("#dom-host", "go.shared.test")
-        q("#dom-form button[type=submit]").click()
+        click("#dom-form button[type=submit]")
         wait(lambda: "taken" in q("#dom-form [data-error]").text)
         shot("domains")
         # Not verified, so not offered for links; the shared one is.
@@ -589,14 +596,14 @@ class Dashboard(unittest.TestCase):
         fill("#l-target_url", "https://example.com/shared")
         fill("#l-slug", "spring")           # taken on the default one only
         Select(q("#l-domain")).select_by_visible_text("go.shared.test")
-        q("#link-form button[type=submit]").click()
+        click("#link-form button[type=submit]")
         wait(lambda: visible("#link-created"))
         self.assertEqual(q("#link-created-url").get_attribute("value"),
                          "http://go.shared.test/spring")
         # Removed again from the Domains section.
         go("#domains")
         wait(lambda: visible('article.domain[data-host="my-brand.test"]'))
-        q('article.domain[data-host="my-brand.test"] button.danger').click()
+        click('article.domain[data-host="my-brand.test"] button.danger')
         drv.switch_to.alert.accept()
         wait(lambda: not qa('article.domain[data-host="my-brand.test"]'))
 
@@ -610,13 +617,13 @@ class Dashboard(unittest.TestCase):
             q("#l-tags-input").send_keys(Keys.ENTER)
         wait(lambda: len(qa("#l-tags .chip")) == 2)
         # A chip's x takes it off again.
-        q("#l-tags .chip-x").click()
+        click("#l-tags .chip-x")
         wait(lambda: [c.text.rstrip("×").strip() for c in
                       qa("#l-tags .chip")] == ["Print"])
         fill("#l-tags-input", "Spring")
         q("#l-tags-input").send_keys(Keys.ENTER)
         fill("#l-notes", "For the spring flyer.\nPrinted 500.")
-        q("#link-form button[type=submit]").click()
+        click("#link-form button[type=submit]")
         wait(lambda: visible("#link-created"))
         lid, notes = inst.sql("SELECT id, notes FROM links WHERE slug = "
                               "'tagged'")[0]
@@ -630,17 +637,17 @@ class Dashboard(unittest.TestCase):
         row.find_element(By.XPATH, ".//button[.='Spring']").click()
         wait(lambda: visible("#links-tag-filter") and
              len(qa("#links-table tbody tr")) == 1)
-        q("#links-tag-filter .chip-x").click()
+        click("#links-tag-filter .chip-x")
         wait(lambda: len(qa("#links-table tbody tr")) == n_all)
         # Archived: gone from the list, there under "Archived", back.
-        q('#links-table tr[data-id="%d"] button[data-archive]' % lid).click()
+        click('#links-table tr[data-id="%d"] button[data-archive]' % lid)
         wait(lambda: not qa('#links-table tr[data-id="%d"]' % lid))
         self.assertEqual(inst.sql("SELECT archived FROM links WHERE id = %d"
                                   % lid)[0][0], 1)
         Select(q("#links-archived")).select_by_value("only")
         wait(lambda: [r.get_attribute("data-id") for r in
                       qa("#links-table tbody tr")] == [str(lid)])
-        q('#links-table tr[data-id="%d"] button[data-archive]' % lid).click()
+        click('#links-table tr[data-id="%d"] button[data-archive]' % lid)
         wait(lambda: not qa("#links-table tbody tr"))
         Select(q("#links-archived")).select_by_value("exclude")
         wait(lambda: qa('#links-table tr[data-id="%d"]' % lid))
@@ -844,16 +851,16 @@ class Dashboard(unittest.TestCase):
             qa('#links-table tr[data-id="%d"]' % i) for i in ids))
         self.assertFalse(visible("#links-bulk"))
         for i in ids:
-            q('#links-table tr[data-id="%d"] .link-select' % i).click()
+            click('#links-table tr[data-id="%d"] .link-select' % i)
         wait(lambda: visible("#links-bulk") and
              "2" in q("#links-bulk-count").text)
         fill("#links-bulk-tag", "Bulky")
-        q("#links-bulk-tag-add").click()
+        click("#links-bulk-tag-add")
         wait(lambda: all("Bulky" in q('#links-table tr[data-id="%d"]' %
                                       i).text for i in ids))
         for i in ids:
-            q('#links-table tr[data-id="%d"] .link-select' % i).click()
-        q("#links-bulk-archive").click()
+            click('#links-table tr[data-id="%d"] .link-select' % i)
+        click("#links-bulk-archive")
         wait(lambda: not any(qa('#links-table tr[data-id="%d"]' % i)
                              for i in ids))
         rows = inst.sql("SELECT archived FROM links WHERE id IN (%d, %d)" %
@@ -870,17 +877,17 @@ class Dashboard(unittest.TestCase):
         go("#import")
         wait(lambda: visible("#view-import"))
         q("#imp-file").send_keys(path)
-        q("#imp-form button[type=submit]").click()
+        click("#imp-form button[type=submit]")
         wait(lambda: visible("#imp-preview") and
              "imp1" in q("#imp-rows").text and
              "line 3" in q("#imp-skipped").text)
         self.assertEqual(inst.sql("SELECT count(*) FROM links WHERE slug = "
                                   "'imp1'"), [(0,)])
         Select(q("#imp-conflict")).select_by_value("rename")
-        q("#imp-form button[type=submit]").click()
+        click("#imp-form button[type=submit]")
         wait(lambda: visible("#imp-go") and
              not q("#imp-skipped").text)
-        q("#imp-go").click()
+        click("#imp-go")
         wait(lambda: inst.sql("SELECT count(*) FROM links WHERE slug IN "
                               "('imp1', 'imp-2')") == [(2,)])
         shot("import")
@@ -905,13 +912,13 @@ class Dashboard(unittest.TestCase):
              not visible("#imp-preview"))
         q("#imp-file").clear()
         q("#imp-file").send_keys(big)
-        q("#imp-form button[type=submit]").click()
+        click("#imp-form button[type=submit]")
         wait(lambda: visible("#imp-preview") and "2500 of 2500 rows" in
              q("#imp-progress-text").text and "2499 links would be" in
              q("#imp-summary").text, timeout=30)
         self.assertEqual([e.text.split(":")[0] for e in
                           qa("#imp-skipped li")], ["line 2103"])
-        q("#imp-go").click()
+        click("#imp-go")
         wait(lambda: "2499 links imported" in q("#imp-summary").text,
              timeout=30)
         self.assertEqual(inst.sql("SELECT count(*) FROM links WHERE slug "
@@ -983,7 +990,7 @@ class Dashboard(unittest.TestCase):
         wait(lambda: qa('#links-table tr[data-id="%d"]' % lid))
         nrows = len(qa("#links-table tbody tr"))
         # Edit: the form is filled in, the slug cannot change.
-        q('#links-table tr[data-id="%d"] [data-edit]' % lid).click()
+        click('#links-table tr[data-id="%d"] [data-edit]' % lid)
         wait(lambda: q("#link-form-title").text == "Edit " + slug)
         self.assertEqual(q("#l-target_url").get_attribute("value"),
                          "https://example.com/simple")
@@ -996,7 +1003,7 @@ class Dashboard(unittest.TestCase):
         fill("#l-title", "Plain, edited")
         fill("#l-max_clicks", "900")
         shot("links-edit")
-        q("#link-submit").click()
+        click("#link-submit")
         wait(lambda: "Saved " + slug in q("#status").text)
         self.assertEqual(inst.sql("SELECT title, max_clicks, slug FROM links "
                                   "WHERE id = %d" % lid)[0],
@@ -1008,7 +1015,7 @@ class Dashboard(unittest.TestCase):
         before = inst.sql("SELECT expires_at, password_hash IS NOT NULL "
                           "FROM links WHERE id = %d" % spring)[0]
         self.assertEqual(before[1], 1)
-        q('#links-table tr[data-id="%d"] [data-edit]' % spring).click()
+        click('#links-table tr[data-id="%d"] [data-edit]' % spring)
         wait(lambda: q("#link-form-title").text == "Edit spring")
         self.assertEqual(len(qa("#ab-rows .row")), 2)
         self.assertEqual(q("#l-variants-1-weight").get_attribute("value"),
@@ -1018,8 +1025,8 @@ class Dashboard(unittest.TestCase):
                 d.find_element(By.TAG_NAME, "summary").click()
         self.assertTrue(visible("#l-password-keep"))
         fill("#l-variants-1-weight", "60")
-        q("#l-password-clear").click()
-        q("#link-submit").click()
+        click("#l-password-clear")
+        click("#link-submit")
         wait(lambda: "Saved spring" in q("#status").text)
         variants, exp, pw = inst.sql("SELECT variants, expires_at, "
                                      "password_hash FROM links WHERE id = %d"
@@ -1029,22 +1036,22 @@ class Dashboard(unittest.TestCase):
         self.assertIsNone(pw)
         # The QR code: shown, and downloaded as a PNG that decodes to the
         # short URL.
-        q('#links-table tr[data-id="%d"] [data-qr]' % lid).click()
+        click('#links-table tr[data-id="%d"] [data-qr]' % lid)
         wait(lambda: visible("#qr-dialog"))
         wait(lambda: drv.execute_script(
             "return document.querySelector('#qr-img').naturalWidth") > 0)
         self.assertEqual(q("#qr-url").text, url("/" + slug))
         shot("links-qr")
-        q("#qr-png").click()
+        click("#qr-png")
         png = os.path.join(downloads, slug + ".png")
         wait(lambda: os.path.exists(png) and os.path.getsize(png) > 0)
         p = subprocess.run(["zbarimg", "--quiet", "--raw", png],
                            capture_output=True, text=True, timeout=30)
         self.assertEqual(p.stdout.strip(), url("/" + slug), p.stderr)
-        q("#qr-close").click()
+        click("#qr-close")
         wait(lambda: not visible("#qr-dialog"))
         # The clicks, downloaded as CSV.
-        q('#links-table tr[data-id="%d"] [data-export]' % lid).click()
+        click('#links-table tr[data-id="%d"] [data-export]' % lid)
         csvfile = os.path.join(downloads, "lz-clicks-%s.csv" % slug)
         wait(lambda: os.path.exists(csvfile) and
              os.path.getsize(csvfile) > 0)
@@ -1054,35 +1061,35 @@ class Dashboard(unittest.TestCase):
         self.assertEqual(sorted(r[1] for r in rows[1:]), ["", "ig"])
         # Search and filter the list.
         fill("#links-q", "PLAIN, ED")
-        q("#links-search button[type=submit]").click()
+        click("#links-search button[type=submit]")
         wait(lambda: len(qa("#links-table tbody tr")) == 1)
         self.assertIn("Plain, edited", q("#links-table tbody tr").text)
         Select(q("#links-status")).select_by_value("capped")
-        q("#links-search button[type=submit]").click()
+        click("#links-search button[type=submit]")
         wait(lambda: visible("#links-no-match"))
         self.assertEqual(qa("#links-table tbody tr"), [])
         self.assertFalse(visible("#links-empty"))
         shot("links-search")
         Select(q("#links-status")).select_by_value("")
         fill("#links-q", "")
-        q("#links-search button[type=submit]").click()
+        click("#links-search button[type=submit]")
         wait(lambda: len(qa("#links-table tbody tr")) == nrows)
 
     def test_11_sign_out(self):
         go("#links")
         wait(lambda: visible("#signout"))
-        q("#signout").click()
+        click("#signout")
         wait(lambda: visible("#signin-form"))
         self.assertFalse(visible("#nav"))
         # The session is gone on the server as well.
         self.assertEqual(inst.sql("SELECT count(*) FROM sessions")[0][0], 0)
         fill("#signin-email", "browser@example.com")
         fill("#signin-password", "wrong password")
-        q("#signin-form button[type=submit]").click()
+        click("#signin-form button[type=submit]")
         wait(lambda: q("#signin-form [data-error]").text != "")
         self.assertIn("wrong", q("#signin-form [data-error]").text)
         fill("#signin-password", "a good long password")
-        q("#signin-form button[type=submit]").click()
+        click("#signin-form button[type=submit]")
         wait(lambda: visible("#view-links"))
         self.assertTrue(no_xss())
 
@@ -1095,25 +1102,25 @@ class Dashboard(unittest.TestCase):
              "browser@example.com" in q("#members-table").text)
         fill("#invite-email", "looker@example.com")
         Select(q("#invite-role")).select_by_value("viewer")
-        q("#invite-form button[type=submit]").click()
+        click("#invite-form button[type=submit]")
         wait(lambda: visible("#invite-new") and
              "#invite/" in q("#invite-url").get_attribute("value"))
         url = q("#invite-url").get_attribute("value")
         self.assertIn("looker@example.com", q("#invites-pending").text)
         # Signed out, the invitation's page sets the password and joins.
-        q("#signout").click()
+        click("#signout")
         wait(lambda: visible("#signin-form"))
         drv.get(url)
         wait(lambda: visible("#view-invite") and
              visible("#accept-password"))
         fill("#accept-password", "a viewer's password")
-        q("#accept-form button[type=submit]").click()
+        click("#accept-form button[type=submit]")
         wait(lambda: visible("#view-links") and
              qa("#links-table tbody tr"))
         links_before = inst.sql("SELECT count(*) FROM links")[0][0]
         # A new link: refused.
         fill("#l-target_url", "https://example.com/viewer")
-        q("#link-form button[type=submit]").click()
+        click("#link-form button[type=submit]")
         wait(lambda: "viewer" in q("#link-form [data-error]").text)
         # Deleting one: refused, the row stays.
         row = qa("#links-table tbody tr")[0]
@@ -1131,11 +1138,11 @@ class Dashboard(unittest.TestCase):
         self.assertEqual(inst.sql("SELECT count(*) FROM links")[0][0],
                          links_before)
         # Back as the owner for the tests after.
-        q("#signout").click()
+        click("#signout")
         wait(lambda: visible("#signin-form"))
         fill("#signin-email", "browser@example.com")
         fill("#signin-password", "a good long password")
-        q("#signin-form button[type=submit]").click()
+        click("#signin-form button[type=submit]")
         wait(lambda: visible("#nav"))
         go("#links")
         wait(lambda: visible("#view-links"))
@@ -1273,7 +1280,7 @@ class TenantPages(unittest.TestCase):
             "return document.activeElement.id"), "lz-pw")
         shot("page-password")
         fill("#lz-pw", "open sesame")
-        q("form button[type=submit]").click()
+        click("form button[type=submit]")
         self.landed(target)
         # The social preview's refresh.
         target = self.link("oggo", og={"title": "Preview"})
@@ -1290,7 +1297,7 @@ class TenantPages(unittest.TestCase):
             drv.get(url("/escgo"))
             wait(lambda: visible("#lz-copy"))
             shot("page-escape")
-            q("#lz-copy").click()
+            click("#lz-copy")
             wait(lambda: q("#lz-copy").text == "Copied")
             drv.find_element(By.PARTIAL_LINK_TEXT, "Continue in").click()
             self.landed(target)
