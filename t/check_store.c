@@ -964,7 +964,7 @@ static const struct lz_sql ssql[] = {
 static struct lz_sqlset sset = LZ_SQLSET("scopes migration test", ssql);
 
 /* Users made of accounts, owners of them, with their sessions. */
-enum { T_USERS };
+enum { T_USERS, T_NEXT };
 static const struct lz_sql teamsql[] = {
 	[T_USERS] = { "teams", "SELECT count(*) FROM users u JOIN memberships "
 	    "m ON m.user_id = u.id AND m.account_id = u.id AND m.role = "
@@ -972,6 +972,9 @@ static const struct lz_sql teamsql[] = {
 	    "coalesce(a.password_hash, '') = coalesce(u.password_hash, '') "
 	    "WHERE (u.id = 4 OR (u.id = 9 AND (SELECT user_id FROM sessions) = "
 	    "9))", NULL },
+	/* the id a user made after the migration took: past the accounts' */
+	[T_NEXT] = { "teams next", "SELECT id FROM users WHERE email = "
+	    "'c@example.com'", NULL },
 };
 
 static struct lz_sqlset teamset = LZ_SQLSET("teams migration test", teamsql);
@@ -1043,24 +1046,32 @@ START_TEST(links_migration_scopes)
 END_TEST
 
 /* 0018: each account there becomes one user of its e-mail and password,
- * its owner; its sessions are that user's. */
+ * its owner; its sessions are that user's.  On both engines: on
+ * PostgreSQL in a schema of its own beside the links database's. */
 START_TEST(links_migration_teams)
 {
 	char	 path[96], err[256];
 	int64_t	 n;
-	int	 from, to;
+	int	 from, to, pg = !lz_db_is_sqlite(&ldb);
 
 	snprintf(path, sizeof(path), "%s/old17.db", dir);
-	ck_assert_msg(lz_db_open(&tdb, path, LZ_DB_CREATE, err,
+	ck_assert_msg(lz_db_open(&tdb, pg ? pg_uri : path, LZ_DB_CREATE, err,
 	    sizeof(err)) == 0, "%s", err);
+	if (pg)
+		ck_assert_int_eq(lz_db_exec(&tdb, "DROP SCHEMA IF EXISTS old17 "
+		    "CASCADE; CREATE SCHEMA old17; SET search_path = old17"),
+		    0);
 	ck_assert_int_eq(lz_links_migrations[16].version, 17);
 	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations, 17, &from, &to,
 	    err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO accounts (id, email, "
 	    "plan, password_hash, created_at) VALUES (4, 'A@example.com', "
-	    "'pro', '$argon2id$x', 1), (9, 'b@example.com', 'free', NULL, 2); "
-	    "INSERT INTO sessions (hash, account_id, csrf, created_at, "
-	    "seen_at) VALUES (x'01', 9, 'c', 1, 1)"), 0);
+	    "'pro', '$argon2id$x', 1), (9, 'b@example.com', 'free', NULL, 2)"),
+	    0);
+	ck_assert_int_eq(lz_db_exec(&tdb, pg ? "INSERT INTO sessions (hash, "
+	    "account_id, csrf, created_at, seen_at) VALUES ('\\x01', 9, 'c', "
+	    "1, 1)" : "INSERT INTO sessions (hash, account_id, csrf, "
+	    "created_at, seen_at) VALUES (x'01', 9, 'c', 1, 1)"), 0);
 	ck_assert_msg(lz_db_migrate(&tdb, lz_links_migrations,
 	    lz_links_nmigrations, &from, &to, err, sizeof(err)) == 0, "%s",
 	    err);
@@ -1071,10 +1082,16 @@ START_TEST(links_migration_teams)
 	 * case. */
 	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO users (email, "
 	    "created_at) VALUES ('c@example.com', 3)"), 0);
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&tdb, &teamset, T_NEXT), &n),
+	    1);
+	ck_assert_int_eq(n, 10);
 	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO users (email, "
 	    "created_at) VALUES ('a@EXAMPLE.com', 3)"), -1);
 	ck_assert_int_eq(lz_db_exec(&tdb, "INSERT INTO memberships VALUES "
 	    "(10, 4, 'boss', 3)"), -1);
+	if (pg)
+		ck_assert_int_eq(lz_db_exec(&tdb, "DROP SCHEMA old17 CASCADE"),
+		    0);
 	lz_db_close(&tdb);
 }
 END_TEST
@@ -1145,8 +1162,8 @@ main(void)
 			tcase_add_test(t, links_migration_keeps_webhooks);
 			tcase_add_test(t, links_migration_domains);
 			tcase_add_test(t, links_migration_scopes);
-			tcase_add_test(t, links_migration_teams);
 		}
+		tcase_add_test(t, links_migration_teams);
 		suite_add_tcase(s, t);
 	}
 	t = tcase_create("prompts");
