@@ -6,8 +6,9 @@
  * the order given, what became of it.  Only a bad envelope is a 400:
  * an item that fails is a result of its own.
  *
- * Creates are checked one by one (the safety scan), then written in one
- * transaction: what makes a thousand creates cost little more than one.
+ * Creates' fields are checked one by one and their destinations scanned
+ * as one batch (safety_links), then written in one transaction: what
+ * makes a thousand creates cost little more than one.
  * Edits and deletes go one by one, each in its own transaction, as the
  * single calls do.
  */
