@@ -285,7 +285,7 @@ patch_one(struct lz_req *r, int64_t id, const json_t *body,
 	struct auth_caller	*who = API_WHO(r);
 	const json_t		*add = json_object_get(body, "add_tags");
 	const json_t		*drop = json_object_get(body, "remove_tags");
-	json_t			*patch, *tags;
+	json_t			*patch, *tags, *none;
 	struct link		 l;
 	int			 rc;
 
@@ -298,8 +298,9 @@ patch_one(struct lz_req *r, int64_t id, const json_t *body,
 			json_decref(patch);
 			return 0;
 		}
-		tags = retag(&l, add ? add : json_array(), drop ? drop :
-		    json_array(), e);
+		none = json_array();
+		tags = retag(&l, add ? add : none, drop ? drop : none, e);
+		json_decref(none);
 		link_free(&l);
 		if (tags == NULL) {
 			json_decref(patch);
