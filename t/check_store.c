@@ -29,6 +29,7 @@
 #include "store/copy.h"
 #include "store/links.h"
 #include "store/store.h"
+#include "store/tags.h"
 #include "store/wal.h"
 #include "util.h"
 #include "visit/click.h"
@@ -693,6 +694,139 @@ START_TEST(links_rollup_late)
 }
 END_TEST
 
+/*
+ * The scope sums (0015, 0022, and PostgreSQL's 0023) against a recount
+ * from click_rollups, links and link_tags, after each way of changing
+ * them: a mover's small batch and an import's big one (PostgreSQL's
+ * functions look links up by key up to 1,000 rows, join beyond), the
+ * same rows again (updates), a tag put on a link with history and one
+ * taken off, and a new link's tags put on with the triggers paused (its
+ * sums are nothing to add).  Rows in one and not the other are counted.
+ */
+#define SUMS_RECOUNT(num)						\
+	"WITH b AS (SELECT l.account_id AS o, 0 AS k, r.dim, r.span, "	\
+	"r.at, r.key, r.bot, coalesce(l.domain_id, 0) AS d, sum(r.n) AS n "\
+	"FROM click_rollups r JOIN links l ON l.id = r.link_id "	\
+	"GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 HAVING sum(r.n) != 0 "		\
+	"UNION ALL SELECT t.tag_id, 1, r.dim, r.span, r.at, r.key, r.bot, "\
+	"coalesce(l.domain_id, 0), sum(r.n) FROM click_rollups r "	\
+	"JOIN link_tags t ON t.link_id = r.link_id JOIN links l "	\
+	"ON l.id = r.link_id GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 "		\
+	"HAVING sum(r.n) != 0), "					\
+	"s AS (SELECT owner, kind, dim, span, at, key, bot, domain_id, "	\
+	"n" num " FROM scope_click_rollups WHERE n != 0) "		\
+	"SELECT (SELECT count(*) FROM (SELECT * FROM b EXCEPT "		\
+	"SELECT * FROM s) x) + (SELECT count(*) FROM (SELECT * FROM s "	\
+	"EXCEPT SELECT * FROM b) y)"
+
+static const struct lz_sql sumsql[] = {
+	/* b: the recount; s: the sums (n a numeric on PostgreSQL, as
+	 * sum() of a bigint is there). */
+	{ "scope recount", SUMS_RECOUNT(""), SUMS_RECOUNT("::numeric") },
+	{ "paused", "SELECT count(*) FROM scope_pause", NULL },
+	{ "account clicks", "SELECT coalesce(sum(n), 0) FROM "
+	    "scope_click_rollups WHERE owner = $1 AND kind = 0 AND span = 1 "
+	    "AND dim = 0", NULL },
+};
+
+static struct lz_sqlset sumset = LZ_SQLSET("scope sums test", sumsql);
+
+static void
+sums_add(int64_t link, int64_t from, size_t n, int64_t each)
+{
+	struct rollup_row	*r;
+	size_t			 i;
+
+	r = xcalloc(n, sizeof(*r));
+	for (i = 0; i < n; i++) {
+		r[i].link_id = link;
+		r[i].hour = from + (int64_t)i * LZ_HOUR_MS;
+		r[i].n = each;
+		r[i].dim = (int)(i % 3);
+		r[i].bot = (int)(i % 2);
+		r[i].span = 1;
+		r[i].key = i % 3 ? "k" : "";
+		r[i].keylen = strlen(r[i].key);
+	}
+	ck_assert_int_eq(lz_db_begin(&ldb), 0);
+	ck_assert_int_eq(store_rollup_addv(&ldb, r, n), 0);
+	ck_assert_int_eq(lz_db_commit(&ldb), 0);
+	free(r);
+}
+
+static int64_t
+sums_off(void)
+{
+	int64_t	 n = -1;
+
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&ldb, &sumset, 0), &n), 1);
+	return n;
+}
+
+static void
+sums_tags(int64_t link, int64_t account, const char *names)
+{
+	json_t	*j = json_loads(names, 0, NULL);
+
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(lz_db_begin(&ldb), 0);
+	ck_assert_int_eq(store_link_tags_set(&ldb, link, account, j), 0);
+	ck_assert_int_eq(lz_db_commit(&ldb), 0);
+	json_decref(j);
+}
+
+START_TEST(links_scope_sums)
+{
+	struct store_tag_cache	*c;
+	int64_t			 a, l1, l2, l3, l4, n = -1;
+	int64_t			 h0 = 1700000000000 / LZ_DAY_MS * LZ_DAY_MS;
+	json_t			*j;
+
+	a = store_account_add(&ldb, "sums@example.com", "pro", NULL, 1000);
+	ck_assert_int_gt(a, 0);
+	l1 = add_link(a, "s1");
+	l2 = add_link(a, "s2");
+	l3 = add_link(a, "s3");
+	sums_tags(l1, a, "[\"red\", \"blue\"]");
+	sums_tags(l2, a, "[\"red\"]");
+	sums_add(l1, h0, 8, 1);			/* a mover's batch */
+	sums_add(l2, h0, 3, 2);
+	ck_assert_int_eq(sums_off(), 0);
+	sums_add(l1, h0 + 1000 * LZ_HOUR_MS, 1500, 1);	/* an import's */
+	ck_assert_int_eq(sums_off(), 0);
+	sums_add(l1, h0 + 1000 * LZ_HOUR_MS, 1500, 3);	/* updated */
+	sums_add(l3, h0, 5, 1);
+	ck_assert_int_eq(sums_off(), 0);
+	sums_tags(l3, a, "[\"green\", \"red\"]");	/* a link with history */
+	ck_assert_int_eq(sums_off(), 0);
+	sums_tags(l1, a, "[\"blue\"]");		/* red taken off */
+	ck_assert_int_eq(sums_off(), 0);
+	/* A new link's tags, as an import puts them on. */
+	ck_assert_int_eq(lz_db_begin(&ldb), 0);
+	l4 = add_link(a, "s4");
+	c = store_tag_cache_new();
+	j = json_loads("[\"red\", \"new\"]", 0, NULL);
+	ck_assert_int_eq(store_tag_cache_fill(&ldb, c, a,
+	    (const json_t *const *)&j, 1), 0);
+	ck_assert_int_eq(store_link_tags_new(&ldb, l4, a, j, c), 0);
+	ck_assert_int_eq(store_tag_cache_flush(&ldb, c), 0);
+	ck_assert_int_eq(lz_one_i64(lz_db_stmt(&ldb, &sumset, 1), &n), 1);
+	ck_assert_int_eq(n, 0);			/* resumed in the transaction */
+	ck_assert_int_eq(lz_db_commit(&ldb), 0);
+	store_tag_cache_free(c);
+	json_decref(j);
+	ck_assert_int_eq(sums_off(), 0);
+	sums_add(l4, h0, 4, 5);			/* its first clicks */
+	ck_assert_int_eq(sums_off(), 0);
+	ck_assert_int_eq(lz_one_i64(LZ_STMT(&ldb, &sumset, 2, LZ_I64(a)), &n),
+	    1);
+	/* dim 0 is every third row of a batch: 3 of l1's 8, one of l2's
+	 * 3 (2 each), 500 of the 1500 (1 then 3), 2 of l3's 5, 2 of l4's 4
+	 * (5 each). */
+	ck_assert_int_eq(n, 3 + 2 + 500 * 4 + 2 + 2 * 5);
+}
+END_TEST
+
 /* Account 0 matches nothing; any account is for admin tools only.  (The
  * refusal comes first: with CK_FORK=no the suite is one process.) */
 START_TEST(links_account_any)
@@ -1158,6 +1292,7 @@ main(void)
 		tcase_add_test(t, links_search);
 		tcase_add_test(t, links_update_revision);
 		tcase_add_test(t, links_rollup_late);
+		tcase_add_test(t, links_scope_sums);
 		if (!pg) {	/* SQLite's way of changing a table */
 			tcase_add_test(t, links_migration_keeps_webhooks);
 			tcase_add_test(t, links_migration_domains);

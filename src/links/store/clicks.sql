@@ -413,7 +413,14 @@ INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
     SET n = scope_click_rollups.n + excluded.n
 
 -- The scope triggers paused in this transaction (0021), and resumed.
+-- On PostgreSQL the row is the backend's own: another writer's pause,
+-- uncommitted, is unseen to this one's triggers all the same, but it
+-- would hold this one's insert of the same key until it ended.
 -- ST_SCOPE_PAUSE: scope pause
 INSERT INTO scope_pause (x) VALUES (1) ON CONFLICT DO NOTHING
+-- pg:
+INSERT INTO scope_pause (x) VALUES (pg_backend_pid()) ON CONFLICT DO NOTHING
 -- ST_SCOPE_RESUME: scope resume
 DELETE FROM scope_pause
+-- pg:
+DELETE FROM scope_pause WHERE x = pg_backend_pid()
