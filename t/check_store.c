@@ -827,6 +827,53 @@ START_TEST(links_scope_sums)
 }
 END_TEST
 
+/* An import's commits not waited for on PostgreSQL, then flushed; a
+ * no-op on SQLite (its WAL commits never wait). */
+static const struct lz_sql lazysql[] = {
+	/* the setting and where it comes from: "session" once set */
+	{ "commit mode", "SELECT 'normal'",
+	    "SELECT setting || ' ' || source FROM pg_settings "
+	    "WHERE name = 'synchronous_commit'" },
+};
+
+static struct lz_sqlset lazyset = LZ_SQLSET("lazy commits test", lazysql);
+
+/* The connection's commit mode ("normal" on SQLite), in out. */
+static void
+commit_mode(char *out, size_t len)
+{
+	struct lz_stmt	*st = lz_db_stmt(&ldb, &lazyset, 0);
+
+	ck_assert_int_eq(lz_step(st), 1);
+	snprintf(out, len, "%s", lz_col_text(st, 0));
+	lz_reset(st);
+}
+
+START_TEST(links_lazy_commits)
+{
+	struct link	 l;
+	int64_t		 a, id;
+	char		 was[32], now[32];
+
+	commit_mode(was, sizeof(was));	/* the server's (off in tests) */
+	ck_assert_int_eq(store_lazy_commits(&ldb, 1), 0);
+	commit_mode(now, sizeof(now));
+	ck_assert_str_eq(now, lz_db_is_sqlite(&ldb) ? "normal" :
+	    "off session");
+	a = store_account_add(&ldb, "lazy@example.com", "pro", NULL, 1000);
+	ck_assert_int_gt(a, 0);
+	ck_assert_int_eq(lz_db_begin(&ldb), 0);
+	id = add_link(a, "lazy");
+	ck_assert_int_eq(lz_db_commit(&ldb), 0);
+	ck_assert_int_eq(store_lazy_commits(&ldb, 0), 0);
+	commit_mode(now, sizeof(now));
+	ck_assert_str_eq(now, was);
+	ck_assert_int_eq(lz_db_in_txn(&ldb), 0);
+	ck_assert_int_eq(store_link_get(&ldb, id, a, &l), 1);
+	link_free(&l);
+}
+END_TEST
+
 /* Account 0 matches nothing; any account is for admin tools only.  (The
  * refusal comes first: with CK_FORK=no the suite is one process.) */
 START_TEST(links_account_any)
@@ -1293,6 +1340,7 @@ main(void)
 		tcase_add_test(t, links_update_revision);
 		tcase_add_test(t, links_rollup_late);
 		tcase_add_test(t, links_scope_sums);
+		tcase_add_test(t, links_lazy_commits);
 		if (!pg) {	/* SQLite's way of changing a table */
 			tcase_add_test(t, links_migration_keeps_webhooks);
 			tcase_add_test(t, links_migration_domains);

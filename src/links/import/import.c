@@ -15,6 +15,7 @@
 #include "link/link.h"
 #include "link/linkops.h"
 #include "lztime.h"
+#include "store/store.h"
 #include "util.h"
 #include "verr.h"
 
@@ -41,6 +42,7 @@ struct import_run {
 	struct row			*rows;		/* IMPORT_BATCH */
 	size_t				 n;
 	int				 failed;	/* -1 database, -2 source */
+	int				 lazy;		/* store_lazy_commits */
 	char				 err[256];
 };
 
@@ -125,6 +127,9 @@ import_begin(struct lz_db *db, const struct lz_conf *conf,
 	x->o = o;
 	x->st = st;
 	x->rows = xcalloc(IMPORT_BATCH, sizeof(*x->rows));
+	/* The batches' commits not waited for, each: all of them once,
+	 * at import_end (store_lazy_commits). */
+	x->lazy = !o->dry && store_lazy_commits(db, 1) == 0;
 	return x;
 }
 
@@ -299,6 +304,9 @@ import_end(struct import_run *x)
 	int	 failed;
 
 	import_drain(x);
+	if (x->lazy && store_lazy_commits(x->db, 0) == -1)
+		import_fail(x, -1, "what was imported could not be confirmed "
+		    "written to disk: run the import again");
 	if (x->failed && x->o->skipped != NULL)
 		x->o->skipped(0, "", "failed", x->err, x->o->arg);
 	failed = x->failed;

@@ -81,6 +81,26 @@ store_lock(struct lz_db *db, enum store_lock what, int64_t id)
 	    &got);
 }
 
+int
+store_lazy_commits(struct lz_db *db, int on)
+{
+	if (lz_db_is_sqlite(db))
+		return 0;
+	if (on)
+		return lz_db_exec(db, "SET synchronous_commit = off");
+	/* The server's setting again; under it, a transaction that
+	 * writes a commit record (it takes an id) waits for the flush of
+	 * the log up to it, and so of every commit before. */
+	if (lz_db_exec(db, "RESET synchronous_commit") == -1 ||
+	    lz_db_begin(db) == -1)
+		return -1;
+	if (lz_db_exec(db, "SELECT pg_current_xact_id()") == -1) {
+		lz_db_rollback(db);
+		return -1;
+	}
+	return lz_db_commit(db);
+}
+
 static int
 open_as(struct lz_db *db, const char *path, int flags, char *err,
     size_t errlen)

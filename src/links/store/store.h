@@ -39,6 +39,19 @@ int	store_open(struct lz_db *, const char *path, char *err, size_t errlen);
 int	store_open_reader(struct lz_db *, const char *path, char *err,
 	    size_t errlen);
 
+/*
+ * A long writer's commits (an import's batches) not waited for: on
+ * PostgreSQL a commit returns before the server has flushed it
+ * (synchronous_commit off), as SQLite's WAL commits do already
+ * (synchronous=NORMAL).  A crash of the server may then take the last
+ * batches committed, at most three wal_writer_delay (0.6 s by default),
+ * and nothing else: the database stays whole, and the import run again
+ * writes them (each link remembers its origin).  store_lazy_commits(db,
+ * 0) puts the server's setting back, and returns once all that was
+ * committed is flushed (as that setting flushes).  0 or -1.
+ */
+int	store_lazy_commits(struct lz_db *, int on);
+
 /* Every statement set of the service, NULL-terminated: the unit suite
  * and lz-links -t prepare them all. */
 extern struct lz_sqlset *const store_sqlsets[];
