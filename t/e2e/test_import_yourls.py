@@ -364,6 +364,13 @@ class ImportYourls(unittest.TestCase):
         self.assertGreater(pos, 0, "killed before any click moved in")
         lid, = inst.sql("SELECT id FROM links WHERE account_id = %d" %
                         acct)[0]
+        # A tag put on between the runs: the clicks in take it to their
+        # sums (the link's rollups so far); the rest of the history, the
+        # import's own sums of its batches (the links' tags read in its
+        # transaction, on PostgreSQL under the account's lock).
+        r = inst.api("PATCH", "/api/v1/links/%d" % lid, inst.key(acct),
+                     {"tags": ["Moved"]})
+        self.assertEqual(r.status, 200, r.body)
         rc, out, err = self.run_import(url, "kill@example.com")
         self.assertIn("links' histories moved in", out)
         (clicks,), = inst.sql("SELECT clicks FROM links WHERE id = %d" %
@@ -373,6 +380,13 @@ class ImportYourls(unittest.TestCase):
             lid, iso(now - 100 * DAY), iso(now + DAY)),
             inst.key(acct)).json()
         self.assertEqual(s["totals"]["clicks"], 60000)
+        for q in ("", "&tag=moved"):
+            a = inst.api("GET", "/api/v1/stats?from=%s&to=%s%s" % (
+                iso(now - 100 * DAY), iso(now + DAY), q),
+                inst.key(acct)).json()
+            self.assertEqual(a["totals"]["clicks"], 60000, q)
+            self.assertEqual(a["totals"]["visitors"],
+                             s["totals"]["visitors"], q)
         keep = (now // DAY - RETENTION) * DAY
         (raw,), = inst.sql("SELECT count(*) FROM clicks WHERE link_id = %d"
                            % lid)

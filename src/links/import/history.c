@@ -89,11 +89,60 @@ read_link(struct link *l, void *arg)
 }
 
 static int
+by_id(const void *a, const void *b)
+{
+	const int64_t	*x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+static int
 by_link(const void *a, const void *b)
 {
 	const struct rollup_owner	*x = a, *y = b;
 
 	return (x->link_id > y->link_id) - (x->link_id < y->link_id);
+}
+
+/* The batch's links' tags, for owners (by link), read late. */
+struct owners_late {
+	struct rollup_owner	*own;
+	size_t			 n;
+	int64_t			*tags;		/* HISTORY_TAGS an owner */
+};
+
+/*
+ * rollup.h's owners_read, on PostgreSQL: the accounts' scope locks (the
+ * batch's accounts, in order; owners are by link, most of one account),
+ * then each link's tags.  0 or -1.
+ */
+static int
+read_owners(struct lz_db *db, void *arg)
+{
+	struct owners_late	*ol = arg;
+	int64_t			*acc;
+	size_t			 i, k = 0;
+	long			 nt;
+	int			 rc = 0;
+
+	acc = xcalloc(ol->n + 1, sizeof(*acc));
+	for (i = 0; i < ol->n; i++)
+		acc[k++] = ol->own[i].account_id;
+	qsort(acc, k, sizeof(*acc), by_id);
+	for (i = 0; rc == 0 && i < k; i++)
+		if (i == 0 || acc[i] != acc[i - 1])
+			rc = store_scope_lock(db, acc[i]);
+	free(acc);
+	for (i = 0; rc == 0 && i < ol->n; i++) {
+		if ((nt = store_link_tag_ids(db, ol->own[i].link_id,
+		    ol->tags + i * HISTORY_TAGS, HISTORY_TAGS)) == -1)
+			rc = -1;
+		else {
+			ol->own[i].tags = ol->tags + i * HISTORY_TAGS;
+			ol->own[i].ntags = (size_t)nt;
+		}
+	}
+	return rc;
 }
 
 /*
@@ -105,6 +154,7 @@ static int
 flush(struct history *h)
 {
 	struct record_tally	 tally;
+	struct owners_late	 late = { NULL, 0, NULL };
 	struct rollup_owner	*own;
 	struct store_click_count beyond;
 	struct click		 c;
@@ -120,23 +170,31 @@ flush(struct history *h)
 	own = xcalloc(h->nlinks, sizeof(*own));
 	if (lz_db_begin(h->db) == -1)
 		goto fail;
-	/* Whose sums the rows add to, read in the transaction (SQLite: on
-	 * PostgreSQL the statement triggers keep them). */
-	for (i = 0; i < h->nlinks && lz_db_is_sqlite(h->db); i++) {
+	/* Whose sums the rows add to, read in the transaction: the tags
+	 * now on SQLite (one writer at a time), on PostgreSQL once the
+	 * rows are written and the accounts locked (read_owners). */
+	for (i = 0; i < h->nlinks; i++) {
 		struct hlink	*k = &h->links[i];
 
-		if ((nt = store_link_tag_ids(h->db, k->link.id, k->tags,
-		    HISTORY_TAGS)) == -1)
-			goto fail;
-		k->ntags = (size_t)nt;
+		if (lz_db_is_sqlite(h->db)) {
+			if ((nt = store_link_tag_ids(h->db, k->link.id,
+			    k->tags, HISTORY_TAGS)) == -1)
+				goto fail;
+			k->ntags = (size_t)nt;
+		}
 		own[i] = (struct rollup_owner){ k->link.id,
 		    k->link.account_id, k->link.domain_id, k->tags,
 		    k->ntags };
 	}
-	if (lz_db_is_sqlite(h->db)) {
-		qsort(own, h->nlinks, sizeof(*own), by_link);
-		tally.ru.owners = own;
-		tally.ru.nowners = h->nlinks;
+	qsort(own, h->nlinks, sizeof(*own), by_link);
+	tally.ru.owners = own;
+	tally.ru.nowners = h->nlinks;
+	if (!lz_db_is_sqlite(h->db)) {
+		late.own = own;
+		late.n = h->nlinks;
+		late.tags = xcalloc(h->nlinks * HISTORY_TAGS, sizeof(*late.tags));
+		tally.ru.owners_read = read_owners;
+		tally.ru.owners_arg = &late;
 	}
 	for (i = 0; i < h->n; i++) {
 		struct hclick	*x = &h->v[i];
@@ -183,6 +241,7 @@ flush(struct history *h)
 		goto fail;
 	record_tally_free(&tally);
 	free(own);
+	free(late.tags);
 	h->st->clicks += (long)h->n;
 	h->st->clicks_raw += raw;
 	h->st->clicks_bots += bots;
@@ -212,6 +271,7 @@ fail:
 	lz_db_rollback(h->db);
 	record_tally_free(&tally);
 	free(own);
+	free(late.tags);
 	return -1;
 }
 

@@ -495,8 +495,9 @@ rows_of(const struct rollup *ru, int span, struct rollup_row *r, size_t *n)
  * Each hour's row with its day's, in one store call.  A writer that
  * keeps the scopes (rollup.h: an import's history, rows of many links
  * and hours) sums the days in memory first -- a day's row once, not
- * once an hour of it -- writes the rows in the order of the table's key,
- * then the scopes'.  0 or -1.
+ * once an hour of it (PostgreSQL's statement sums them from the hours
+ * itself) -- writes the rows in the order of the table's key, then the
+ * scopes' (on PostgreSQL after owners_read).  0 or -1.
  */
 static int
 write_rows(struct lz_db *db, struct rollup *ru)
@@ -505,8 +506,8 @@ write_rows(struct lz_db *db, struct rollup *ru)
 	struct rollup		 days;
 	struct rollup_row	*r;
 	size_t			 i, n = 0;
-	int			 rc, own = ru->owners != NULL &&
-				    lz_db_is_sqlite(db);
+	int			 rc, own = ru->owners != NULL,
+				 sq = lz_db_is_sqlite(db);
 
 	memset(&days, 0, sizeof(days));
 	if (own)
@@ -521,7 +522,9 @@ write_rows(struct lz_db *db, struct rollup *ru)
 		}
 	r = xreallocarray(NULL, ru->n + days.n + 1, sizeof(*r));
 	rows_of(ru, own ? 1 : 0, r, &n);
-	rows_of(&days, 24, r, &n);
+	/* PostgreSQL's statement makes each hour's day row itself. */
+	if (sq)
+		rows_of(&days, 24, r, &n);
 	if (own)
 		qsort(r, n, sizeof(*r), by_key);
 	if (own && store_scope_pause(db, 1) == -1)
@@ -529,6 +532,8 @@ write_rows(struct lz_db *db, struct rollup *ru)
 	else
 		rc = store_rollup_addv(db, r, n);
 	free(r);
+	if (own && rc == 0 && !sq && ru->owners_read != NULL)
+		rc = ru->owners_read(db, ru->owners_arg);
 	if (own && rc == 0)
 		rc = write_scopes(db, ru, &days) == -1 ||
 		    store_scope_pause(db, 0) == -1 ? -1 : 0;

@@ -41,9 +41,14 @@ struct ru_entry;
 /*
  * Who sums a link's rows besides it: its account and its tags, on its
  * domain (sql/links/0015-account-stats.sql).  A writer that gives them
- * (struct rollup's owners, SQLite only) has rollup_write() write the
- * scopes' sums of the batch itself, summed in memory across its links,
- * with the triggers that would add each row's paused (0021).
+ * (struct rollup's owners) has rollup_write() write the scopes' sums of
+ * the batch itself, summed in memory across its links, with the
+ * triggers that would add each row's paused (0021, pg/0023).  On
+ * PostgreSQL, whose writers run side by side, the tags are read by
+ * owners_read, which rollup_write() calls once the links' rows are
+ * written: it takes the accounts' scope locks (store_scope_lock) first,
+ * as the triggers do after their rows, so that a tag put on meanwhile
+ * is either seen here or adds these rows itself.
  */
 struct rollup_owner {
 	int64_t		 link_id;
@@ -58,6 +63,8 @@ struct rollup_owner {
 struct rollup {
 	const struct rollup_owner *owners;	/* by link_id */
 	size_t		 nowners;
+	int		(*owners_read)(struct lz_db *, void *);	/* 0, -1 */
+	void		*owners_arg;
 	struct ru_entry	*e;		/* in the order first added */
 	size_t		 n, cap;
 	uint32_t	*slots;		/* hash table: index + 1, 0 empty */

@@ -194,11 +194,34 @@ store_rollup_addv(struct lz_db *db, const struct rollup_row *r, size_t n)
 	return rc;
 }
 
+static json_t *
+scope_json(const void *rows, size_t i)
+{
+	const struct scope_row	*r = (const struct scope_row *)rows + i;
+
+	return json_pack("[IIIIIs%III]", (json_int_t)r->owner,
+	    (json_int_t)r->kind, (json_int_t)r->dim, (json_int_t)r->span,
+	    (json_int_t)r->hour, r->key, r->keylen, (json_int_t)r->bot,
+	    (json_int_t)r->domain_id, (json_int_t)r->n);
+}
+
 int
 store_scope_addv(struct lz_db *db, const struct scope_row *r, size_t n)
 {
+	char	*js;
 	size_t	 i;
+	int	 rc;
 
+	/* PostgreSQL: rows of one span each in one statement. */
+	for (i = 0; i < n && !lz_db_is_sqlite(db) && r[i].span != 0; i++)
+		;
+	if (n > 0 && i == n &&
+	    (js = rows_json(r, n, scope_json, "scope rows")) != NULL) {
+		rc = lz_run_ok(LZ_STMT(db, set, ST_SCOPE_PUTV, LZ_TEXT(js)));
+		free(js);
+		return rc;
+	}
+	/* (A key JSON cannot carry goes a row at a time.) */
 	for (i = 0; i < n; i++)
 		if ((r[i].span == 0 ? lz_run_ok(LZ_STMT(db, set, ST_SCOPE_ADD,
 		    LZ_I64(r[i].owner), LZ_I64(r[i].kind), LZ_I64(r[i].dim),
@@ -212,6 +235,14 @@ store_scope_addv(struct lz_db *db, const struct scope_row *r, size_t n)
 		    LZ_I64(r[i].n)))) == -1)
 			return -1;
 	return 0;
+}
+
+int
+store_scope_lock(struct lz_db *db, int64_t account_id)
+{
+	if (lz_db_is_sqlite(db))
+		return 0;
+	return lz_run_ok(LZ_STMT(db, set, ST_SCOPE_LOCK, LZ_I64(account_id)));
 }
 
 int

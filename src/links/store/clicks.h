@@ -89,8 +89,16 @@ struct scope_row {
 
 /* Adds each row's n to its scope row of an hour and of its day, as
  * store_rollup_addv does links' rows: a writer that keeps the scopes'
- * sums itself, between store_scope_pause(1) and (0).  0 or -1. */
+ * sums itself, between store_scope_pause(1) and (0).  Rows of one span
+ * each (none 0), no two of one key, go in one statement on PostgreSQL.
+ * 0 or -1. */
 int	store_scope_addv(struct lz_db *, const struct scope_row *r, size_t n);
+/* Holds account_id's scope sums to this transaction's end, as the sums'
+ * triggers do on PostgreSQL (nothing on SQLite, whose writers are one at
+ * a time): taken after the rows that the sums follow are written, before
+ * what decides which sums they add to (the links' tags) is read, as the
+ * triggers take it.  0 or -1. */
+int	store_scope_lock(struct lz_db *, int64_t account_id);
 /* Pauses (on) or resumes the scope triggers in this transaction (0021).
  * 0 or -1. */
 int	store_scope_pause(struct lz_db *, int on);

@@ -412,6 +412,40 @@ INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
     ON CONFLICT (owner, kind, dim, span, at, key, bot, domain_id) DO UPDATE
     SET n = scope_click_rollups.n + excluded.n
 
+-- Rows of one span each, $1 a JSON array of [owner, kind, dim, span,
+-- at, key, bot, domain, n], no two of one key: PostgreSQL's in one
+-- statement (store_scope_addv); SQLite puts a row at a time, cheaper in
+-- process than JSON.
+-- ST_SCOPE_PUTV: scope put rows
+INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
+        domain_id, n)
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+        json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+        json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+        json_extract(value, '$[6]'), json_extract(value, '$[7]'),
+        json_extract(value, '$[8]')
+    FROM json_each($1) WHERE true ORDER BY key
+    ON CONFLICT (owner, kind, dim, span, at, key, bot, domain_id) DO UPDATE
+    SET n = scope_click_rollups.n + excluded.n
+-- pg:
+INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
+        domain_id, n)
+    SELECT (e ->> 0)::bigint, (e ->> 1)::bigint, (e ->> 2)::bigint,
+        (e ->> 3)::bigint, (e ->> 4)::bigint, e ->> 5, (e ->> 6)::bigint,
+        (e ->> 7)::bigint, (e ->> 8)::bigint
+    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, k)
+    ORDER BY k
+    ON CONFLICT (owner, kind, dim, span, at, key, bot, domain_id) DO UPDATE
+    SET n = scope_click_rollups.n + excluded.n
+
+-- An account's scope sums held by this transaction: the lock that the
+-- sums' functions of PostgreSQL take (sql/links/pg/0015), for a writer
+-- that keeps them itself.  SQLite's writers are one at a time.
+-- ST_SCOPE_LOCK: scope lock
+SELECT $1
+-- pg:
+SELECT pg_advisory_xact_lock(15, ($1::bigint & 2147483647)::int)
+
 -- The scope triggers paused in this transaction (0021), and resumed.
 -- On PostgreSQL the row is the backend's own: another writer's pause,
 -- uncommitted, is unseen to this one's triggers all the same, but it
