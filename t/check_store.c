@@ -191,6 +191,44 @@ START_TEST(stmt_rows_and_nulls)
 }
 END_TEST
 
+/*
+ * A statement that takes a JSON array is prepared again on PostgreSQL
+ * once its plan is a second old (db_pg.c, set_replan), the old one
+ * deallocated: it answers the same, and the server keeps one of it.
+ */
+static const struct lz_sql replansql[] = {
+	{ "json count", "SELECT count(*) FROM json_each($1)",
+	    "SELECT count(*) FROM json_array_elements($1::json)" },
+	/* how many of it the server keeps, and the number of its name */
+	{ "prepared", "SELECT 1000",
+	    "SELECT count(*) * 1000 + max(substr(name, 3)::bigint) "
+	    "FROM pg_prepared_statements "
+	    "WHERE statement LIKE '%json_array_' || 'elements($1::json)%'" },
+};
+
+static struct lz_sqlset replanset = LZ_SQLSET("replan test", replansql);
+
+START_TEST(stmt_replanned)
+{
+	int64_t	 n = -1, name[2];
+	int	 i;
+
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(lz_one_i64(LZ_STMT(&tdb, &replanset, 0,
+		    LZ_TEXT(i ? "[1, 2, 3]" : "[1, 2]")), &n), 1);
+		ck_assert_int_eq(n, 2 + i);
+		ck_assert_int_eq(lz_one_i64(lz_db_stmt(&tdb, &replanset, 1),
+		    &n), 1);
+		ck_assert_int_eq(n / 1000, 1);		/* one kept */
+		name[i] = n % 1000;
+		if (i == 0)
+			usleep(1100 * 1000);	/* REPLAN_MS */
+	}
+	if (!lz_db_is_sqlite(&tdb))
+		ck_assert_int_ne(name[0], name[1]);	/* prepared again */
+}
+END_TEST
+
 START_TEST(stmt_blobs)
 {
 	struct lz_stmt	*st;
@@ -1324,6 +1362,7 @@ main(void)
 		tcase_add_test(t, stmt_blobs);
 		tcase_add_test(t, stmt_failures);
 		tcase_add_test(t, stmt_transactions);
+		tcase_add_test(t, stmt_replanned);
 		if (!pg) {	/* PostgreSQL has no WAL of ours */
 			tcase_add_test(t, sqlite_checkpoint_answers);
 			tcase_add_test(t, sqlite_wal_policy);

@@ -48,6 +48,7 @@
 
 #define RECONNECT_MS	1000	/* between slow tries to connect again */
 #define RECONNECT_SLOW_MS 250	/* a try that failed after this long */
+#define REPLAN_MS	1000	/* set_replan's statements prepared again */
 #define BULK_MAX	(4 * 1024 * 1024)	/* COPY text kept back */
 #define SCHEMA_LOCK	"7109749"	/* pg_advisory_xact_lock key: "lz" */
 
@@ -75,7 +76,8 @@ struct pg_stmt {
 	char		 name[16];
 	uint64_t	 epoch;		/* prepared on this connection */
 	int		 copy;		/* a bulk statement: COPY ... */
-	int		 replan;	/* planned at each run (set_replan) */
+	int		 replan;	/* prepared again now and then */
+	int64_t		 prepared_ms;	/* on the monotonic clock */
 	int		 nparams;
 	int		 ncols;		/* of its rows, as described */
 	const char	*vals[LZ_SQL_PARAMS];
@@ -504,6 +506,22 @@ check_copy(struct lz_stmt *s, char *err, size_t errlen)
 	return ok ? 0 : -1;
 }
 
+/* Forgets st's server statement (set_replan): prepared again under a
+ * new name at its next run.  A DEALLOCATE that fails (the transaction
+ * failed: its statement will too) leaves the old one to the
+ * connection's end. */
+static void
+unprepare(struct lz_stmt *s)
+{
+	struct pg_db	*p = PDB(s->db);
+	struct pg_stmt	*st = PST(s);
+	char		 sql[32];
+
+	snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
+	PQclear(PQexec(CONN(s->db), sql));
+	st->epoch = p->epoch - 1;
+}
+
 /* Prepares st on the server (on this connection).  0 or -1 with err. */
 static int
 server_prepare(struct lz_stmt *s, char *err, size_t errlen)
@@ -518,6 +536,7 @@ server_prepare(struct lz_stmt *s, char *err, size_t errlen)
 		return -1;
 	}
 	st->epoch = p->epoch;
+	st->prepared_ms = lz_mono_us() / 1000;
 	if (st->copy)
 		return check_copy(s, err, errlen);
 	snprintf(st->name, sizeof(st->name), "lz%u", p->nprep++);
@@ -545,20 +564,20 @@ server_prepare(struct lz_stmt *s, char *err, size_t errlen)
 }
 
 /*
- * Whether a statement is planned again at each run: those that take a
- * set of rows as a JSON array of a parameter (json_array_elements and
- * its kin: a batch's links, clicks, tags).  The server's plan cache
- * keeps a prepared statement's generic plan, made from the tables as
- * they were when it was chosen; a JSON set it takes for a hundred rows,
- * so against a table then small it joins by a hash over the whole
- * table.  Made on a new instance, that plan stayed while an import grew
- * the links table past 200,000 rows: the mover's three statements of
- * each batch took 1 to 4 ms each (a scan of the table), half a core
- * beside the import, until an ANALYZE of the table would have replaced
- * it.  Planned at each run (PQexecParams, the unnamed statement), they
- * see the tables' size of the moment; a batch's statement costs a
- * planning more (~0.1 ms), none of the single-row statements of the
- * hot paths does.
+ * Whether a statement's plan is made again now and then (REPLAN_MS):
+ * those that take a set of rows as a JSON array of a parameter
+ * (json_array_elements and its kin: a batch's links, clicks, tags).
+ * The server's plan cache keeps a prepared statement's generic plan,
+ * made from the tables as they were when it was chosen; a JSON set it
+ * takes for a hundred rows, so against a table then small it joins by a
+ * hash over the whole table.  Made on a new instance, that plan stayed
+ * while an import grew the links table past 200,000 rows: the mover's
+ * three statements of each batch took 1 to 4 ms each (a scan of the
+ * table), half a core beside the import, until an ANALYZE of the table
+ * would have replaced it.  Prepared again at most REPLAN_MS after the
+ * last time, such a statement's plan is at most that old; planned at
+ * every run instead (PQexecParams), a history import's look-ups of one
+ * link cost 0.5 ms each in planning.
  */
 static int
 set_replan(const char *text)
@@ -663,17 +682,16 @@ pg_step(struct lz_stmt *s)
 		    "(lz_bulk_row)", s->sql->name);
 		return -1;
 	}
+	if (st->epoch == p->epoch && st->replan && lz_mono_us() / 1000 -
+	    st->prepared_ms >= REPLAN_MS)
+		unprepare(s);
 	if (ready(s->db) == -1 || (st->epoch != p->epoch &&
 	    server_prepare(s, err, sizeof(err)) == -1)) {
 		lz_log(LZ_LOG_ERR, "postgresql: %s: %s", s->sql->name, p->err);
 		return -1;
 	}
-	if (st->replan)
-		res = PQexecParams(CONN(s->db), st->text, st->nparams, NULL,
-		    st->vals, st->lens, st->fmts, 0);
-	else
-		res = PQexecPrepared(CONN(s->db), st->name, st->nparams,
-		    st->vals, st->lens, st->fmts, 0);
+	res = PQexecPrepared(CONN(s->db), st->name, st->nparams, st->vals,
+	    st->lens, st->fmts, 0);
 	switch (PQresultStatus(res)) {
 	case PGRES_TUPLES_OK:
 		p->changes = strtoll(PQcmdTuples(res), NULL, 10);
