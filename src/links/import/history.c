@@ -97,6 +97,14 @@ by_id(const void *a, const void *b)
 }
 
 static int
+by_count_link(const void *a, const void *b)
+{
+	const struct store_click_count	*x = a, *y = b;
+
+	return (x->link_id > y->link_id) - (x->link_id < y->link_id);
+}
+
+static int
 by_link(const void *a, const void *b)
 {
 	const struct rollup_owner	*x = a, *y = b;
@@ -156,11 +164,11 @@ flush(struct history *h)
 	struct record_tally	 tally;
 	struct owners_late	 late = { NULL, 0, NULL };
 	struct rollup_owner	*own;
-	struct store_click_count beyond;
+	struct store_click_count *beyond = NULL;
 	struct click		 c;
 	int64_t			 now = lz_now_ms();
 	long			 raw = 0, bots = 0, none = 0;
-	size_t			 i;
+	size_t			 i, nb = 0;
 	long			 nt;
 
 	if (h->nlinks == 0)
@@ -222,26 +230,33 @@ flush(struct history *h)
 	}
 	if (record_flush(h->db, &tally, now) == -1)
 		goto fail;
+	beyond = xcalloc(h->nlinks, sizeof(*beyond));
 	for (i = 0; i < h->nlinks; i++) {
 		struct hlink	*k = &h->links[i];
+		int64_t		 more;
 
 		/* Done: the count is the source's, what its log lacks
 		 * without a breakdown (or what its log has beyond its count
-		 * taken off). */
-		beyond.link_id = k->link.id;
-		beyond.n = k->done && k->total >= 0 ? k->total - k->counted : 0;
-		if (beyond.n > 0)
-			none += (long)beyond.n;
-		if ((beyond.n != 0 && store_click_add(h->db, &beyond, 1) ==
-		    -1) || store_import_progress(h->db, k->link.id, k->done ?
-		    -1 : k->pos, k->counted) == -1)
+		 * taken off); the batch's links' in one statement. */
+		more = k->done && k->total >= 0 ? k->total - k->counted : 0;
+		if (more > 0)
+			none += (long)more;
+		if (more != 0)
+			beyond[nb++] = (struct store_click_count){ k->link.id,
+			    more };
+		if (store_import_progress(h->db, k->link.id, k->done ? -1 :
+		    k->pos, k->counted) == -1)
 			goto fail;
 	}
+	qsort(beyond, nb, sizeof(*beyond), by_count_link);
+	if (nb > 0 && store_click_add(h->db, beyond, nb) == -1)
+		goto fail;
 	if (lz_db_commit(h->db) == -1)
 		goto fail;
 	record_tally_free(&tally);
 	free(own);
 	free(late.tags);
+	free(beyond);
 	h->st->clicks += (long)h->n;
 	h->st->clicks_raw += raw;
 	h->st->clicks_bots += bots;
@@ -272,6 +287,7 @@ fail:
 	record_tally_free(&tally);
 	free(own);
 	free(late.tags);
+	free(beyond);
 	return -1;
 }
 
