@@ -506,20 +506,16 @@ check_copy(struct lz_stmt *s, char *err, size_t errlen)
 	return ok ? 0 : -1;
 }
 
-/* Forgets st's server statement (set_replan): prepared again under a
- * new name at its next run.  A DEALLOCATE that fails (the transaction
- * failed: its statement will too) leaves the old one to the
- * connection's end. */
+/* Forgets st's server statement (set_replan), to be prepared again
+ * under a new name.  A DEALLOCATE that fails (the transaction failed:
+ * its statement will too) leaves the old one to the connection's end. */
 static void
 unprepare(struct lz_stmt *s)
 {
-	struct pg_db	*p = PDB(s->db);
-	struct pg_stmt	*st = PST(s);
-	char		 sql[32];
+	char	 sql[32];
 
-	snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
+	snprintf(sql, sizeof(sql), "DEALLOCATE %s", PST(s)->name);
 	PQclear(PQexec(CONN(s->db), sql));
-	st->epoch = p->epoch - 1;
 }
 
 /* Prepares st on the server (on this connection).  0 or -1 with err. */
@@ -670,6 +666,7 @@ pg_step(struct lz_stmt *s)
 	struct pg_stmt	*st = PST(s);
 	char		 err[512];
 	PGresult	*res;
+	int		 stale;
 
 	if (st->res != NULL) {
 		if (++st->row < st->nrows)
@@ -682,10 +679,10 @@ pg_step(struct lz_stmt *s)
 		    "(lz_bulk_row)", s->sql->name);
 		return -1;
 	}
-	if (st->epoch == p->epoch && st->replan && lz_mono_us() / 1000 -
-	    st->prepared_ms >= REPLAN_MS)
+	if ((stale = st->replan && st->epoch == p->epoch &&
+	    lz_mono_us() / 1000 - st->prepared_ms >= REPLAN_MS))
 		unprepare(s);
-	if (ready(s->db) == -1 || (st->epoch != p->epoch &&
+	if (ready(s->db) == -1 || ((st->epoch != p->epoch || stale) &&
 	    server_prepare(s, err, sizeof(err)) == -1)) {
 		lz_log(LZ_LOG_ERR, "postgresql: %s: %s", s->sql->name, p->err);
 		return -1;

@@ -18,13 +18,14 @@
 -- Both are planned at each call (EXECUTE: a tenth of a millisecond), so
 -- with the tables' size of the moment.  The sums are the same.
 --
--- And the statement triggers of link_tags's and click_rollups's inserts
--- (click_rollups's updates too) skip the sums when the writer paused
--- them (scope_pause, 0021, a row of its backend's in its transaction),
--- as SQLite's do: the tags of links made in that transaction
--- (store_tag_cache_flush), which have no rollups and can get none
--- before it commits (their look-ups were a tenth of a CSV import's
--- time), and an import's history, which sums its batch's rows for the
+-- And the sums of click_rollups's and link_tags's rows are skipped while
+-- the writer paused them (scope_pause, 0021, a row of its backend's in
+-- its transaction; checked in the sums' functions, which every trigger
+-- of theirs calls), as SQLite's triggers skip them: the tags of links
+-- made in that transaction (store_tag_cache_flush), which have no
+-- rollups and can get none before it commits (their look-ups were a
+-- tenth of a CSV import's time), and an import's history, which sums
+-- its batch's rows for the
 -- accounts and tags in memory (stats/rollup.c), after taking the
 -- accounts' locks as the functions here do (their sums were half of a
 -- YOURLS import's time on this engine).
@@ -38,6 +39,9 @@
 CREATE OR REPLACE FUNCTION lz_click_sums(d click_rollups[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
+	IF EXISTS (SELECT 1 FROM scope_pause WHERE x = pg_backend_pid()) THEN
+		RETURN;
+	END IF;
 	IF cardinality(d) <= 1000 THEN
 		EXECUTE 'SELECT pg_advisory_xact_lock(15, (a & 2147483647)::int)
 		    FROM (SELECT DISTINCT l.a FROM
@@ -154,6 +158,9 @@ CREATE OR REPLACE FUNCTION lz_link_tags_sums(d link_tags[], s bigint)
 RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
+	IF EXISTS (SELECT 1 FROM scope_pause WHERE x = pg_backend_pid()) THEN
+		RETURN;
+	END IF;
 	IF cardinality(d) <= 1000 THEN
 		EXECUTE 'SELECT pg_advisory_xact_lock(15, (a & 2147483647)::int)
 		    FROM (SELECT DISTINCT l.a FROM
@@ -223,39 +230,4 @@ BEGIN
 	    USING d, s;
 END $$;
 
-CREATE OR REPLACE FUNCTION lz_link_tags_ins() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-	IF EXISTS (SELECT 1 FROM scope_pause WHERE x = pg_backend_pid()) THEN
-		RETURN NULL;
-	END IF;
-	PERFORM lz_link_tags_sums(ARRAY(SELECT ROW(x.*)::link_tags
-	    FROM newrows x), 1);
-	RETURN NULL;
-END $$;
-
 ALTER TABLE link_imports DROP CONSTRAINT link_imports_account_id_fkey;
-
-CREATE OR REPLACE FUNCTION lz_click_rollups_ins() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-	IF EXISTS (SELECT 1 FROM scope_pause WHERE x = pg_backend_pid()) THEN
-		RETURN NULL;
-	END IF;
-	PERFORM lz_click_sums(ARRAY(SELECT ROW(x.*)::click_rollups
-	    FROM newrows x));
-	RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION lz_click_rollups_upd() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-	IF EXISTS (SELECT 1 FROM scope_pause WHERE x = pg_backend_pid()) THEN
-		RETURN NULL;
-	END IF;
-	PERFORM lz_click_sums(ARRAY(SELECT ROW(nw.link_id, nw.dim, nw.span,
-	    nw.at, nw.key, nw.bot, nw.n - od.n)::click_rollups
-	    FROM newrows nw JOIN oldrows od USING (link_id, dim, span, at, key,
-		bot)));
-	RETURN NULL;
-END $$;

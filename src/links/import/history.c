@@ -35,8 +35,6 @@ struct hlink {
 	int64_t		 counted;	/* people's clicks moved, held too */
 	int64_t		 total;		/* the source's count, -1 */
 	int		 done;		/* complete: its count set */
-	int64_t		 tags[HISTORY_TAGS];
-	size_t		 ntags;
 };
 
 /* A click held for the next transaction: strings in h->text. */
@@ -120,9 +118,10 @@ struct owners_late {
 };
 
 /*
- * rollup.h's owners_read, on PostgreSQL: the accounts' scope locks (the
- * batch's accounts, in order; owners are by link, most of one account),
- * then each link's tags.  0 or -1.
+ * rollup.h's owners_read, once the batch's rows are written: the
+ * accounts' scope locks (the batch's accounts, in order; owners are by
+ * link, most of one account: PostgreSQL's), then each link's tags.
+ * 0 or -1.
  */
 static int
 read_owners(struct lz_db *db, void *arg)
@@ -169,7 +168,6 @@ flush(struct history *h)
 	int64_t			 now = lz_now_ms();
 	long			 raw = 0, bots = 0, none = 0;
 	size_t			 i, nb = 0;
-	long			 nt;
 
 	if (h->nlinks == 0)
 		return 0;
@@ -178,32 +176,23 @@ flush(struct history *h)
 	own = xcalloc(h->nlinks, sizeof(*own));
 	if (lz_db_begin(h->db) == -1)
 		goto fail;
-	/* Whose sums the rows add to, read in the transaction: the tags
-	 * now on SQLite (one writer at a time), on PostgreSQL once the
-	 * rows are written and the accounts locked (read_owners). */
+	/* Whose sums the rows add to: the links' accounts and domains,
+	 * and their tags, read in the transaction once the rows are
+	 * written and the accounts locked (read_owners). */
 	for (i = 0; i < h->nlinks; i++) {
 		struct hlink	*k = &h->links[i];
 
-		if (lz_db_is_sqlite(h->db)) {
-			if ((nt = store_link_tag_ids(h->db, k->link.id,
-			    k->tags, HISTORY_TAGS)) == -1)
-				goto fail;
-			k->ntags = (size_t)nt;
-		}
 		own[i] = (struct rollup_owner){ k->link.id,
-		    k->link.account_id, k->link.domain_id, k->tags,
-		    k->ntags };
+		    k->link.account_id, k->link.domain_id, NULL, 0 };
 	}
 	qsort(own, h->nlinks, sizeof(*own), by_link);
+	late.own = own;
+	late.n = h->nlinks;
+	late.tags = xcalloc(h->nlinks * HISTORY_TAGS, sizeof(*late.tags));
 	tally.ru.owners = own;
 	tally.ru.nowners = h->nlinks;
-	if (!lz_db_is_sqlite(h->db)) {
-		late.own = own;
-		late.n = h->nlinks;
-		late.tags = xcalloc(h->nlinks * HISTORY_TAGS, sizeof(*late.tags));
-		tally.ru.owners_read = read_owners;
-		tally.ru.owners_arg = &late;
-	}
+	tally.ru.owners_read = read_owners;
+	tally.ru.owners_arg = &late;
 	for (i = 0; i < h->n; i++) {
 		struct hclick	*x = &h->v[i];
 		struct hlink	*k = &h->links[x->link];

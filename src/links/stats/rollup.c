@@ -497,7 +497,7 @@ rows_of(const struct rollup *ru, int span, struct rollup_row *r, size_t *n)
  * and hours) sums the days in memory first -- a day's row once, not
  * once an hour of it (PostgreSQL's statement sums them from the hours
  * itself) -- writes the rows in the order of the table's key, then the
- * scopes' (on PostgreSQL after owners_read).  0 or -1.
+ * scopes' (after owners_read).  0 or -1.
  */
 static int
 write_rows(struct lz_db *db, struct rollup *ru)
@@ -532,7 +532,7 @@ write_rows(struct lz_db *db, struct rollup *ru)
 	else
 		rc = store_rollup_addv(db, r, n);
 	free(r);
-	if (own && rc == 0 && !sq && ru->owners_read != NULL)
+	if (own && rc == 0 && ru->owners_read != NULL)
 		rc = ru->owners_read(db, ru->owners_arg);
 	if (own && rc == 0)
 		rc = write_scopes(db, ru, &days) == -1 ||

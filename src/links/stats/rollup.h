@@ -43,12 +43,12 @@ struct ru_entry;
  * domain (sql/links/0015-account-stats.sql).  A writer that gives them
  * (struct rollup's owners) has rollup_write() write the scopes' sums of
  * the batch itself, summed in memory across its links, with the
- * triggers that would add each row's paused (0021, pg/0023).  On
- * PostgreSQL, whose writers run side by side, the tags are read by
- * owners_read, which rollup_write() calls once the links' rows are
- * written: it takes the accounts' scope locks (store_scope_lock) first,
- * as the triggers do after their rows, so that a tag put on meanwhile
- * is either seen here or adds these rows itself.
+ * triggers that would add each row's paused (0021, pg/0023).  The tags
+ * may be read by owners_read, which rollup_write() calls once the links'
+ * rows are written: on PostgreSQL, whose writers run side by side, it
+ * takes the accounts' scope locks (store_scope_lock) first, as the
+ * triggers do after their rows, so that a tag put on meanwhile is
+ * either seen there or adds these rows itself.
  */
 struct rollup_owner {
 	int64_t		 link_id;

@@ -413,20 +413,10 @@ INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
     SET n = scope_click_rollups.n + excluded.n
 
 -- Rows of one span each, $1 a JSON array of [owner, kind, dim, span,
--- at, key, bot, domain, n], no two of one key: PostgreSQL's in one
--- statement (store_scope_addv); SQLite puts a row at a time, cheaper in
--- process than JSON.
+-- at, key, bot, domain, n], no two of one key: PostgreSQL's alone, in
+-- one statement (store_scope_addv); SQLite puts a row at a time,
+-- cheaper in process than JSON.
 -- ST_SCOPE_PUTV: scope put rows
-INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
-        domain_id, n)
-    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
-        json_extract(value, '$[2]'), json_extract(value, '$[3]'),
-        json_extract(value, '$[4]'), json_extract(value, '$[5]'),
-        json_extract(value, '$[6]'), json_extract(value, '$[7]'),
-        json_extract(value, '$[8]')
-    FROM json_each($1) WHERE true ORDER BY key
-    ON CONFLICT (owner, kind, dim, span, at, key, bot, domain_id) DO UPDATE
-    SET n = scope_click_rollups.n + excluded.n
 -- pg:
 INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
         domain_id, n)
@@ -440,9 +430,9 @@ INSERT INTO scope_click_rollups (owner, kind, dim, span, at, key, bot,
 
 -- An account's scope sums held by this transaction: the lock that the
 -- sums' functions of PostgreSQL take (sql/links/pg/0015), for a writer
--- that keeps them itself.  SQLite's writers are one at a time.
+-- that keeps them itself.  PostgreSQL's alone: SQLite's writers are one
+-- at a time.
 -- ST_SCOPE_LOCK: scope lock
-SELECT $1
 -- pg:
 SELECT pg_advisory_xact_lock(15, ($1::bigint & 2147483647)::int)
 
